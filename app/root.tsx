@@ -1,0 +1,61 @@
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en-GB" className="dark">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="dark" />
+        <meta name="theme-color" content="#070b14" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh bg-background font-sans text-foreground antialiased">
+        {children}
+        {/* Restores scroll on back/forward and scrolls to the top on every new navigation. */}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 404 ? "Page not found" : "Something went wrong";
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-8 text-center">
+      <title>{`${title} | NightWatch`}</title>
+      <h1 className="text-3xl font-bold">{title}</h1>
+      <p className="text-muted-foreground">
+        {status === 404
+          ? "The page you asked for does not exist."
+          : "Please try again in a moment. If it keeps happening, contact us."}
+      </p>
+      <a className="text-primary underline underline-offset-4" href="/">
+        Return to Home
+      </a>
+    </main>
+  );
+}

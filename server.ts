@@ -1,0 +1,84 @@
+import compression from "compression";
+import express from "express";
+import type { Server } from "node:http";
+
+/**
+ * The production (and `--dev`) entry: compression, static assets, then the app built from
+ * server/app.ts. Opens the database before listening and closes it on SIGTERM/SIGINT.
+ */
+
+type AppModule = typeof import("./server/app.ts");
+
+const dev = process.argv.includes("--dev");
+// React and React Router pick their production builds from NODE_ENV: set it before loading them.
+process.env.NODE_ENV ??= dev ? "development" : "production";
+const server = express();
+server.disable("x-powered-by");
+server.use(compression());
+
+let appModule: AppModule;
+if (dev) {
+  const vite = await import("vite").then((v) =>
+    v.createServer({ server: { middlewareMode: true } }),
+  );
+  server.use(vite.middlewares);
+  appModule = (await vite.ssrLoadModule("./server/app.ts")) as AppModule;
+  server.use(async (req, res, next) => {
+    try {
+      const fresh = (await vite.ssrLoadModule("./server/app.ts")) as AppModule;
+      fresh.app(req, res, next);
+    } catch (error) {
+      if (error instanceof Error) vite.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+} else {
+  // @ts-expect-error: the build output exists only after `npm run build`.
+  appModule = (await import("./build/server/index.js")) as AppModule;
+  // Hashed file names never change content: cache them for a year.
+  server.use(
+    "/assets",
+    express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+  );
+  server.use(express.static("build/client", { maxAge: "1h", index: false }));
+  server.use(appModule.app);
+}
+
+const { config, log, start, stop } = appModule;
+
+try {
+  await start();
+} catch (error) {
+  log.error({ err: error }, "start-up failed");
+  console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+const http: Server = server.listen(config.port, config.host, () => {
+  const address = http.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  log.info({ port, url: config.publicUrl }, `NightWatch site listening on port ${port}`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "shutting down");
+  // Stop accepting, let in-flight requests finish (bounded), then close the database.
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeIdleConnections();
+  const timeout = setTimeout(() => http.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(timeout);
+  try {
+    await stop();
+  } catch (error) {
+    log.error({ err: error }, "error while closing the database");
+    process.exitCode = 1;
+  }
+  log.info("stopped");
+  process.exit();
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

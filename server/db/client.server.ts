@@ -1,0 +1,123 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema.ts";
+import { lockDataDirectory } from "./lock.server.ts";
+
+/**
+ * The one way the app reaches the database: `db()`. It is a PGlite (embedded PostgreSQL)
+ * under DATA_DIR by default, or a PostgreSQL server when DATABASE_URL is set. Both speak the
+ * same dialect, use the same schema and the same migrations.
+ */
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.resolve(process.cwd(), "drizzle");
+
+export type DatabaseTarget =
+  { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string } | { kind: "memory" };
+
+export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === "postgres") {
+    const { default: pg } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const db = drizzle({ client: pool, schema }) as unknown as Database;
+    return { db, kind: "postgres", close: () => pool.end() };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  let release = () => {};
+  let client;
+  if (target.kind === "pglite") {
+    release = lockDataDirectory(target.dataDir);
+    const dir = path.join(target.dataDir, "db");
+    mkdirSync(dir, { recursive: true });
+    try {
+      client = await PGlite.create(dir);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  return wrapPGlite(client, release);
+}
+
+/** A Drizzle handle over an open PGlite instance (tests wrap their clones with it too). */
+export async function wrapPGlite(client: PGlite, release = () => {}): Promise<DatabaseHandle> {
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const db = drizzle({ client, schema }) as unknown as Database;
+  return {
+    db,
+    kind: "pglite",
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+// Any fixed number: instances starting together take turns to migrate.
+const MIGRATION_LOCK_KEY = 7_482_391;
+
+export async function migrate(handle: DatabaseHandle): Promise<void> {
+  if (handle.kind === "postgres") {
+    const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+    const pool = (handle.db as unknown as { $client: import("pg").Pool }).$client;
+    const lockHolder = await pool.connect();
+    try {
+      await lockHolder.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+      await migrate(handle.db as never, { migrationsFolder });
+    } finally {
+      await lockHolder.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+      lockHolder.release();
+    }
+  } else {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(handle.db as never, { migrationsFolder });
+  }
+}
+
+let current: DatabaseHandle | undefined;
+
+/** The open database. Server modules call this; it throws if start-up has not opened one. */
+export function db(): Database {
+  if (!current) throw new Error("The database is not open (openDatabase() was not called).");
+  return current.db;
+}
+
+/** Opens (and locks, for PGlite) the database, applies pending migrations and makes it current. */
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  const handle = await connect(target);
+  try {
+    await migrate(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  current = handle;
+  return handle;
+}
+
+/** Makes an already-open handle current (tests use one database per test). */
+export function useDatabase(handle: DatabaseHandle | undefined): void {
+  current = handle;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const handle = current;
+  current = undefined;
+  await handle?.close();
+}

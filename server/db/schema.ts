@@ -1,0 +1,243 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** The data model of spec §3. Enumerations are database enums so no stray value can be stored. */
+
+export const courseStatus = pgEnum("course_status", ["draft", "published", "archived"]);
+export const inquiryStatus = pgEnum("inquiry_status", ["new", "in_progress", "replied", "closed"]);
+export const inquiryType = pgEnum("inquiry_type", [
+  "training",
+  "file_interrogator",
+  "security_consultation",
+  "course",
+  "general",
+]);
+export const modality = pgEnum("modality", ["online", "face_to_face"]);
+export const orderStatus = pgEnum("order_status", [
+  "pending",
+  "invoiced",
+  "paid",
+  "failed",
+  "canceled",
+]);
+export const paymentMethod = pgEnum("payment_method", ["stripe", "invoice"]);
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const categories = pgTable("categories", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  description: text("description"),
+  createdAt: createdAt(),
+});
+
+export const coursePartners = pgTable("course_partners", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  description: text("description"),
+  logoUrl: text("logo_url"),
+  websiteUrl: text("website_url"),
+  purchaseUrl: text("purchase_url"),
+  contactEmail: text("contact_email"),
+  createdAt: createdAt(),
+});
+
+export const courses = pgTable(
+  "courses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    shortDescription: text("short_description"),
+    description: text("description"),
+    content: text("content"),
+    thumbnailUrl: text("thumbnail_url"),
+    price: numeric("price", { precision: 10, scale: 2 }),
+    durationHours: integer("duration_hours"),
+    status: courseStatus("status").notNull().default("draft"),
+    deliveryType: text("delivery_type").notNull().default("online"),
+    groupType: text("group_type"),
+    featured: boolean("featured").notNull().default(false),
+    categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
+    partnerId: uuid("partner_id").references(() => coursePartners.id, { onDelete: "set null" }),
+    externalLink: text("external_link"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("courses_status_created_at_idx").on(t.status, t.createdAt.desc()),
+    index("courses_category_id_idx").on(t.categoryId),
+    index("courses_partner_id_idx").on(t.partnerId),
+    check("courses_price_non_negative", sql`${t.price} >= 0`),
+    check("courses_duration_positive", sql`${t.durationHours} >= 0`),
+  ],
+);
+
+export const inquiries = pgTable(
+  "inquiries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone"),
+    company: text("company"),
+    message: text("message").notNull(),
+    inquiryType: inquiryType("inquiry_type").notNull().default("general"),
+    status: inquiryStatus("status").notNull().default("new"),
+    notes: text("notes"),
+    courseId: uuid("course_id").references(() => courses.id, { onDelete: "set null" }),
+    courseTitleSnapshot: text("course_title_snapshot"),
+    modality: modality("modality"),
+    attendees: integer("attendees"),
+    budget: text("budget"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("inquiries_created_at_idx").on(t.createdAt.desc()),
+    index("inquiries_status_created_at_idx").on(t.status, t.createdAt.desc()),
+    index("inquiries_type_created_at_idx").on(t.inquiryType, t.createdAt.desc()),
+    check("inquiries_attendees_positive", sql`${t.attendees} >= 1`),
+  ],
+);
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    status: orderStatus("status").notNull().default("pending"),
+    paymentMethod: paymentMethod("payment_method").notNull(),
+    buyerFirstName: text("buyer_first_name").notNull(),
+    buyerLastName: text("buyer_last_name").notNull(),
+    buyerEmail: text("buyer_email").notNull(),
+    buyerPhone: text("buyer_phone"),
+    buyerCompany: text("buyer_company"),
+    courseId: uuid("course_id").references(() => courses.id, { onDelete: "set null" }),
+    courseTitleSnapshot: text("course_title_snapshot").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    quantity: integer("quantity").notNull(),
+    totalAmountCents: integer("total_amount_cents").notNull(),
+    currency: text("currency").notNull().default("GBP"),
+    isBuyerStudent: boolean("is_buyer_student").notNull().default(true),
+    stripeCheckoutSessionId: text("stripe_checkout_session_id").unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("orders_created_at_idx").on(t.createdAt.desc()),
+    index("orders_status_created_at_idx").on(t.status, t.createdAt.desc()),
+    check("orders_quantity_range", sql`${t.quantity} between 1 and 10`),
+    check("orders_unit_price_non_negative", sql`${t.unitPriceCents} >= 0`),
+    check("orders_total_matches", sql`${t.totalAmountCents} = ${t.unitPriceCents} * ${t.quantity}`),
+    check("orders_currency_code", sql`${t.currency} ~ '^[A-Z]{3}$'`),
+  ],
+);
+
+export const orderStudents = pgTable(
+  "order_students",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+  },
+  (t) => [uniqueIndex("order_students_order_position_idx").on(t.orderId, t.position)],
+);
+
+export const newsletterSubscriptions = pgTable(
+  "newsletter_subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    source: text("source"),
+    subscribedAt: timestamp("subscribed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // A second sign-up with any casing raises unique-violation 23505 (spec §8 'Already Subscribed').
+    uniqueIndex("newsletter_subscriptions_email_lower_idx").on(sql`lower(${t.email})`),
+    index("newsletter_subscriptions_subscribed_at_idx").on(t.subscribedAt.desc()),
+  ],
+);
+
+/* Admin accounts: the four tables better-auth keeps (user, session, account, verification). */
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_id_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("account_user_id_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
