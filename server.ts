@@ -1,6 +1,8 @@
 import compression from "compression";
 import express from "express";
 import type { Server } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 /**
  * The production (and `--dev`) entry: compression, static assets, then the app built from
@@ -33,14 +35,18 @@ if (dev) {
     }
   });
 } else {
-  // @ts-expect-error: the build output exists only after `npm run build`.
-  appModule = (await import("./build/server/index.js")) as AppModule;
+  const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+  appModule = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as AppModule;
   // Hashed file names never change content: cache them for a year.
   server.use(
     "/assets",
-    express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+    express.static(path.join(buildDir, "client/assets"), {
+      immutable: true,
+      maxAge: "1y",
+      index: false,
+    }),
   );
-  server.use(express.static("build/client", { maxAge: "1h", index: false }));
+  server.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
   server.use(appModule.app);
 }
 

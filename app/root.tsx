@@ -9,6 +9,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+import { Toaster } from "./components/ui/toast.tsx";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -28,6 +29,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-dvh bg-background font-sans text-foreground antialiased">
         {children}
+        <Toaster />
         {/* Restores scroll on back/forward and scrolls to the top on every new navigation. */}
         <ScrollRestoration />
         <Scripts />

@@ -71,8 +71,11 @@ function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: 
  */
 function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   const [open, setOpen] = useState(false);
+  // Until scripts run, CSS opens the panel on hover and focus; after that, state does.
+  const [enhanced, setEnhanced] = useState(false);
   const { pathname } = useLocation();
   const panelId = useId();
+  useEffect(() => setEnhanced(true), []);
   const ref = useRef<HTMLDivElement>(null);
   const active =
     pathname.startsWith("/services/counter-fraud-training") || pathname.startsWith("/courses/");
@@ -98,7 +101,13 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   }, [open]);
 
   return (
-    <div ref={ref} className="group relative" data-state={open ? "open" : "closed"}>
+    <div
+      ref={ref}
+      className="group relative"
+      data-state={open ? "open" : "closed"}
+      onPointerEnter={(e) => e.pointerType === "mouse" && setOpen(true)}
+      onPointerLeave={(e) => e.pointerType === "mouse" && setOpen(false)}
+    >
       <button
         type="button"
         aria-expanded={open}
@@ -113,7 +122,7 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
         id={panelId}
         className={cn(
           "absolute left-0 top-full z-50 hidden max-h-[70vh] w-80 overflow-y-auto rounded-md border border-border bg-card p-2 shadow-xl",
-          "group-hover:block group-focus-within:block group-data-[state=open]:block",
+          enhanced ? "group-data-[state=open]:block" : "group-hover:block group-focus-within:block",
         )}
       >
         <TrainingLinks menu={menu} onNavigate={() => setOpen(false)} />

@@ -1,11 +1,12 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
+import { config } from "#server/config.server.ts";
 import { loadSiteNavigation } from "#server/courses.server.ts";
 import { SiteFooter } from "#app/components/site/site-footer.tsx";
 import { SiteHeader } from "#app/components/site/site-header.tsx";
 import type { Route } from "./+types/layout";
 
 export async function loader() {
-  return loadSiteNavigation();
+  return { ...(await loadSiteNavigation()), publicUrl: config.publicUrl };
 }
 
 // The menus change only when an admin edits courses; navigating the site need not reload them.
