@@ -10,6 +10,7 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { Toaster } from "./components/ui/toast.tsx";
+import { useNonce } from "./lib/nonce.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -17,6 +18,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en-GB" className="dark">
       <head>
@@ -31,8 +33,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <Toaster />
         {/* Restores scroll on back/forward and scrolls to the top on every new navigation. */}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,12 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
+import { sql } from "drizzle-orm";
 import "react-router";
 import { config } from "./config.server.ts";
-import { closeDatabase, openDatabase } from "./db/client.server.ts";
+import { closeDatabase, db, openDatabase } from "./db/client.server.ts";
 import { seedDemoContent } from "./db/seed.server.ts";
 import { configuredTarget, describeTarget } from "./db/target.server.ts";
+import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
+import { ensureInitialAdmin } from "./auth.server.ts";
 import { log } from "./log.server.ts";
+import { securityHeaders } from "./security-headers.server.ts";
+import { serveLocalMedia } from "./storage/local.server.ts";
 
 /**
  * The application as one module graph: the Express handler for React Router plus the
@@ -33,11 +38,44 @@ app.use((req, res, next) => {
   next();
 });
 
+app.use(securityHeaders());
+
+// Liveness: the process answers. Readiness: it can reach its database.
+app.get("/healthz", (_req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  res.json({ status: "ok" });
+});
+app.get("/readyz", async (_req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  try {
+    await db().execute(sql`select 1`);
+    res.json({ status: "ready" });
+  } catch (error) {
+    log.warn({ err: error }, "readiness check failed");
+    res.status(503).json({ status: "unavailable" });
+  }
+});
+
+// Uploaded images on local disk (with S3_BUCKET set they are served by the bucket instead).
+if (config.media.kind === "local") app.use("/media", serveLocalMedia(config.media.dir));
+
 app.use(
   createRequestHandler({
     build: () => import("virtual:react-router/server-build"),
+    getLoadContext: (req, res) => ({
+      cspNonce: String(res.locals.cspNonce ?? ""),
+      // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
+      clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+    }),
   }),
 );
+
+declare module "react-router" {
+  interface AppLoadContext {
+    /** This response's Content-Security-Policy nonce. */
+    cspNonce: string;
+  }
+}
 
 export async function start(): Promise<void> {
   const target = configuredTarget();
@@ -47,8 +85,22 @@ export async function start(): Promise<void> {
     const { seeded } = await seedDemoContent(handle.db);
     if (seeded) log.info("demo content inserted into the empty database");
   }
+  // First start with no admin at all: one from ADMIN_EMAIL, with a random password shown once.
+  const initialAdmin = await ensureInitialAdmin();
+  if (initialAdmin) {
+    log.warn(
+      { email: initialAdmin.email },
+      `First admin account created: ${initialAdmin.email} with password ${initialAdmin.password} ` +
+        `— sign in at ${config.publicUrl}/auth. This password is not shown again ` +
+        "(create more admins with `npm run admin:create -- --email you@example.com`).",
+    );
+  }
+  // Sends queued e-mail in the background (SMTP, or .eml files without SMTP_URL).
+  startOutboxWorker();
 }
 
 export async function stop(): Promise<void> {
+  // Let the message being sent finish before the database goes.
+  await stopOutboxWorker();
   await closeDatabase();
 }

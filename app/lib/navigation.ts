@@ -26,3 +26,7 @@ export const SERVICE_LINKS = [
 ] as const;
 
 export const CONTACT_EMAIL = "info@nightwatch.co.uk";
+/** Mailboxes the legal pages name: privacy questions, contract matters, data protection officer. */
+export const PRIVACY_EMAIL = "privacy@nightwatch.co.uk";
+export const LEGAL_EMAIL = "legal@nightwatch.co.uk";
+export const DPO_EMAIL = "dpo@nightwatch.co.uk";

@@ -1,12 +1,19 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
+import { issueFormToken } from "#server/abuse.server.ts";
 import { config } from "#server/config.server.ts";
 import { loadSiteNavigation } from "#server/courses.server.ts";
+import { NewsletterForm } from "#app/components/forms/newsletter-form.tsx";
 import { SiteFooter } from "#app/components/site/site-footer.tsx";
 import { SiteHeader } from "#app/components/site/site-header.tsx";
 import type { Route } from "./+types/layout";
 
 export async function loader() {
-  return { ...(await loadSiteNavigation()), publicUrl: config.publicUrl };
+  return {
+    ...(await loadSiteNavigation()),
+    publicUrl: config.publicUrl,
+    // Signed time the page was served: public forms must not be posted sooner than FORM_MIN_SUBMIT_MS after it.
+    formStarted: issueFormToken(),
+  };
 }
 
 // The menus change only when an admin edits courses; navigating the site need not reload them.
@@ -30,7 +37,7 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <SiteFooter courses={loaderData.footerCourses} />
+      <SiteFooter courses={loaderData.footerCourses} newsletter={<NewsletterForm />} />
     </div>
   );
 }

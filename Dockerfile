@@ -1,0 +1,28 @@
+# syntax=docker/dockerfile:1
+# Build stage: full dependencies, production bundle.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# Runtime stage: production dependencies only, unprivileged user.
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/build ./build
+COPY server.ts ./
+COPY server ./server
+COPY app ./app
+COPY scripts ./scripts
+COPY drizzle ./drizzle
+COPY tsconfig.json ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["npx", "tsx", "server.ts"]

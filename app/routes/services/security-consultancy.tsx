@@ -1,0 +1,128 @@
+import {
+  ArrowRight,
+  BriefcaseBusiness,
+  GraduationCap,
+  Target,
+  UserCheck,
+  Workflow,
+} from "lucide-react";
+import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
+import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { CheckList, FeatureCard } from "#app/components/site/feature-card.tsx";
+import { FormPanel } from "#app/components/site/form-panel.tsx";
+import { PageHero } from "#app/components/site/page-hero.tsx";
+import { Section } from "#app/components/site/section.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { publicPageHeaders } from "#app/lib/http-cache.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import type { Route } from "./+types/security-consultancy";
+
+export const action = inquiryAction;
+
+export const headers = publicPageHeaders;
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Security & Counter Fraud Consultancy",
+    description:
+      "Counter fraud and security consultancy for UK organisations: KYC and verification flows, threat analysis, staff training programmes and technology and process automation.",
+  });
+
+const CORE_SERVICES = [
+  {
+    icon: UserCheck,
+    title: "KYC and verification flow development",
+    text: "We design and review customer onboarding and verification journeys that stop impersonation and synthetic identities without driving genuine customers away, in line with your regulatory obligations.",
+  },
+  {
+    icon: Target,
+    title: "Strategic and operational threat analysis",
+    text: "Assessments of the fraud and security threats facing your organisation, from board-level risk pictures to operational analysis of live attack patterns, with prioritised recommendations.",
+  },
+  {
+    icon: GraduationCap,
+    title: "Staff training programmes",
+    text: "Training programmes built around your processes and the threats you actually face, from awareness for frontline teams to specialist skills for investigators and analysts.",
+  },
+  {
+    icon: Workflow,
+    title: "Technology and process automation",
+    text: "Practical automation of checks, alerts and casework, so that your team spends its time on judgement rather than repetitive tasks, with the audit trail your regulators expect.",
+  },
+];
+
+const APPROACH = [
+  "An initial conversation to understand your organisation, your risks and what success looks like",
+  "A written proposal with clear scope, deliverables and timescales",
+  "Delivery by experienced practitioners who work alongside your team",
+  "A final report and handover, so that improvements last after we leave",
+];
+
+export default function SecurityConsultancy() {
+  return (
+    <>
+      <PageHero
+        eyebrow="Security consultancy"
+        icon={BriefcaseBusiness}
+        title="Counter fraud and security consultancy that fits how you work"
+        lead="Independent, practical advice from people who have investigated fraud and defended organisations against it. We help you close the gaps criminals exploit, from customer onboarding to internal processes."
+      >
+        <a href="#consultation-form" className={buttonVariants({ size: "lg" })}>
+          Schedule Consultation
+          <ArrowRight aria-hidden />
+        </a>
+      </PageHero>
+
+      <Section
+        eyebrow="Core services"
+        title="How we can help"
+        lead="Four areas where our consultancy makes the biggest difference."
+      >
+        <ul className="grid gap-6 md:grid-cols-2">
+          {CORE_SERVICES.map((service) => (
+            <li key={service.title} className="flex">
+              <FeatureCard icon={service.icon} title={service.title} className="w-full">
+                {service.text}
+              </FeatureCard>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section
+        tone="muted"
+        eyebrow="Our approach"
+        title="Clear scope, practical results"
+        lead="Every engagement is scoped to your needs and budget. A typical engagement follows four steps."
+      >
+        <CheckList items={APPROACH} className="max-w-3xl" />
+      </Section>
+
+      <section id="consultation" aria-labelledby="consultation-title" className="scroll-mt-16">
+        <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-[2fr_3fr]">
+          <div>
+            <p className="text-sm font-semibold tracking-wide text-primary uppercase">
+              Get started
+            </p>
+            <h2 id="consultation-title" className="mt-2 text-3xl font-bold tracking-tight">
+              Schedule a consultation
+            </h2>
+            <p className="mt-4 text-lg text-muted-foreground">
+              Tell us about the challenge you are facing. We will reply within 24 hours to arrange
+              an initial conversation, with no obligation.
+            </p>
+          </div>
+          {/* The scroll margin keeps the panel's heading clear of the sticky header when the
+              hero link jumps to the form. */}
+          <FormPanel
+            title="Tell us about your challenge"
+            description="Your enquiry is pre-set to security consultancy."
+            className="[&_#consultation-form]:scroll-mt-40"
+          >
+            <EnquiryForm id="consultation-form" defaultService="security-consultancy" />
+          </FormPanel>
+        </div>
+      </section>
+    </>
+  );
+}
