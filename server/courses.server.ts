@@ -1,8 +1,15 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, type SQL } from "drizzle-orm";
 import { db } from "./db/client.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { log } from "./log.server.ts";
 import type { FooterCourse, MenuCourse, TrainingMenu } from "#app/lib/navigation.ts";
+import {
+  EXCLUSIVE_FILTER_VALUE,
+  type CatalogueCourse,
+  type CatalogueFilter,
+  type PartnerBadge,
+  type PublishedCourse,
+} from "#app/lib/catalogue.ts";
 
 /** Published courses as the public site reads them (spec §7 'Data: courses'). */
 
@@ -113,4 +120,218 @@ export async function loadSiteNavigation(): Promise<SiteNavigation> {
     log.error({ err: error }, "could not load the site navigation courses");
     return { trainingMenu: { exclusive: [], partners: [] }, footerCourses: [] };
   }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Catalogue (/services/counter-fraud-training) and course page (/courses/{slug}).             */
+
+/** Reads the catalogue's `?partner=` value: absent, empty or 'all' → all; 'exclusive' → no partner. */
+export function parseCatalogueFilter(value: string | null | undefined): CatalogueFilter {
+  const trimmed = (value ?? "").trim();
+  if (trimmed === "" || trimmed.toLowerCase() === "all") return { kind: "all" };
+  if (trimmed.toLowerCase() === EXCLUSIVE_FILTER_VALUE) return { kind: "exclusive" };
+  return { kind: "partner", name: trimmed };
+}
+
+/** The query value that selects a filter (absent for 'all', so the plain URL is canonical). */
+export function catalogueFilterValue(filter: CatalogueFilter): string | null {
+  if (filter.kind === "all") return null;
+  return filter.kind === "exclusive" ? EXCLUSIVE_FILTER_VALUE : filter.name;
+}
+
+const sameName = (a: string, b: string) =>
+  a.localeCompare(b, "en-GB", { sensitivity: "accent" }) === 0;
+
+/** Keeps the courses a filter selects; a partner name matches regardless of letter case. */
+export function filterCatalogue<T extends { partnerName: string | null }>(
+  list: readonly T[],
+  filter: CatalogueFilter,
+): T[] {
+  switch (filter.kind) {
+    case "all":
+      return [...list];
+    case "exclusive":
+      return list.filter((course) => !course.partnerName);
+    case "partner":
+      return list.filter(
+        (course) => course.partnerName !== null && sameName(course.partnerName, filter.name),
+      );
+  }
+}
+
+const byTitle = (a: { title: string }, b: { title: string }) =>
+  a.title.localeCompare(b.title, "en-GB");
+
+/**
+ * Orders the cards by title (en-GB collation); in the no-partner filter, partner-less courses
+ * come first. The sort is stable, so equal titles keep the newest-first order they came in.
+ */
+export function sortCatalogue<T extends { title: string; partnerName: string | null }>(
+  list: readonly T[],
+  filter: CatalogueFilter,
+): T[] {
+  if (filter.kind !== "exclusive") return [...list].sort(byTitle);
+  return [...list].sort(
+    (a, b) => Number(Boolean(a.partnerName)) - Number(Boolean(b.partnerName)) || byTitle(a, b),
+  );
+}
+
+/** One radio option per partner that has a published course, alphabetically. */
+export function cataloguePartnerNames(list: readonly { partnerName: string | null }[]): string[] {
+  const names = new Map<string, string>();
+  for (const { partnerName } of list) {
+    if (!partnerName) continue;
+    const key = partnerName.toLocaleLowerCase("en-GB");
+    if (!names.has(key)) names.set(key, partnerName);
+  }
+  return [...names.values()].sort((a, b) => a.localeCompare(b, "en-GB"));
+}
+
+/** The card badge: CIFAS's own badge for any partner whose name mentions Cifas, in any case. */
+export function partnerBadge(partnerName: string | null | undefined): PartnerBadge {
+  if (!partnerName) return { kind: "exclusive" };
+  if (partnerName.toLowerCase().includes("cifas")) return { kind: "cifas" };
+  return { kind: "partner", name: partnerName };
+}
+
+export interface Catalogue {
+  /** The filter in force; a partner name is spelled as the partner is (when one matches). */
+  filter: CatalogueFilter;
+  partnerNames: string[];
+  courses: CatalogueCourse[];
+}
+
+/** Every published course with category and partner name, newest first (spec §7 'Catalogue'). */
+export async function listPublishedCatalogueCourses(): Promise<CatalogueCourse[]> {
+  return db()
+    .select({
+      id: courses.id,
+      slug: courses.slug,
+      title: courses.title,
+      shortDescription: courses.shortDescription,
+      thumbnailUrl: courses.thumbnailUrl,
+      price: courses.price,
+      durationHours: courses.durationHours,
+      categoryName: categories.name,
+      partnerName: coursePartners.name,
+      createdAt: courses.createdAt,
+    })
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id))
+    .where(eq(courses.status, "published"))
+    .orderBy(desc(courses.createdAt), courses.id);
+}
+
+/** The catalogue page: the courses the `?partner=` filter selects, in display order. */
+export async function listCatalogue({ partner }: { partner?: string | null }): Promise<Catalogue> {
+  const all = await listPublishedCatalogueCourses();
+  const partnerNames = cataloguePartnerNames(all);
+  let filter = parseCatalogueFilter(partner);
+  if (filter.kind === "partner") {
+    const { name } = filter;
+    filter = { kind: "partner", name: partnerNames.find((n) => sameName(n, name)) ?? name };
+  }
+  return { filter, partnerNames, courses: sortCatalogue(filterCatalogue(all, filter), filter) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type PublishedCourseLookup =
+  | { kind: "found"; course: PublishedCourse }
+  /** The value was a course id: send the visitor to the slug URL (301). */
+  | { kind: "redirect"; slug: string }
+  | { kind: "not_found" };
+
+async function selectPublishedCourse(where: SQL): Promise<PublishedCourse | undefined> {
+  const [row] = await db()
+    .select({
+      id: courses.id,
+      slug: courses.slug,
+      title: courses.title,
+      shortDescription: courses.shortDescription,
+      description: courses.description,
+      content: courses.content,
+      thumbnailUrl: courses.thumbnailUrl,
+      price: courses.price,
+      durationHours: courses.durationHours,
+      externalLink: courses.externalLink,
+      categoryName: categories.name,
+      partnerId: coursePartners.id,
+      partnerName: coursePartners.name,
+      partnerPurchaseUrl: coursePartners.purchaseUrl,
+      partnerWebsiteUrl: coursePartners.websiteUrl,
+      partnerLogoUrl: coursePartners.logoUrl,
+      createdAt: courses.createdAt,
+      updatedAt: courses.updatedAt,
+    })
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id))
+    .where(and(where, eq(courses.status, "published")))
+    .limit(1);
+  if (!row) return undefined;
+  const {
+    partnerId,
+    partnerName,
+    partnerPurchaseUrl,
+    partnerWebsiteUrl,
+    partnerLogoUrl,
+    ...course
+  } = row;
+  return {
+    ...course,
+    partner:
+      partnerId && partnerName !== null
+        ? {
+            id: partnerId,
+            name: partnerName,
+            purchaseUrl: partnerPurchaseUrl,
+            websiteUrl: partnerWebsiteUrl,
+            logoUrl: partnerLogoUrl,
+          }
+        : null,
+  };
+}
+
+/**
+ * A published course by slug; failing that, when the value is a course id, the slug to
+ * redirect to (spec §2: an id URL is replaced by the slug URL). Drafts and archived courses
+ * are never found.
+ */
+export async function findPublishedCourse(slugOrId: string): Promise<PublishedCourseLookup> {
+  const bySlug = await selectPublishedCourse(eq(courses.slug, slugOrId));
+  if (bySlug) return { kind: "found", course: bySlug };
+  if (!UUID.test(slugOrId)) return { kind: "not_found" };
+  const byId = await selectPublishedCourse(eq(courses.id, slugOrId.toLowerCase()));
+  return byId ? { kind: "redirect", slug: byId.slug } : { kind: "not_found" };
+}
+
+/** Published course URLs for the sitemap, with the date each last changed. */
+export async function listSitemapCourses(): Promise<{ slug: string; updatedAt: Date }[]> {
+  return db()
+    .select({ slug: courses.slug, updatedAt: courses.updatedAt })
+    .from(courses)
+    .where(eq(courses.status, "published"))
+    .orderBy(desc(courses.createdAt), courses.id);
+}
+
+/**
+ * Admin-entered URLs (thumbnails, logos, purchase links) become links and images on public
+ * pages only when they are absolute web URLs or paths on this site.
+ */
+export function publicUrlOrNull(value: string | null | undefined): string | null {
+  const url = (value ?? "").trim();
+  if (/^https?:\/\/[^\s]+$/i.test(url)) return url;
+  if (/^\/(?![/\\])\S*$/.test(url)) return url;
+  return null;
+}
+
+/** A partner course's 'Buy Now' target: the partner's purchase URL, else the course's own link. */
+export function courseBuyUrl(course: {
+  externalLink: string | null;
+  partner: { purchaseUrl: string | null } | null;
+}): string | null {
+  if (!course.partner) return null;
+  return publicUrlOrNull(course.partner.purchaseUrl) ?? publicUrlOrNull(course.externalLink);
 }

@@ -49,7 +49,9 @@ export default function ParticleField({ className }: { className?: string }) {
     };
 
     const resize = () => {
-      const ratio = Math.min(window.devicePixelRatio || 1, 2);
+      // Soft dots and hairlines need no high-density pixels; one pixel per CSS pixel keeps each
+      // frame's raster small on phones.
+      const ratio = 1;
       const box = canvas.getBoundingClientRect();
       const first = width === 0;
       const sx = first ? 1 : box.width / width;
@@ -138,8 +140,9 @@ export default function ParticleField({ className }: { className?: string }) {
       ref={ref}
       aria-hidden="true"
       className={cn(
-        // Fainter on small screens, where the hero text covers most of the canvas.
-        "pointer-events-none absolute inset-0 size-full opacity-50 motion-safe:animate-fade-in sm:opacity-90",
+        // Its own compositing layer, so a frame repaints the canvas and not the hero above it;
+        // fainter on small screens, where the hero text covers most of the canvas.
+        "pointer-events-none absolute inset-0 size-full opacity-50 will-change-transform motion-safe:animate-fade-in sm:opacity-90",
         className,
       )}
     />

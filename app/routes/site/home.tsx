@@ -17,6 +17,7 @@ import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
 import { CheckList } from "#app/components/site/feature-card.tsx";
 import { FormPanel } from "#app/components/site/form-panel.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import { DeferredParticles } from "#app/components/site/particles.tsx";
 import {
   PromotedCourseList,
   type PromotedCourseItem,
@@ -121,25 +122,29 @@ const SERVICES: ServiceSummary[] = [
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <PageHero
-        eyebrow="UK threat intelligence and training"
-        icon={ShieldCheck}
-        title={
-          <>
-            Dark web monitoring and <span className="text-primary">counter fraud training</span> for
-            UK organisations
-          </>
-        }
-        lead="NightWatch finds your compromised data before criminals use it, and trains your people to recognise and stop fraud. We work with financial institutions, KYC teams, law enforcement and counter-fraud teams across the UK."
-      >
-        <a href="#contact" className={buttonVariants({ size: "lg" })}>
-          Get in Touch
-          <ArrowRight aria-hidden />
-        </a>
-        <a href="#services" className={buttonVariants({ variant: "outline", size: "lg" })}>
-          Explore Our Services
-        </a>
-      </PageHero>
+      {/* The particles fill this box behind the hero's transparent section. */}
+      <div className="relative isolate overflow-hidden">
+        <DeferredParticles />
+        <PageHero
+          eyebrow="UK threat intelligence and training"
+          icon={ShieldCheck}
+          title={
+            <>
+              Dark web monitoring and <span className="text-primary">counter fraud training</span>{" "}
+              for UK organisations
+            </>
+          }
+          lead="NightWatch finds your compromised data before criminals use it, and trains your people to recognise and stop fraud. We work with financial institutions, KYC teams, law enforcement and counter-fraud teams across the UK."
+        >
+          <a href="#contact" className={buttonVariants({ size: "lg" })}>
+            Get in Touch
+            <ArrowRight aria-hidden />
+          </a>
+          <a href="#services" className={buttonVariants({ variant: "outline", size: "lg" })}>
+            Explore Our Services
+          </a>
+        </PageHero>
+      </div>
 
       <section id="contact" aria-labelledby="about-title" className="scroll-mt-16">
         <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-2">

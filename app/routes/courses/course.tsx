@@ -1,0 +1,351 @@
+import {
+  ArrowLeft,
+  CalendarClock,
+  ExternalLink,
+  FolderOpen,
+  Monitor,
+  PoundSterling,
+  Users,
+} from "lucide-react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { Link, data, isRouteErrorResponse, redirect } from "react-router";
+import {
+  courseBuyUrl,
+  findPublishedCourse,
+  partnerBadge,
+  publicUrlOrNull,
+} from "#server/courses.server.ts";
+import { sanitizeCourseHtml } from "#server/html.server.ts";
+import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
+import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { PartnerBadgeChip } from "#app/components/site/course-card.tsx";
+import { HeroBackdrop } from "#app/components/site/page-hero.tsx";
+import { RichText } from "#app/components/site/rich-text.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { formatCoursePrice, formatDuration } from "#app/lib/format.ts";
+import { publicPageHeaders } from "#app/lib/http-cache.ts";
+import { SITE_NAME, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
+import type { Route } from "./+types/course";
+
+const CATALOGUE_PATH = "/services/counter-fraud-training";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const found = await findPublishedCourse(params.slug);
+  if (found.kind === "redirect") {
+    throw redirect(`/courses/${encodeURIComponent(found.slug)}`, 301);
+  }
+  if (found.kind === "not_found") {
+    // Not cached: the course may be published a moment later.
+    throw data("Course Not Found", { status: 404, headers: { "Cache-Control": "no-store" } });
+  }
+  const { course } = found;
+  // Sanitised here, on the server, whatever the admin editor stored.
+  const html = sanitizeCourseHtml(course.content);
+  return {
+    course: {
+      id: course.id,
+      slug: course.slug,
+      title: course.title,
+      shortDescription: course.shortDescription,
+      html,
+      description: html ? null : course.description,
+      thumbnailUrl: publicUrlOrNull(course.thumbnailUrl),
+      price: course.price,
+      priceLabel: formatCoursePrice(course.price),
+      durationLabel: formatDuration(course.durationHours),
+      categoryName: course.categoryName ?? "Uncategorized",
+      badge: partnerBadge(course.partner?.name),
+      partner: course.partner
+        ? { name: course.partner.name, logoUrl: publicUrlOrNull(course.partner.logoUrl) }
+        : null,
+      buyUrl: courseBuyUrl(course),
+    },
+  };
+}
+
+export const action = inquiryAction;
+
+export const headers = publicPageHeaders;
+
+export const meta: Route.MetaFunction = (args) => {
+  const course = args.loaderData?.course;
+  if (!course) {
+    return [{ title: `Course Not Found | ${SITE_NAME}` }, { name: "robots", content: "noindex" }];
+  }
+  const origin = publicUrlFrom(args);
+  const url = `${origin}/courses/${course.slug}`;
+  const description =
+    course.shortDescription ?? `${course.title}: counter fraud training from ${SITE_NAME}.`;
+  return [
+    ...pageMeta(args, {
+      title: course.title,
+      description,
+      path: `/courses/${course.slug}`,
+      image: course.thumbnailUrl ?? undefined,
+    }),
+    jsonLd({
+      "@context": "https://schema.org",
+      "@type": "Course",
+      name: course.title,
+      description,
+      url,
+      ...(course.thumbnailUrl
+        ? { image: new URL(course.thumbnailUrl, origin || "http://localhost").href }
+        : {}),
+      provider: {
+        "@type": "Organization",
+        name: SITE_NAME,
+        url: `${origin}/`,
+        sameAs: `${origin}/`,
+      },
+      ...(course.price !== null
+        ? {
+            offers: {
+              "@type": "Offer",
+              category: "Paid",
+              price: course.price,
+              priceCurrency: "GBP",
+              url,
+            },
+          }
+        : {}),
+    }),
+  ];
+};
+
+/** Moves the hero image at 0.3 × the scroll (spec §9), unless the visitor prefers less motion. */
+function useParallax(factor: number) {
+  const ref = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const image = ref.current;
+    if (!image) return;
+    const motion = window.matchMedia("(prefers-reduced-motion: reduce)");
+    let frame: number | undefined;
+    const update = () => {
+      frame = undefined;
+      image.style.transform = `translate3d(0, ${Math.round(window.scrollY * factor)}px, 0)`;
+    };
+    const onScroll = () => {
+      frame ??= requestAnimationFrame(update);
+    };
+    const apply = () => {
+      window.removeEventListener("scroll", onScroll);
+      if (motion.matches) {
+        image.style.transform = "";
+        return;
+      }
+      window.addEventListener("scroll", onScroll, { passive: true });
+      update();
+    };
+    apply();
+    motion.addEventListener("change", apply);
+    return () => {
+      motion.removeEventListener("change", apply);
+      window.removeEventListener("scroll", onScroll);
+      if (frame !== undefined) cancelAnimationFrame(frame);
+    };
+  }, [factor]);
+  return ref;
+}
+
+export default function CoursePage({ loaderData }: Route.ComponentProps) {
+  const { course } = loaderData;
+  const parallax = useParallax(0.3);
+
+  return (
+    <article data-course-id={course.id}>
+      <header className="relative isolate overflow-hidden border-b border-border">
+        {course.thumbnailUrl ? (
+          <div aria-hidden className="absolute inset-0 -z-10">
+            <img
+              ref={parallax}
+              src={course.thumbnailUrl}
+              alt=""
+              width={1600}
+              height={900}
+              fetchPriority="high"
+              decoding="async"
+              className="size-full object-cover opacity-35 will-change-transform"
+            />
+            <div className="absolute inset-0 bg-gradient-to-b from-background/60 via-background/70 to-background" />
+          </div>
+        ) : (
+          <HeroBackdrop />
+        )}
+        <div className="mx-auto max-w-7xl px-4 py-14 sm:py-20">
+          <Link
+            to={CATALOGUE_PATH}
+            className="inline-flex items-center gap-2 text-sm text-muted-foreground hover:text-primary"
+          >
+            <ArrowLeft aria-hidden className="size-4" />
+            All training courses
+          </Link>
+          <div className="mt-6">
+            <PartnerBadgeChip badge={course.badge} />
+          </div>
+          <h1 className="mt-4 max-w-4xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">
+            {course.title}
+          </h1>
+          {course.shortDescription ? (
+            <p className="mt-5 max-w-3xl text-lg text-pretty text-muted-foreground">
+              {course.shortDescription}
+            </p>
+          ) : null}
+        </div>
+      </header>
+
+      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
+        <section aria-labelledby="course-content-title" className="min-w-0">
+          <h2 id="course-content-title" className="sr-only">
+            About this course
+          </h2>
+          {course.html ? (
+            <RichText html={course.html} />
+          ) : course.description ? (
+            <p className="text-base leading-relaxed whitespace-pre-line text-foreground/90">
+              {course.description}
+            </p>
+          ) : (
+            <p className="text-muted-foreground">
+              Full details of this course are coming soon. Contact us for more information.
+            </p>
+          )}
+        </section>
+
+        <aside aria-labelledby="course-booking-title" className="space-y-6 lg:sticky lg:top-24">
+          <div className="rounded-lg border border-border bg-card p-6">
+            <h2 id="course-booking-title" className="text-xl font-semibold">
+              Course details
+            </h2>
+            <dl className="mt-4 space-y-3 text-sm">
+              <Detail icon={<FolderOpen aria-hidden className="size-4" />} term="Category">
+                {course.categoryName}
+              </Detail>
+              <Detail icon={<CalendarClock aria-hidden className="size-4" />} term="Duration">
+                {course.durationLabel}
+              </Detail>
+              <Detail icon={<PoundSterling aria-hidden className="size-4" />} term="Price">
+                <span className="text-base font-semibold text-foreground">{course.priceLabel}</span>
+              </Detail>
+            </dl>
+            <div className="mt-6 border-t border-border pt-6">
+              {course.partner ? (
+                <PartnerBooking
+                  partner={course.partner}
+                  buyUrl={course.buyUrl}
+                  title={course.title}
+                />
+              ) : (
+                <ProviderBooking course={course} />
+              )}
+            </div>
+          </div>
+        </aside>
+      </div>
+    </article>
+  );
+}
+
+function Detail({ icon, term, children }: { icon: ReactNode; term: string; children: ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-4">
+      <dt className="flex items-center gap-2 text-muted-foreground">
+        {icon}
+        {term}
+      </dt>
+      <dd className="text-right text-foreground">{children}</dd>
+    </div>
+  );
+}
+
+function PartnerBooking({
+  partner,
+  buyUrl,
+  title,
+}: {
+  partner: { name: string; logoUrl: string | null };
+  buyUrl: string | null;
+  title: string;
+}) {
+  return (
+    <div className="space-y-4">
+      {partner.logoUrl ? (
+        <img
+          src={partner.logoUrl}
+          alt={`${partner.name} logo`}
+          width={160}
+          height={64}
+          loading="lazy"
+          decoding="async"
+          className="h-16 w-40 rounded bg-white/95 object-contain p-2"
+        />
+      ) : null}
+      <p className="text-sm text-muted-foreground">
+        This course is delivered in partnership with{" "}
+        <span className="font-medium text-foreground">{partner.name}</span>, who handle booking and
+        payment.
+      </p>
+      {buyUrl ? (
+        <a
+          href={buyUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={`${buttonVariants({ size: "lg" })} w-full`}
+        >
+          Buy Now
+          <ExternalLink aria-hidden />
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      ) : (
+        <Link to="/quote" className={`${buttonVariants({ size: "lg" })} w-full`}>
+          Contact us to book
+          <span className="sr-only"> {title}</span>
+        </Link>
+      )}
+    </div>
+  );
+}
+
+function ProviderBooking({ course }: { course: { id: string; slug: string; title: string } }) {
+  return (
+    <div className="space-y-3">
+      <Link
+        to={`/courses/${course.slug}/checkout`}
+        className={`${buttonVariants({ size: "lg" })} w-full`}
+      >
+        <Monitor aria-hidden />
+        Book an Online Course
+      </Link>
+      <CourseQuoteDialog course={{ id: course.id, title: course.title }} modality="face_to_face">
+        <Button variant="outline" size="lg" className="w-full">
+          <Users aria-hidden />
+          Book a Classroom Class
+        </Button>
+      </CourseQuoteDialog>
+      <p className="pt-1 text-sm text-muted-foreground">
+        Training a bigger group? A classroom class, at your premises or ours, is usually the better
+        choice for five or more delegates. We will send you a quote tailored to your team.
+      </p>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+      <h1 className="text-3xl font-bold tracking-tight">
+        {notFound ? "Course Not Found" : "Something went wrong"}
+      </h1>
+      <p className="text-muted-foreground">
+        {notFound
+          ? "The course you are looking for does not exist or is no longer available."
+          : "We could not load this course. Please try again in a moment."}
+      </p>
+      <Link to={CATALOGUE_PATH} className={buttonVariants({ variant: "outline" })}>
+        <ArrowLeft aria-hidden />
+        Back to Training Courses
+      </Link>
+    </section>
+  );
+}
