@@ -1,10 +1,322 @@
-import type { ReactNode } from "react";
+import { cloneElement, isValidElement, useState, type ReactNode } from "react";
+import { useSearchParams } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "#app/components/ui/dialog.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import {
+  courseQuoteSchema,
+  FIELDS,
+  LIMITS,
+  MODALITIES,
+  MODALITY_LABELS,
+  type Modality,
+} from "#app/lib/inquiry-schemas.ts";
+import {
+  controlProps,
+  Field,
+  fieldIds,
+  FormMessage,
+  HiddenFormFields,
+  SuccessPanel,
+  useHydrated,
+  useSubmitCycle,
+} from "./form-parts.tsx";
 
-// Placeholder until the visitor-forms work lands: `children` is the trigger button.
+const SUCCESS_TITLE = "Inquiry Submitted";
+const SUCCESS: Record<Modality, string> = {
+  online: "Thank you for your interest! We'll contact you soon to process your course enrollment.",
+  face_to_face:
+    "Thank you for your interest! We'll get back to you with a custom quote for your face-to-face training.",
+};
+const FAILURE = { title: "Error", description: "Failed to submit your inquiry. Please try again." };
+
+/** The query parameter that opens the form in the page when JavaScript is off. */
+const QUOTE_PARAM = "quote";
+
+type Course = { id: string; title: string };
+
+/**
+ * Course quote / enrolment dialog. `children` is the trigger (pass a `<Button>` without a
+ * `type`): with JavaScript it opens the dialog; without it, it reloads the page with
+ * `?quote=…` and the same form is shown in the page. The page exports `action = inquiryAction`.
+ * The course title stored with the inquiry is read from the database by course id.
+ */
 export function CourseQuoteDialog(props: {
-  course: { id: string; title: string };
-  modality?: "online" | "face_to_face";
+  course: Course;
+  modality?: Modality;
   children: ReactNode;
 }) {
-  return <>{props.children}</>;
+  const [open, setOpen] = useState(false);
+  const [params] = useSearchParams();
+  const key = props.modality ?? "any";
+  const formId = `course-quote-${props.course.id}-${key}`;
+  const anchor = `course-quote-${props.course.id}-${key}-section`;
+
+  const cycle = useCourseQuote(formId, () => setOpen(false));
+  const showInPage = params.get(QUOTE_PARAM) === key || cycle.pageResult !== undefined;
+
+  return (
+    <>
+      <Dialog open={open} onOpenChange={setOpen}>
+        {/* Without JavaScript the trigger submits this GET form and the page shows the form. */}
+        <form
+          method="get"
+          action={`#${anchor}`}
+          className="contents"
+          onSubmit={(event) => event.preventDefault()}
+        >
+          <input type="hidden" name={QUOTE_PARAM} value={key} />
+          <DialogTrigger asChild>
+            {/* A submit button, so that without JavaScript it submits the GET form above. */}
+            {isValidElement<{ type?: string }>(props.children)
+              ? cloneElement(props.children, { type: "submit" })
+              : props.children}
+          </DialogTrigger>
+        </form>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{props.course.title}</DialogTitle>
+            <DialogDescription>
+              Tell us what you need and our training team will get back to you within 24 hours.
+            </DialogDescription>
+          </DialogHeader>
+          <CourseQuoteFormBody
+            key={cycle.version}
+            cycle={cycle}
+            course={props.course}
+            defaultModality={props.modality}
+            formId={formId}
+          />
+        </DialogContent>
+      </Dialog>
+      {showInPage && !open ? (
+        <section
+          id={anchor}
+          aria-labelledby={`${anchor}-title`}
+          className="mt-6 rounded-lg border border-border bg-card p-6"
+        >
+          <h2 id={`${anchor}-title`} className="mb-1 text-xl font-semibold">
+            {props.modality === "online" ? "Enrol" : "Request a quote"}: {props.course.title}
+          </h2>
+          <p className="mb-4 text-sm text-muted-foreground">
+            Tell us what you need and our training team will get back to you within 24 hours.
+          </p>
+          {cycle.pageResult?.ok ? (
+            <SuccessPanel
+              title={SUCCESS_TITLE}
+              description={SUCCESS[cycle.pageResult.modality ?? "face_to_face"]}
+            />
+          ) : (
+            <CourseQuoteFormBody
+              key={cycle.version}
+              cycle={cycle}
+              course={props.course}
+              defaultModality={props.modality}
+              formId={formId}
+            />
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function useCourseQuote(formId: string, close: () => void) {
+  return useSubmitCycle({
+    form: "course_quote",
+    formId,
+    schema: courseQuoteSchema,
+    names: FIELDS.course_quote,
+    successToast: (result) => ({
+      title: SUCCESS_TITLE,
+      description: SUCCESS[result.modality ?? "face_to_face"],
+    }),
+    failureToast: (result) =>
+      result && (result.reason === "rate_limited" || result.reason === "expired")
+        ? { title: FAILURE.title, description: result.message }
+        : FAILURE,
+    onSuccess: close,
+  });
+}
+
+function CourseQuoteFormBody({
+  cycle,
+  course,
+  defaultModality,
+  formId,
+}: {
+  cycle: ReturnType<typeof useCourseQuote>;
+  course: Course;
+  defaultModality?: Modality;
+  formId: string;
+}) {
+  const hydrated = useHydrated();
+  const { errors, initial, busy } = cycle;
+  const initialModality: Modality =
+    initial.modality === "online" || initial.modality === "face_to_face"
+      ? initial.modality
+      : (defaultModality ?? "face_to_face");
+  const [modality, setModality] = useState<Modality>(initialModality);
+  // Without JavaScript every field is shown; the labels say which modality needs what.
+  const showClassroom = !hydrated || modality === "face_to_face";
+  const base = formId;
+  const modalityIds = fieldIds(base, "modality");
+
+  return (
+    <cycle.fetcher.Form
+      ref={cycle.formRef}
+      method="post"
+      noValidate
+      onSubmit={cycle.onSubmit}
+      onChange={cycle.onEdit}
+      className="relative"
+      aria-label={`Enquiry about ${course.title}`}
+    >
+      <HiddenFormFields form="course_quote" formId={formId} />
+      <input type="hidden" name="course_id" value={course.id} />
+      <fieldset disabled={busy} className="grid gap-4">
+        <FormMessage message={cycle.formMessage ?? errors.course_id} />
+        <fieldset
+          className="grid gap-2"
+          aria-invalid={errors.modality ? true : undefined}
+          aria-describedby={errors.modality ? modalityIds.errorId : undefined}
+        >
+          <legend className="mb-2 text-sm font-medium">
+            How would you like to take the course?
+          </legend>
+          <div className="flex flex-wrap gap-4">
+            {MODALITIES.map((m) => (
+              <label key={m} className="flex cursor-pointer items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="modality"
+                  value={m}
+                  defaultChecked={m === initialModality}
+                  onChange={() => setModality(m)}
+                  className="size-4 accent-primary"
+                />
+                {MODALITY_LABELS[m]}
+              </label>
+            ))}
+          </div>
+          {errors.modality ? (
+            <p id={modalityIds.errorId} role="alert" className="text-sm text-destructive">
+              {errors.modality}
+            </p>
+          ) : null}
+        </fieldset>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field baseId={base} name="name" label="Full Name" required errors={errors}>
+            <Input
+              {...controlProps(base, "name", errors)}
+              autoComplete="name"
+              required
+              maxLength={LIMITS.name}
+              defaultValue={initial.name}
+            />
+          </Field>
+          <Field baseId={base} name="email" label="Email" required errors={errors}>
+            <Input
+              {...controlProps(base, "email", errors)}
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={LIMITS.email}
+              defaultValue={initial.email}
+            />
+          </Field>
+          <Field baseId={base} name="phone" label="Phone" errors={errors}>
+            <Input
+              {...controlProps(base, "phone", errors)}
+              type="tel"
+              autoComplete="tel"
+              maxLength={LIMITS.phone}
+              defaultValue={initial.phone}
+            />
+          </Field>
+          <Field baseId={base} name="company" label="Company" errors={errors}>
+            <Input
+              {...controlProps(base, "company", errors)}
+              autoComplete="organization"
+              maxLength={LIMITS.company}
+              defaultValue={initial.company}
+            />
+          </Field>
+          {showClassroom ? (
+            <>
+              <Field
+                baseId={base}
+                name="attendees"
+                label={hydrated ? "Number of Attendees" : "Number of Attendees (face-to-face)"}
+                required={hydrated}
+                errors={errors}
+              >
+                <Input
+                  {...controlProps(base, "attendees", errors)}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={LIMITS.attendees}
+                  step={1}
+                  required={hydrated}
+                  defaultValue={initial.attendees ?? "1"}
+                />
+              </Field>
+              <Field
+                baseId={base}
+                name="budget"
+                label={hydrated ? "Budget (optional)" : "Budget (face-to-face, optional)"}
+                errors={errors}
+              >
+                <Input
+                  {...controlProps(base, "budget", errors)}
+                  maxLength={LIMITS.budget}
+                  placeholder="e.g. £5,000"
+                  defaultValue={initial.budget}
+                />
+              </Field>
+            </>
+          ) : null}
+        </div>
+        <Field
+          baseId={base}
+          name="message"
+          label={
+            !hydrated
+              ? "Training requirements (required for face-to-face)"
+              : modality === "face_to_face"
+                ? "Training Requirements"
+                : "Message (optional)"
+          }
+          required={hydrated && modality === "face_to_face"}
+          errors={errors}
+        >
+          <Textarea
+            {...controlProps(base, "message", errors)}
+            required={hydrated && modality === "face_to_face"}
+            rows={4}
+            maxLength={LIMITS.message}
+            className="min-h-[120px]"
+            placeholder={
+              modality === "face_to_face"
+                ? "Group size, preferred dates, location, topics to focus on…"
+                : "Anything we should know?"
+            }
+            defaultValue={initial.message}
+          />
+        </Field>
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-end">
+          {busy ? "Sending..." : "Submit Inquiry"}
+        </Button>
+      </fieldset>
+    </cycle.fetcher.Form>
+  );
 }

@@ -1,11 +1,135 @@
-// Placeholder until the visitor-forms work lands: the contract other pages rely on.
-export type ServiceInterest =
-  | "dark-web-monitoring"
-  | "security-consultancy"
-  | "counter-fraud-training"
-  | "file-interrogator"
-  | "other";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import {
+  enquirySchema,
+  FIELDS,
+  LIMITS,
+  SERVICE_INTERESTS,
+  SERVICE_LABELS,
+  type ServiceInterest,
+} from "#app/lib/inquiry-schemas.ts";
+import {
+  controlProps,
+  Field,
+  FormMessage,
+  HiddenFormFields,
+  SuccessPanel,
+  useSubmitCycle,
+} from "./form-parts.tsx";
 
+export type { ServiceInterest };
+
+const SUCCESS = {
+  title: "Message sent successfully!",
+  description: "We'll get back to you within 24 hours.",
+};
+const FAILURE = { title: "Error sending message", description: "Please try again later." };
+
+/**
+ * The enquiry form (home #contact, /contact, /quote, service pages with their service chosen).
+ * The page exports `action = inquiryAction`. After a success the form resets to its initial
+ * state, keeping the default service; after a failure it keeps what the visitor typed.
+ */
 export function EnquiryForm(props: { defaultService?: ServiceInterest; id?: string }) {
-  return <form id={props.id} method="post" data-default-service={props.defaultService} />;
+  const formId = props.id ?? "enquiry-form";
+  const cycle = useSubmitCycle({
+    form: "enquiry",
+    formId,
+    schema: enquirySchema,
+    names: FIELDS.enquiry,
+    successToast: () => SUCCESS,
+    failureToast: (result) =>
+      result && (result.reason === "rate_limited" || result.reason === "expired")
+        ? { title: FAILURE.title, description: result.message }
+        : FAILURE,
+  });
+  const { errors, initial, busy } = cycle;
+
+  if (cycle.pageResult?.ok) return <SuccessPanel {...SUCCESS} />;
+
+  const base = formId;
+  return (
+    <cycle.fetcher.Form
+      key={cycle.version}
+      ref={cycle.formRef}
+      id={props.id}
+      method="post"
+      noValidate
+      onSubmit={cycle.onSubmit}
+      onChange={cycle.onEdit}
+      className="relative"
+      aria-label="Enquiry form"
+    >
+      <HiddenFormFields form="enquiry" formId={formId} />
+      <fieldset disabled={busy} className="grid gap-4">
+        <FormMessage message={cycle.formMessage} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field baseId={base} name="name" label="Full Name" required errors={errors}>
+            <Input
+              {...controlProps(base, "name", errors)}
+              autoComplete="name"
+              required
+              maxLength={LIMITS.name}
+              defaultValue={initial.name}
+            />
+          </Field>
+          <Field baseId={base} name="email" label="Email" required errors={errors}>
+            <Input
+              {...controlProps(base, "email", errors)}
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={LIMITS.email}
+              defaultValue={initial.email}
+            />
+          </Field>
+          <Field baseId={base} name="company" label="Company" errors={errors}>
+            <Input
+              {...controlProps(base, "company", errors)}
+              autoComplete="organization"
+              maxLength={LIMITS.company}
+              defaultValue={initial.company}
+            />
+          </Field>
+          <Field baseId={base} name="phone" label="Phone" errors={errors}>
+            <Input
+              {...controlProps(base, "phone", errors)}
+              type="tel"
+              autoComplete="tel"
+              maxLength={LIMITS.phone}
+              defaultValue={initial.phone}
+            />
+          </Field>
+        </div>
+        <Field baseId={base} name="service" label="Service Interest" errors={errors}>
+          <NativeSelect
+            {...controlProps(base, "service", errors)}
+            defaultValue={initial.service ?? props.defaultService ?? ""}
+          >
+            <option value="">Select a service</option>
+            {SERVICE_INTERESTS.map((s) => (
+              <option key={s} value={s}>
+                {SERVICE_LABELS[s]}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field baseId={base} name="message" label="Message" required errors={errors}>
+          <Textarea
+            {...controlProps(base, "message", errors)}
+            required
+            rows={5}
+            maxLength={LIMITS.message}
+            className="min-h-[120px]"
+            defaultValue={initial.message}
+          />
+        </Field>
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start">
+          {busy ? "Sending..." : "Send Message"}
+        </Button>
+      </fieldset>
+    </cycle.fetcher.Form>
+  );
 }

@@ -1,9 +1,137 @@
 import { data, type ActionFunctionArgs } from "react-router";
+import {
+  FIELDS,
+  FORM_FIELD,
+  formValues,
+  INQUIRY_FORMS,
+  MODALITIES,
+  SCHEMAS,
+  type FormResult,
+  type InquiryForm,
+  type Modality,
+} from "#app/lib/inquiry-schemas.ts";
+import { clientAddress, hitRateLimit, judgeSubmission } from "#server/abuse.server.ts";
+import {
+  createCourseInquiry,
+  createEnquiry,
+  createLicenceInquiry,
+} from "#server/inquiries.server.ts";
+import { log } from "#server/log.server.ts";
+import {
+  EXPIRED_MESSAGE,
+  failure,
+  formIdOf,
+  invalid,
+  rateLimited,
+  readPostedForm,
+} from "./form-post.server.ts";
 
 /**
- * Placeholder until the visitor-forms work lands. Every page that shows an enquiry, licence
- * or course-quote form exports this as its action, so the forms work without JavaScript.
+ * The action of every page that shows an enquiry, licence or course-quote form
+ * (`export const action = inquiryAction;`). The hidden `form` field says which form posted.
+ * With JavaScript the forms post through a fetcher and toast the answer; without it the page
+ * renders the answer (success panel, or field errors with the visitor's values kept).
  */
-export async function inquiryAction(_args: ActionFunctionArgs) {
-  return data({ ok: false as const }, { status: 501 });
+export async function inquiryAction({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") {
+    return failure(405, {
+      form: null,
+      formData: null,
+      names: [],
+      reason: "invalid",
+      message: "Method not allowed.",
+    });
+  }
+  const posted = await readPostedForm(request);
+  if (!posted.ok) {
+    return failure(posted.status, {
+      form: null,
+      formData: null,
+      names: [],
+      reason: "invalid",
+      message: posted.message,
+    });
+  }
+  const { formData } = posted;
+  const formName = formData.get(FORM_FIELD);
+  if (typeof formName !== "string" || !(INQUIRY_FORMS as readonly string[]).includes(formName)) {
+    return failure(400, {
+      form: null,
+      formData,
+      names: [],
+      reason: "invalid",
+      message: "Unknown form.",
+    });
+  }
+  const form = formName as InquiryForm;
+  const names = FIELDS[form];
+  try {
+    const limit = await hitRateLimit(`form:${form}`, clientAddress(context));
+    if (!limit.allowed) return rateLimited(form, formData, names, limit.retryAfter);
+
+    const verdict = judgeSubmission(formData);
+    if (verdict === "bot") {
+      // Looks like success to the sender; nothing is stored or sent.
+      log.info({ form }, "form post discarded as automated");
+      return success(form, formData);
+    }
+    if (verdict === "expired") {
+      return failure(400, { form, formData, names, reason: "expired", message: EXPIRED_MESSAGE });
+    }
+
+    // A field sent twice (or as a file) stays so, and the schema rejects it.
+    const values = formValues(formData, names);
+    if (form === "enquiry") {
+      const parsed = SCHEMAS.enquiry.safeParse(values);
+      if (!parsed.success) return invalid(form, formData, names, parsed.error);
+      await createEnquiry(parsed.data);
+      return success(form, formData);
+    }
+    if (form === "licence") {
+      const parsed = SCHEMAS.licence.safeParse(values);
+      if (!parsed.success) return invalid(form, formData, names, parsed.error);
+      await createLicenceInquiry(parsed.data);
+      return success(form, formData);
+    }
+    const parsed = SCHEMAS.course_quote.safeParse(values);
+    if (!parsed.success) return invalid(form, formData, names, parsed.error);
+    const outcome = await createCourseInquiry(parsed.data);
+    if (!outcome.ok) {
+      return failure(400, {
+        form,
+        formData,
+        names,
+        reason: "invalid",
+        fieldErrors: { course_id: "This course is no longer available." },
+        message: "This course is no longer available.",
+      });
+    }
+    return success(form, formData, outcome.modality);
+  } catch (error) {
+    log.error({ err: error, form }, "could not save an inquiry");
+    return failure(500, {
+      form,
+      formData,
+      names,
+      reason: "error",
+      message: "Please try again later.",
+    });
+  }
+}
+
+function success(form: InquiryForm, formData: FormData, modality?: Modality) {
+  const posted = formData.get("modality");
+  const result: FormResult = {
+    ok: true,
+    form,
+    formId: formIdOf(formData),
+    modality:
+      form === "course_quote"
+        ? (modality ??
+          ((MODALITIES as readonly unknown[]).includes(posted)
+            ? (posted as Modality)
+            : "face_to_face"))
+        : null,
+  };
+  return data(result, { status: 200 });
 }

@@ -1,4 +1,185 @@
-// Placeholder until the visitor-forms work lands.
+import { useEffect, useState, type FormEvent } from "react";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import {
+  FIELDS,
+  LICENCE_COUNT_LABELS,
+  LICENCE_COUNTS,
+  licenceSchema,
+  LIMITS,
+  USE_CASE_LABELS,
+  USE_CASES,
+} from "#app/lib/inquiry-schemas.ts";
+import {
+  controlProps,
+  Field,
+  FormMessage,
+  HiddenFormFields,
+  SuccessPanel,
+  useHydrated,
+  useSubmitCycle,
+} from "./form-parts.tsx";
+
+const SUCCESS = {
+  title: "License Inquiry Sent",
+  description: "We'll contact you within 24 hours with pricing and next steps.",
+};
+const FAILURE = { title: "Error", description: "Failed to send inquiry. Please try again." };
+
+const REQUIRED = ["name", "email", "company", "licence_count"] as const;
+
+function isComplete(form: HTMLFormElement | null): boolean {
+  if (!form) return false;
+  const data = new FormData(form);
+  return REQUIRED.every((name) => String(data.get(name) ?? "").trim() !== "");
+}
+
+/**
+ * File Interrogator licence quote (the page shows or hides it with its toggle and exports
+ * `action = inquiryAction`). With JavaScript the submit button stays disabled until name,
+ * e-mail, company and licence count are filled; without it the server checks the same rule.
+ */
 export function LicenceForm(props: { id?: string }) {
-  return <form id={props.id} method="post" />;
+  const formId = props.id ?? "licence-form";
+  const hydrated = useHydrated();
+  const [complete, setComplete] = useState(false);
+  const cycle = useSubmitCycle({
+    form: "licence",
+    formId,
+    schema: licenceSchema,
+    names: FIELDS.licence,
+    successToast: () => SUCCESS,
+    failureToast: (result) =>
+      result && (result.reason === "rate_limited" || result.reason === "expired")
+        ? { title: FAILURE.title, description: result.message }
+        : FAILURE,
+  });
+  const { errors, initial, busy, formRef, version } = cycle;
+
+  // Values shown again after a failed post (or a reset) decide the button's state too.
+  useEffect(() => setComplete(isComplete(formRef.current)), [formRef, version]);
+
+  if (cycle.pageResult?.ok) return <SuccessPanel {...SUCCESS} />;
+
+  function onChange(event: FormEvent<HTMLFormElement>) {
+    cycle.onEdit(event);
+    setComplete(isComplete(event.currentTarget));
+  }
+
+  const base = formId;
+  return (
+    <cycle.fetcher.Form
+      key={version}
+      ref={formRef}
+      id={props.id}
+      method="post"
+      noValidate
+      onSubmit={cycle.onSubmit}
+      onChange={onChange}
+      className="relative"
+      aria-label="File Interrogator licence quote"
+    >
+      <HiddenFormFields form="licence" formId={formId} />
+      <fieldset disabled={busy} className="grid gap-4">
+        <FormMessage message={cycle.formMessage} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field baseId={base} name="name" label="Full Name" required errors={errors}>
+            <Input
+              {...controlProps(base, "name", errors)}
+              autoComplete="name"
+              required
+              maxLength={LIMITS.name}
+              defaultValue={initial.name}
+            />
+          </Field>
+          <Field baseId={base} name="email" label="Email" required errors={errors}>
+            <Input
+              {...controlProps(base, "email", errors)}
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={LIMITS.email}
+              defaultValue={initial.email}
+            />
+          </Field>
+          <Field
+            baseId={base}
+            name="company"
+            label="Company / Organisation"
+            required
+            errors={errors}
+          >
+            <Input
+              {...controlProps(base, "company", errors)}
+              autoComplete="organization"
+              required
+              maxLength={LIMITS.company}
+              defaultValue={initial.company}
+            />
+          </Field>
+          <Field baseId={base} name="phone" label="Phone" errors={errors}>
+            <Input
+              {...controlProps(base, "phone", errors)}
+              type="tel"
+              autoComplete="tel"
+              maxLength={LIMITS.phone}
+              defaultValue={initial.phone}
+            />
+          </Field>
+          <Field
+            baseId={base}
+            name="licence_count"
+            label="Number of Licenses"
+            required
+            errors={errors}
+          >
+            <NativeSelect
+              {...controlProps(base, "licence_count", errors)}
+              required
+              defaultValue={initial.licence_count ?? ""}
+            >
+              <option value="">Select number of licenses</option>
+              {LICENCE_COUNTS.map((c) => (
+                <option key={c} value={c}>
+                  {LICENCE_COUNT_LABELS[c]}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          <Field baseId={base} name="use_case" label="Primary Use Case" errors={errors}>
+            <NativeSelect
+              {...controlProps(base, "use_case", errors)}
+              defaultValue={initial.use_case ?? ""}
+            >
+              <option value="">Select a use case</option>
+              {USE_CASES.map((u) => (
+                <option key={u} value={u}>
+                  {USE_CASE_LABELS[u]}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        </div>
+        <Field baseId={base} name="message" label="Additional Information" errors={errors}>
+          <Textarea
+            {...controlProps(base, "message", errors)}
+            rows={4}
+            maxLength={LIMITS.message}
+            className="min-h-[120px]"
+            defaultValue={initial.message}
+          />
+        </Field>
+        <Button
+          type="submit"
+          // Before hydration (or without JavaScript) it stays enabled: the server checks instead.
+          disabled={hydrated && !complete}
+          className="w-full sm:w-auto sm:justify-self-start"
+        >
+          {busy ? "Sending..." : "Request License Quote"}
+        </Button>
+      </fieldset>
+    </cycle.fetcher.Form>
+  );
 }

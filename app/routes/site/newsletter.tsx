@@ -20,7 +20,8 @@ export const meta: Route.MetaFunction = (args) =>
 export default function NewsletterPage({ actionData }: Route.ComponentProps) {
   const result = actionData;
   const message = result ? newsletterMessage(result) : undefined;
-  const back = result && "returnTo" in result && typeof result.returnTo === "string" ? result.returnTo : "/";
+  const back =
+    result && "returnTo" in result && typeof result.returnTo === "string" ? result.returnTo : "/";
   return (
     <section className="mx-auto max-w-xl px-4 py-20">
       {message ? (

@@ -1,0 +1,258 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useActionData, useFetcher, useRouteLoaderData } from "react-router";
+import type { z } from "zod";
+import { Label } from "#app/components/ui/label.tsx";
+import { cn } from "#app/lib/cn.ts";
+import {
+  fieldErrorsOf,
+  FORM_FIELD,
+  FORM_ID_FIELD,
+  HONEYPOT_FIELD,
+  TOKEN_FIELD,
+  type FieldErrors,
+  type FormResult,
+  type InquiryForm,
+} from "#app/lib/inquiry-schemas.ts";
+import { toast, type ToastInput } from "#app/lib/toast.ts";
+
+/** Pieces shared by the visitor forms: field layout, spam-guard fields, the submit cycle. */
+
+/** True once React has hydrated: lets forms keep working (and stay enabled) before and without JS. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+/** The signed time-stamp the site layout's loader hands to every page (spam guard). */
+function useFormStarted(): string {
+  const layout = useRouteLoaderData("routes/site/layout") as { formStarted?: string } | undefined;
+  return layout?.formStarted ?? "";
+}
+
+/** Which form this is, and the two spam guards: a time-stamp and a honeypot people never see. */
+export function HiddenFormFields({
+  form,
+  formId,
+}: {
+  form: InquiryForm | "newsletter";
+  formId: string;
+}) {
+  const started = useFormStarted();
+  return (
+    <>
+      {form !== "newsletter" ? <input type="hidden" name={FORM_FIELD} value={form} /> : null}
+      <input type="hidden" name={FORM_ID_FIELD} value={formId} />
+      <input type="hidden" name={TOKEN_FIELD} value={started} />
+      {/* Off-screen rather than display:none, which some bots skip; hidden from assistive tech. */}
+      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+        <label>
+          Leave this field empty
+          <input
+            type="text"
+            name={HONEYPOT_FIELD}
+            tabIndex={-1}
+            autoComplete="off"
+            defaultValue=""
+          />
+        </label>
+      </div>
+    </>
+  );
+}
+
+export function fieldIds(baseId: string, name: string) {
+  return { id: `${baseId}-${name}`, errorId: `${baseId}-${name}-error` };
+}
+
+/** The attributes a control needs to be labelled, marked invalid and tied to its message. */
+export function controlProps(baseId: string, name: string, errors: FieldErrors) {
+  const { id, errorId } = fieldIds(baseId, name);
+  const error = errors[name];
+  return {
+    id,
+    name,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? errorId : undefined,
+  } as const;
+}
+
+export function Field({
+  baseId,
+  name,
+  label,
+  required,
+  errors,
+  className,
+  children,
+}: {
+  baseId: string;
+  name: string;
+  label: ReactNode;
+  required?: boolean;
+  errors: FieldErrors;
+  className?: string;
+  children: ReactNode;
+}) {
+  const { id, errorId } = fieldIds(baseId, name);
+  const error = errors[name];
+  return (
+    <div className={cn("grid gap-2", className)}>
+      <Label htmlFor={id}>
+        {label}
+        {required ? (
+          <span aria-hidden="true" className="text-destructive">
+            {" "}
+            *
+          </span>
+        ) : null}
+      </Label>
+      {children}
+      {/* role=alert: a screen reader announces the message as soon as it appears. */}
+      {error ? (
+        <p id={errorId} role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A form-level message (e.g. rate limited, expired), announced when it appears. */
+export function FormMessage({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <p
+      role="alert"
+      className="rounded-md border border-destructive/60 bg-destructive/10 p-3 text-sm"
+    >
+      {message}
+    </p>
+  );
+}
+
+/** The no-JavaScript success view that replaces a form after the page's action succeeded. */
+export function SuccessPanel({ title, description }: { title: string; description: string }) {
+  return (
+    <div role="status" className="rounded-lg border border-success/60 bg-success/10 p-6">
+      <p className="text-lg font-semibold">{title}</p>
+      <p className="mt-1 text-sm text-muted-foreground">{description}</p>
+    </div>
+  );
+}
+
+interface SubmitCycleOptions<S extends z.ZodType> {
+  form: InquiryForm | "newsletter";
+  formId: string;
+  schema: S;
+  names: readonly string[];
+  successToast: (result: Extract<FormResult, { ok: true }>) => ToastInput;
+  failureToast: (result: Extract<FormResult, { ok: false }> | undefined) => ToastInput;
+  /** Shown when the browser-side check fails (e.g. the newsletter's 'Email Required'). */
+  invalidToast?: (errors: FieldErrors) => ToastInput | undefined;
+  onSuccess?: (result: Extract<FormResult, { ok: true }>) => void;
+}
+
+/**
+ * idle → submitting → success (toast, reset) or error (toast, values kept). The schema runs in
+ * the browser first; the server's answer (field errors included) is shown the same way. Without
+ * JavaScript the page's action data supplies the errors and the values to show again.
+ */
+export function useSubmitCycle<S extends z.ZodType>(options: SubmitCycleOptions<S>) {
+  const fetcher = useFetcher<FormResult>();
+  const actionData = useActionData() as FormResult | undefined;
+  const pageResult =
+    actionData &&
+    typeof actionData === "object" &&
+    "formId" in actionData &&
+    actionData.form === options.form &&
+    actionData.formId === options.formId
+      ? actionData
+      : undefined;
+  const [errors, setErrors] = useState<FieldErrors>(
+    pageResult && !pageResult.ok ? pageResult.fieldErrors : {},
+  );
+  const [formMessage, setFormMessage] = useState<string | undefined>(
+    pageResult && !pageResult.ok && pageResult.reason !== "invalid"
+      ? pageResult.message
+      : undefined,
+  );
+  // Bumped after a success: remounts the form with its initial values.
+  const [version, setVersion] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const handled = useRef<unknown>(undefined);
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
+    handled.current = fetcher.data;
+    const result = fetcher.data;
+    const o = optionsRef.current;
+    if (result.ok) {
+      setErrors({});
+      setFormMessage(undefined);
+      toast(o.successToast(result));
+      setVersion((v) => v + 1);
+      o.onSuccess?.(result);
+    } else {
+      setErrors(result.fieldErrors);
+      setFormMessage(result.reason === "invalid" ? undefined : result.message);
+      toast({ ...o.failureToast(result), variant: "destructive" });
+      focusFirstInvalid(formRef.current, result.fieldErrors);
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const formData = new FormData(event.currentTarget);
+    const values = Object.fromEntries(options.names.map((n) => [n, formData.get(n) ?? undefined]));
+    const parsed = options.schema.safeParse(values);
+    if (!parsed.success) {
+      event.preventDefault();
+      const found = fieldErrorsOf(parsed.error);
+      setErrors(found);
+      const message = options.invalidToast?.(found);
+      if (message) toast({ ...message, variant: "destructive" });
+      focusFirstInvalid(event.currentTarget, found);
+      return;
+    }
+    setErrors({});
+    setFormMessage(undefined);
+  }
+
+  /** Clears a field's message as soon as the visitor edits it. */
+  function onEdit(event: FormEvent<HTMLFormElement>) {
+    const name = (event.target as HTMLInputElement).name;
+    if (name && errors[name]) {
+      setErrors(({ [name]: _removed, ...rest }) => rest);
+    }
+  }
+
+  const busy = fetcher.state !== "idle";
+  return {
+    fetcher,
+    formRef,
+    busy,
+    errors,
+    formMessage,
+    version,
+    onSubmit,
+    onEdit,
+    /** The page action's answer for this form (no-JavaScript path). */
+    pageResult,
+    /** What to show in each field: the visitor's values after a failed no-JS post. */
+    initial: pageResult && !pageResult.ok && version === 0 ? pageResult.values : {},
+  };
+}
+
+function focusFirstInvalid(form: HTMLFormElement | null, errors: FieldErrors) {
+  if (!form) return;
+  for (const name of Object.keys(errors)) {
+    const control = form.elements.namedItem(name);
+    const element = control instanceof RadioNodeList ? (control[0] as HTMLElement) : control;
+    if (element instanceof HTMLElement && typeof element.focus === "function") {
+      element.focus();
+      return;
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { Database, Transaction } from "../db/client.server.ts";
+import { emailOutbox } from "../db/schema.ts";
+
+/**
+ * The outbox table: a message is queued inside the caller's transaction (so it exists if and
+ * only if the business change committed), then claimed, sent and marked by the worker.
+ */
+
+export type OutboxRow = typeof emailOutbox.$inferSelect;
+
+export interface OutgoingEmail {
+  kind: string;
+  to: string | string[];
+  replyTo?: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  inquiryId?: string | null;
+  orderId?: string | null;
+}
+
+/** Queues messages in `tx` (a transaction or the database). */
+export async function queueEmails(
+  tx: Transaction | Database,
+  messages: OutgoingEmail[],
+): Promise<OutboxRow[]> {
+  if (messages.length === 0) return [];
+  return tx
+    .insert(emailOutbox)
+    .values(
+      messages.map((m) => ({
+        kind: m.kind,
+        toAddress: Array.isArray(m.to) ? m.to.join(", ") : m.to,
+        replyTo: m.replyTo ?? null,
+        subject: m.subject,
+        html: m.html,
+        text: m.text,
+        inquiryId: m.inquiryId ?? null,
+        orderId: m.orderId ?? null,
+      })),
+    )
+    .returning();
+}
+
+/**
+ * Claims up to `limit` messages that are due (or whose previous claim lapsed), in one statement:
+ * `FOR UPDATE SKIP LOCKED` lets several instances claim at once without taking the same row,
+ * and the lease (`locked_until`) lets another instance take a row over if its claimer died.
+ */
+export async function claimDueEmails(
+  database: Database,
+  options: { limit: number; leaseMs: number; now?: Date },
+): Promise<OutboxRow[]> {
+  const now = options.now ?? new Date();
+  const due = database
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(
+      or(
+        and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)),
+        and(eq(emailOutbox.status, "sending"), lt(emailOutbox.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(emailOutbox.nextAttemptAt))
+    .limit(options.limit)
+    .for("update", { skipLocked: true });
+  return database
+    .update(emailOutbox)
+    .set({
+      status: "sending",
+      attempts: sql`${emailOutbox.attempts} + 1`,
+      lockedUntil: new Date(now.getTime() + options.leaseMs),
+    })
+    .where(inArray(emailOutbox.id, due))
+    .returning();
+}
+
+export async function markSent(database: Database, id: string, at = new Date()): Promise<void> {
+  await database
+    .update(emailOutbox)
+    .set({ status: "sent", sentAt: at, lockedUntil: null, lastError: null })
+    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, "sending")));
+}
+
+/** After a failed attempt: try again at `retryAt`, or give up (`failed`) when it is null. */
+export async function markAttemptFailed(
+  database: Database,
+  id: string,
+  error: string,
+  retryAt: Date | null,
+): Promise<void> {
+  await database
+    .update(emailOutbox)
+    .set(
+      retryAt
+        ? { status: "pending", nextAttemptAt: retryAt, lockedUntil: null, lastError: error }
+        : { status: "failed", lockedUntil: null, lastError: error },
+    )
+    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, "sending")));
+}
+
+/** Gives claimed, unsent messages back (e.g. at shutdown): due again at once. */
+export async function releaseClaims(database: Database, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await database
+    .update(emailOutbox)
+    .set({ status: "pending", lockedUntil: null, nextAttemptAt: new Date() })
+    .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.status, "sending")));
+}

@@ -1,0 +1,173 @@
+import { normaliseEmail } from "#app/lib/inquiry-schemas.ts";
+import { db } from "./db/client.server.ts";
+import { newsletterSubscriptions } from "./db/schema.ts";
+
+/** Newsletter sign-ups from the footer (spec §5 'Newsletter', §8). */
+
+export const NEWSLETTER_SOURCE_FOOTER = "footer";
+
+export type SubscribeResult =
+  | { status: "subscribed"; id: string; email: string }
+  | { status: "already_subscribed"; email: string };
+
+/** PostgreSQL's unique-violation code, wherever the driver or Drizzle put it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    if (typeof e === "object" && (e as { code?: unknown }).code === "23505") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Stores the address trimmed and lower-cased. A second sign-up with the same address in any
+ * casing hits the unique index on lower(email) (23505) and is answered 'already subscribed'.
+ */
+export async function subscribe(
+  email: string,
+  source: string = NEWSLETTER_SOURCE_FOOTER,
+): Promise<SubscribeResult> {
+  const normalised = normaliseEmail(email);
+  try {
+    const [row] = await db()
+      .insert(newsletterSubscriptions)
+      .values({ email: normalised, source })
+      .returning({ id: newsletterSubscriptions.id });
+    return { status: "subscribed", id: row!.id, email: normalised };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { status: "already_subscribed", email: normalised };
+    throw error;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Admin reads and updates (the admin area's Newsletter screen). Callers have already passed
+ * requireAdmin(). Search, paging and counts run in the database.
+ * Import declarations are hoisted; these sit here to keep the admin part in one block.
+ * ---------------------------------------------------------------------------------------- */
+
+import * as orm from "drizzle-orm";
+import {
+  SUBSCRIPTION_PAGE_SIZE,
+  type AdminSubscription,
+  type SubscriptionFilters,
+  type SubscriptionStats,
+} from "#app/lib/admin-newsletter.ts";
+import { startOfLondonDay } from "#app/lib/admin-time.ts";
+
+type SubscriptionRow = typeof newsletterSubscriptions.$inferSelect;
+
+function toAdminSubscription(row: SubscriptionRow): AdminSubscription {
+  return {
+    id: row.id,
+    email: row.email,
+    isActive: row.isActive,
+    source: row.source,
+    subscribedAt: row.subscribedAt.toISOString(),
+  };
+}
+
+function subscriptionWhere(filters: Omit<SubscriptionFilters, "page">): orm.SQL | undefined {
+  if (!filters.q) return undefined;
+  // `%`, `_` and `\` typed into the search box are matched literally. lower(email) is indexed
+  // (trigram GIN, migration 0004) where PostgreSQL has pg_trgm.
+  const pattern = `%${filters.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return orm.sql`lower(${newsletterSubscriptions.email}) like ${pattern}`;
+}
+
+export interface AdminSubscriptionPage {
+  subscriptions: AdminSubscription[];
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+/** One page of subscriptions, newest first (spec §7: ordered by subscribed_at descending). */
+export async function listSubscriptionsForAdmin(
+  filters: SubscriptionFilters,
+  knownTotal?: number,
+): Promise<AdminSubscriptionPage> {
+  const where = subscriptionWhere(filters);
+  let total = knownTotal;
+  if (total === undefined) {
+    const [counted] = await db()
+      .select({ n: orm.count() })
+      .from(newsletterSubscriptions)
+      .where(where);
+    total = counted?.n ?? 0;
+  }
+  const pageCount = Math.max(1, Math.ceil(total / SUBSCRIPTION_PAGE_SIZE));
+  const page = Math.min(filters.page, pageCount);
+  const newestFirst = [
+    orm.desc(newsletterSubscriptions.subscribedAt),
+    orm.desc(newsletterSubscriptions.id),
+  ] as const;
+  // The page's ids first (the skipped rows are walked in the index only), then their rows.
+  const pageIds = db()
+    .select({ id: newsletterSubscriptions.id })
+    .from(newsletterSubscriptions)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(SUBSCRIPTION_PAGE_SIZE)
+    .offset((page - 1) * SUBSCRIPTION_PAGE_SIZE);
+  const rows =
+    total === 0
+      ? []
+      : await db()
+          .select()
+          .from(newsletterSubscriptions)
+          .where(orm.inArray(newsletterSubscriptions.id, pageIds))
+          .orderBy(...newestFirst);
+  return { subscriptions: rows.map(toAdminSubscription), total, page, pageCount };
+}
+
+/** The Newsletter screen's reads: the stats, and the page (counted from them without a search). */
+export async function subscriptionsScreen(
+  filters: SubscriptionFilters,
+  now: Date = new Date(),
+): Promise<AdminSubscriptionPage & { stats: SubscriptionStats }> {
+  const stats = await subscriptionStats(now);
+  const list = await listSubscriptionsForAdmin(filters, filters.q ? undefined : stats.total);
+  return { ...list, stats };
+}
+
+/** Total, active and New Today (subscribed since midnight in London), in one aggregate query. */
+export async function subscriptionStats(now: Date = new Date()): Promise<SubscriptionStats> {
+  const since = startOfLondonDay(now);
+  const [row] = await db()
+    .select({
+      total: orm.count(),
+      active: orm.sql<number>`count(*) filter (where ${newsletterSubscriptions.isActive})`.mapWith(
+        Number,
+      ),
+      newToday:
+        orm.sql<number>`count(*) filter (where ${newsletterSubscriptions.subscribedAt} >= ${since.toISOString()}::timestamptz)`.mapWith(
+          Number,
+        ),
+    })
+    .from(newsletterSubscriptions);
+  return { total: row?.total ?? 0, active: row?.active ?? 0, newToday: row?.newToday ?? 0 };
+}
+
+/** Activate or deactivate one subscription. Null when there is no such subscription. */
+export async function setSubscriptionActive(
+  id: string,
+  active: boolean,
+): Promise<AdminSubscription | null> {
+  const [row] = await db()
+    .update(newsletterSubscriptions)
+    .set({ isActive: active })
+    .where(orm.eq(newsletterSubscriptions.id, id))
+    .returning();
+  return row ? toAdminSubscription(row) : null;
+}
+
+/** 'Export Active Emails': every active address, newest subscription first. */
+export async function activeSubscriberEmails(): Promise<string[]> {
+  const rows = await db()
+    .select({ email: newsletterSubscriptions.email })
+    .from(newsletterSubscriptions)
+    .where(orm.eq(newsletterSubscriptions.isActive, true))
+    .orderBy(orm.desc(newsletterSubscriptions.subscribedAt), orm.desc(newsletterSubscriptions.id));
+  return rows.map((r) => r.email);
+}
