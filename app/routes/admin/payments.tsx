@@ -1,0 +1,410 @@
+import {
+  Ban,
+  CheckCircle2,
+  Clock,
+  Download,
+  FileText,
+  PoundSterling,
+  RefreshCw,
+  Search,
+  ShoppingCart,
+} from "lucide-react";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } from "react-router";
+import { requireAdmin } from "#server/auth.server.ts";
+import { log } from "#server/log.server.ts";
+import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders.server.ts";
+import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
+import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "#app/components/ui/table.tsx";
+import { adminMeta } from "#app/lib/admin-nav.ts";
+import { formatDateTime } from "#app/lib/admin-time.ts";
+import { formatPence } from "#app/lib/checkout.ts";
+import {
+  ADMIN_ACTION_LABELS,
+  ORDER_STATUSES,
+  ORDER_STATUS_LABELS,
+  ORDERS_PAGE_SIZE,
+  PAYMENT_METHODS,
+  PAYMENT_METHOD_LABELS,
+  orderFiltersQuery,
+  parseOrderFilters,
+  type AdminOrder,
+  type OrderStats,
+  type OrderStatus,
+} from "#app/lib/orders.ts";
+import { toast } from "#app/lib/toast.ts";
+import type { Route } from "./+types/payments";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const filters = parseOrderFilters(new URL(request.url).searchParams);
+  try {
+    const [list, stats] = await Promise.all([listOrders(filters), orderStats()]);
+    return { filters, ...list, stats, loadError: false };
+  } catch (error) {
+    log.error({ err: error }, "admin payments: could not load orders");
+    const stats: OrderStats = {
+      total: 0,
+      pending: 0,
+      invoiced: 0,
+      paid: 0,
+      failed: 0,
+      canceled: 0,
+      revenueCents: 0,
+    };
+    return {
+      filters,
+      orders: [] as AdminOrder[],
+      matching: 0,
+      page: 1,
+      pageCount: 1,
+      pageSize: ORDERS_PAGE_SIZE,
+      stats,
+      loadError: true,
+    };
+  }
+}
+
+type StatusAnswer = { ok: true; status: OrderStatus } | { ok: false; message: string };
+
+/** 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. */
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const form = await request.formData();
+  const orderId = String(form.get("orderId") ?? "");
+  const status = String(form.get("status") ?? "");
+  const failed = (code: number) =>
+    data<StatusAnswer>({ ok: false, message: "Failed to update order status" }, { status: code });
+  if (form.get("intent") !== "status" || !(ORDER_STATUSES as readonly string[]).includes(status)) {
+    return failed(400);
+  }
+  try {
+    const result = await changeOrderStatusByAdmin(orderId, status as OrderStatus);
+    if (!result.ok) return failed(result.reason === "not_found" ? 404 : 409);
+    return data<StatusAnswer>({ ok: true, status: result.order.status });
+  } catch (error) {
+    log.error({ err: error, orderId }, "admin payments: status change failed");
+    return failed(500);
+  }
+}
+
+export const meta: Route.MetaFunction = () => adminMeta("Payments");
+
+const STATUS_BADGE: Record<OrderStatus, BadgeVariant> = {
+  pending: "warning",
+  invoiced: "info",
+  paid: "success",
+  failed: "destructive",
+  canceled: "muted",
+};
+
+function OrderStatusBadge({ status }: { status: OrderStatus }) {
+  return <Badge variant={STATUS_BADGE[status]}>{ORDER_STATUS_LABELS[status]}</Badge>;
+}
+
+function Students({ order }: { order: AdminOrder }) {
+  if (order.isBuyerStudent) return <span className="text-muted-foreground">Buyer attends</span>;
+  return (
+    // <details> opens and closes without JavaScript.
+    <details className="group">
+      <summary className="cursor-pointer text-sm whitespace-nowrap text-primary underline-offset-4 hover:underline">
+        {order.students.length} {order.students.length === 1 ? "student" : "students"}
+      </summary>
+      <ul className="mt-2 grid gap-1 text-xs">
+        {order.students.map((s, i) => (
+          <li key={i}>
+            <span className="font-medium">
+              {s.firstName} {s.lastName}
+            </span>
+            <span className="block text-muted-foreground">{s.email}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function StatusActions({ order }: { order: AdminOrder }) {
+  const fetcher = useFetcher<StatusAnswer>();
+  const handled = useRef<unknown>(null);
+  const busy = fetcher.state !== "idle";
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
+    handled.current = fetcher.data;
+    if (fetcher.data.ok) {
+      toast({
+        title: "Status Updated",
+        description: `Order status changed to ${fetcher.data.status}`,
+      });
+    } else {
+      toast({ title: "Error", description: fetcher.data.message, variant: "destructive" });
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  if (order.actions.length === 0) return <span className="text-muted-foreground">—</span>;
+  const who = `${order.buyerFirstName} ${order.buyerLastName}`;
+  return (
+    <fetcher.Form method="post" className="flex flex-wrap justify-end gap-2">
+      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="orderId" value={order.id} />
+      {order.actions.map((to) => (
+        <Button
+          key={to}
+          type="submit"
+          name="status"
+          value={to}
+          size="sm"
+          variant={to === "canceled" ? "outline" : "default"}
+          disabled={busy}
+          aria-label={`${ADMIN_ACTION_LABELS[to] ?? to} – ${who}'s order ${order.reference}`}
+        >
+          {to === "canceled" ? <Ban aria-hidden /> : <CheckCircle2 aria-hidden />}
+          {ADMIN_ACTION_LABELS[to] ?? to}
+        </Button>
+      ))}
+    </fetcher.Form>
+  );
+}
+
+export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
+  const { filters, orders, matching, page, pageCount, stats, loadError } = loaderData;
+  const revalidator = useRevalidator();
+  const submit = useSubmit();
+  const location = useLocation();
+  const refreshing = revalidator.state !== "idle";
+
+  useEffect(() => {
+    if (loadError) {
+      toast({ title: "Error", description: "Failed to load orders", variant: "destructive" });
+    }
+  }, [loaderData, loadError]);
+
+  const exportHref = `/admin/payments/export${orderFiltersQuery({ ...filters, page: 1 })}`;
+  const filtered = Boolean(filters.search || filters.status || filters.method);
+
+  return (
+    <>
+      <AdminPageHeader
+        title="Manage Payments"
+        description="Course orders paid by card or awaiting an invoice."
+        actions={
+          <>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => revalidator.revalidate()}
+              disabled={refreshing}
+            >
+              <RefreshCw aria-hidden className={refreshing ? "animate-spin" : undefined} />
+              Refresh
+            </Button>
+            <Button asChild variant="outline">
+              <a href={exportHref} download>
+                <Download aria-hidden />
+                Export CSV
+              </a>
+            </Button>
+          </>
+        }
+      />
+
+      {/* Without JavaScript the action's answer is shown here (with it, as a toast). */}
+      {actionData ? (
+        <p role="status" className="mb-4 rounded-md border border-border bg-card p-3 text-sm">
+          {actionData.ok
+            ? `Status Updated: Order status changed to ${actionData.status}`
+            : actionData.message}{" "}
+          <Link to={`${location.pathname}${location.search}`} className="text-primary underline">
+            Dismiss
+          </Link>
+        </p>
+      ) : null}
+
+      <section aria-label="Order summary" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        <StatCard
+          label="Total Orders"
+          value={stats.total.toLocaleString("en-GB")}
+          icon={ShoppingCart}
+        />
+        <StatCard
+          label="Pending"
+          value={stats.pending.toLocaleString("en-GB")}
+          icon={Clock}
+          tone="warning"
+        />
+        <StatCard
+          label="Invoiced"
+          value={stats.invoiced.toLocaleString("en-GB")}
+          icon={FileText}
+          tone="info"
+        />
+        <StatCard
+          label="Paid"
+          value={stats.paid.toLocaleString("en-GB")}
+          icon={CheckCircle2}
+          tone="success"
+        />
+        <StatCard
+          label="Revenue"
+          value={formatPence(stats.revenueCents)}
+          icon={PoundSterling}
+          tone="success"
+        />
+      </section>
+
+      <Card className="mt-6 p-4">
+        <Form
+          method="get"
+          role="search"
+          aria-label="Filter orders"
+          className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_auto] lg:items-end"
+          onChange={(event) => {
+            // Selects apply at once; the search box waits for Enter or the button.
+            if (event.target instanceof HTMLSelectElement) submit(event.currentTarget);
+          }}
+        >
+          <div className="grid gap-2">
+            <Label htmlFor="orders-q">Search</Label>
+            <Input
+              id="orders-q"
+              name="q"
+              type="search"
+              defaultValue={filters.search}
+              key={`q-${filters.search}`}
+              placeholder="Search by name, email, course, or company..."
+            />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="orders-status">Status</Label>
+            <NativeSelect
+              id="orders-status"
+              name="status"
+              defaultValue={filters.status ?? ""}
+              key={`s-${filters.status}`}
+            >
+              <option value="">All</option>
+              {ORDER_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {ORDER_STATUS_LABELS[status]}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="orders-method">Method</Label>
+            <NativeSelect
+              id="orders-method"
+              name="method"
+              defaultValue={filters.method ?? ""}
+              key={`m-${filters.method}`}
+            >
+              <option value="">All</option>
+              {PAYMENT_METHODS.map((method) => (
+                <option key={method} value={method}>
+                  {PAYMENT_METHOD_LABELS[method]}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <Button type="submit" variant="secondary">
+            <Search aria-hidden />
+            Apply
+          </Button>
+        </Form>
+      </Card>
+
+      <Card className="mt-6">
+        {orders.length === 0 ? (
+          <p className="p-8 text-center text-muted-foreground">
+            No orders found.
+            {filtered ? (
+              <>
+                {" "}
+                <Link to="/admin/payments" className="text-primary underline underline-offset-4">
+                  Clear the filters
+                </Link>
+              </>
+            ) : null}
+          </p>
+        ) : (
+          <Table aria-label="Orders">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Customer</TableHead>
+                <TableHead>Course</TableHead>
+                <TableHead>Students</TableHead>
+                <TableHead>Amount</TableHead>
+                <TableHead>Method</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Date</TableHead>
+                <TableHead className="text-right">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {orders.map((order) => (
+                <TableRow key={order.id} data-order-id={order.id}>
+                  <TableCell className="align-top">
+                    <div className="font-medium">
+                      {order.buyerFirstName} {order.buyerLastName}
+                    </div>
+                    <div className="text-xs text-muted-foreground">{order.buyerEmail}</div>
+                    {order.buyerCompany ? (
+                      <div className="text-xs text-muted-foreground">{order.buyerCompany}</div>
+                    ) : null}
+                    <div className="font-mono text-xs text-muted-foreground">{order.reference}</div>
+                  </TableCell>
+                  <TableCell className="align-top">{order.courseTitle}</TableCell>
+                  <TableCell className="align-top">
+                    <Students order={order} />
+                  </TableCell>
+                  <TableCell className="align-top whitespace-nowrap">
+                    <div className="font-medium tabular-nums">
+                      {formatPence(order.totalAmountCents)}
+                    </div>
+                    <div className="text-xs text-muted-foreground">
+                      {order.quantity} × {formatPence(order.unitPriceCents)}
+                    </div>
+                  </TableCell>
+                  <TableCell className="align-top">
+                    <Badge variant="outline">{PAYMENT_METHOD_LABELS[order.paymentMethod]}</Badge>
+                  </TableCell>
+                  <TableCell className="align-top">
+                    <OrderStatusBadge status={order.status} />
+                  </TableCell>
+                  <TableCell className="align-top whitespace-nowrap text-muted-foreground">
+                    {formatDateTime(order.createdAt)}
+                  </TableCell>
+                  <TableCell className="align-top text-right">
+                    <StatusActions order={order} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </Card>
+
+      <Pagination
+        page={page}
+        pageCount={pageCount}
+        total={matching}
+        noun={["order", "orders"]}
+        hrefFor={(p) => `/admin/payments${orderFiltersQuery({ ...filters, page: p })}`}
+      />
+    </>
+  );
+}

@@ -1,0 +1,604 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Link, data, redirect, useFetcher, useNavigate } from "react-router";
+import { ArrowLeft, CreditCard, ExternalLink, FileText, GraduationCap, Info } from "lucide-react";
+import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
+import { useHydrated } from "#app/components/forms/form-parts.tsx";
+import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { readPostedForm } from "#app/components/forms/form-post.server.ts";
+import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from "#app/components/ui/card.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import {
+  FIELD,
+  MAX_QUANTITY,
+  MESSAGES,
+  formatPence,
+  readCheckoutForm,
+  resizeStudents,
+  validateCheckout,
+  type CheckoutBuyer,
+  type CheckoutMessage,
+  type CheckoutStudent,
+  type CheckoutValues,
+  type StudentMode,
+} from "#app/lib/checkout.ts";
+import { FORM_FIELD } from "#app/lib/inquiry-schemas.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { toast } from "#app/lib/toast.ts";
+import { clientAddress } from "#server/abuse.server.ts";
+import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
+import type { Route } from "./+types/checkout";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const checkout = await loadCheckout(params.slug);
+  if (!checkout) throw data({ reason: "course_not_found" }, { status: 404 });
+  return checkout;
+}
+
+/** The checkout's answers carry `checkout: true` (the page may also show the quote dialog's). */
+type CheckoutAnswer =
+  | { checkout: true; ok: true; kind: "card"; url: string }
+  | { checkout: true; ok: true; kind: "invoice"; redirectTo: string }
+  | { checkout: true; ok: true; kind: "update"; values: CheckoutValues }
+  | { checkout: true; ok: false; message: CheckoutMessage; values: CheckoutValues | null };
+
+export async function action(args: Route.ActionArgs) {
+  const { request, params, context } = args;
+  // Read a copy: a post from the quote dialog is handed, unread, to the shared inquiry action.
+  const posted = await readPostedForm(request.clone());
+  if (posted.ok && posted.formData.get(FORM_FIELD) !== null) return inquiryAction(args);
+  if (!posted.ok) {
+    return data<CheckoutAnswer>(
+      { checkout: true, ok: false, message: MESSAGES.paymentError, values: null },
+      { status: posted.status },
+    );
+  }
+  const enhanced = posted.formData.get(FIELD.enhanced) === "1";
+  const outcome = await submitCheckout(params.slug, posted.formData, clientAddress(context));
+  const noStore = { "Cache-Control": "no-store" };
+  switch (outcome.kind) {
+    case "not_found":
+      throw data({ reason: "course_not_found" }, { status: 404 });
+    case "update":
+      return data<CheckoutAnswer>(
+        { checkout: true, ok: true, kind: "update", values: outcome.values },
+        { headers: noStore },
+      );
+    case "card":
+      // Without JavaScript the browser goes straight to Stripe; with it, the page opens a tab.
+      if (!enhanced) throw redirect(outcome.url, { status: 303 });
+      return data<CheckoutAnswer>(
+        { checkout: true, ok: true, kind: "card", url: outcome.url },
+        { headers: noStore },
+      );
+    case "invoice": {
+      const to = `/courses/${encodeURIComponent(params.slug)}/success?invoice=true`;
+      if (!enhanced) throw redirect(to, { status: 303 });
+      return data<CheckoutAnswer>(
+        { checkout: true, ok: true, kind: "invoice", redirectTo: to },
+        { headers: noStore },
+      );
+    }
+    case "problem":
+      return data<CheckoutAnswer>(
+        { checkout: true, ok: false, message: outcome.message, values: outcome.values },
+        { status: outcome.status, headers: noStore },
+      );
+  }
+}
+
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  const title = args.loaderData?.course.title;
+  return pageMeta(args, {
+    title: title ? `Checkout: ${title}` : "Course Not Found",
+    description: title
+      ? `Book ${title} online: pay by card or request an invoice.`
+      : "This course could not be found.",
+    noindex: true,
+  });
+};
+
+function isCheckoutAnswer(value: unknown): value is CheckoutAnswer {
+  return typeof value === "object" && value !== null && "checkout" in value;
+}
+
+const emptyBuyer = (): CheckoutBuyer => ({
+  firstName: "",
+  lastName: "",
+  email: "",
+  phone: "",
+  company: "",
+});
+
+export default function Checkout({ loaderData, actionData, params }: Route.ComponentProps) {
+  const { course, cardPaymentsEnabled } = loaderData;
+  const coursePath = `/courses/${encodeURIComponent(params.slug)}`;
+  const pageAnswer = isCheckoutAnswer(actionData) ? actionData : undefined;
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+      <Link
+        to={coursePath}
+        className="inline-flex items-center gap-2 text-sm text-muted-foreground hover:text-foreground"
+      >
+        <ArrowLeft className="size-4" aria-hidden />
+        Back to Course
+      </Link>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">Checkout</h1>
+      <p className="mt-2 text-muted-foreground">
+        Book <span className="text-foreground">{course.title}</span> for yourself or for up to{" "}
+        {MAX_QUANTITY} colleagues.
+      </p>
+      {course.unitPriceCents === null ? (
+        <NotForSale course={course} coursePath={coursePath} />
+      ) : (
+        <CheckoutForm
+          course={{ ...course, unitPriceCents: course.unitPriceCents }}
+          cardPaymentsEnabled={cardPaymentsEnabled}
+          pageAnswer={pageAnswer}
+        />
+      )}
+    </div>
+  );
+}
+
+type Course = Route.ComponentProps["loaderData"]["course"];
+
+function NotForSale({ course, coursePath }: { course: Course; coursePath: string }) {
+  return (
+    <div className="mt-8 grid gap-6 lg:grid-cols-[1fr_22rem]">
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">This course can't be booked online</CardTitle>
+          <CardDescription>
+            {course.title} has no online price yet. Tell us how many people you'd like to train and
+            how, and our training team will send you a quote within 24 hours.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap gap-3">
+          <CourseQuoteDialog course={{ id: course.id, title: course.title }} modality="online">
+            <Button>Request a Quote</Button>
+          </CourseQuoteDialog>
+          <Link to={coursePath} className={buttonVariants({ variant: "outline" })}>
+            Back to Course
+          </Link>
+        </CardContent>
+      </Card>
+      <CourseSummaryHeader course={course} />
+    </div>
+  );
+}
+
+function CourseSummaryHeader({ course }: { course: Course }) {
+  return (
+    <div className="flex gap-4">
+      {course.thumbnailUrl ? (
+        <img
+          src={course.thumbnailUrl}
+          alt=""
+          width={96}
+          height={64}
+          className="h-16 w-24 shrink-0 rounded-md border border-border object-cover"
+        />
+      ) : (
+        <div className="flex h-16 w-24 shrink-0 items-center justify-center rounded-md border border-border bg-muted">
+          <GraduationCap className="size-6 text-muted-foreground" aria-hidden />
+        </div>
+      )}
+      <div>
+        <p className="font-semibold">{course.title}</p>
+        <p className="text-sm text-muted-foreground">
+          {course.durationHours === null
+            ? "Duration to be confirmed"
+            : `${course.durationHours} ${course.durationHours === 1 ? "hour" : "hours"}`}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function CheckoutForm({
+  course,
+  cardPaymentsEnabled,
+  pageAnswer,
+}: {
+  course: Course & { unitPriceCents: number };
+  cardPaymentsEnabled: boolean;
+  pageAnswer: CheckoutAnswer | undefined;
+}) {
+  const fetcher = useFetcher<CheckoutAnswer>();
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  // Without JavaScript, a failed post or an 'Update' redraws the page with what was typed.
+  const initial: CheckoutValues | null =
+    pageAnswer && "values" in pageAnswer ? pageAnswer.values : null;
+  const buyer = initial?.buyer ?? emptyBuyer();
+  const [mode, setMode] = useState<StudentMode>(initial?.studentMode ?? "self");
+  const [quantity, setQuantity] = useState<number>(
+    initial?.studentMode === "others" && Number.isFinite(initial.quantity) ? initial.quantity : 1,
+  );
+  const [students, setStudents] = useState<CheckoutStudent[]>(
+    initial?.studentMode === "others" ? resizeStudents(initial.students, initial.quantity) : [],
+  );
+  const [paymentUrl, setPaymentUrl] = useState<string | null>(null);
+  const handled = useRef<unknown>(null);
+  const busy = fetcher.state !== "idle";
+  const pageMessage = pageAnswer && !pageAnswer.ok ? pageAnswer.message : null;
+
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer || handled.current === answer || !isCheckoutAnswer(answer)) return;
+    // The card tab opens at once (a popup blocker is more lenient right after the click); the
+    // rest waits until the fetcher is idle, so navigating away cannot race its revalidation.
+    if (!(answer.ok && answer.kind === "card") && fetcher.state !== "idle") return;
+    handled.current = answer;
+    if (!answer.ok) {
+      toast({ ...answer.message, variant: "destructive" });
+    } else if (answer.kind === "card") {
+      // Spec §4: the payment page opens in a new tab; the notice below links to it in case a
+      // popup blocker stopped it.
+      window.open(answer.url, "_blank", "noopener,noreferrer");
+      setPaymentUrl(answer.url);
+    } else if (answer.kind === "invoice") {
+      toast(MESSAGES.invoiceRequested);
+      navigate(answer.redirectTo);
+    }
+  }, [fetcher.state, fetcher.data, navigate]);
+
+  function chooseMode(next: StudentMode) {
+    setMode(next);
+    if (next === "self") {
+      setQuantity(1);
+      setStudents([]);
+    } else {
+      setStudents((current) => resizeStudents(current, quantity));
+    }
+  }
+
+  function chooseQuantity(next: number) {
+    setQuantity(next);
+    setStudents((current) => resizeStudents(current, next));
+  }
+
+  function updateStudent(index: number, part: keyof CheckoutStudent, value: string) {
+    setStudents((current) => current.map((s, i) => (i === index ? { ...s, [part]: value } : s)));
+  }
+
+  // Checked in the browser first (same rules as the server), so a typo costs no round trip.
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const form = new FormData(event.currentTarget, submitter);
+    const { intent, values } = readCheckoutForm(form);
+    if (intent === "update") return;
+    const problem = validateCheckout(values);
+    if (problem) {
+      event.preventDefault();
+      toast({ ...problem, variant: "destructive" });
+    }
+  }
+
+  const shownStudents = mode === "others" ? resizeStudents(students, quantity) : [];
+  const total = course.unitPriceCents * quantity;
+
+  return (
+    <fetcher.Form
+      method="post"
+      noValidate
+      onSubmit={onSubmit}
+      className="mt-8 grid gap-6 lg:grid-cols-[1fr_24rem] lg:items-start"
+      aria-label="Checkout"
+    >
+      {hydrated ? <input type="hidden" name={FIELD.enhanced} value="1" /> : null}
+      <div className="grid gap-6">
+        {pageMessage ? (
+          <div
+            role="alert"
+            className="rounded-md border border-destructive/60 bg-destructive/10 p-4 text-sm"
+          >
+            <p className="font-semibold">{pageMessage.title}</p>
+            <p>{pageMessage.description}</p>
+          </div>
+        ) : null}
+
+        <Card>
+          <CardHeader>
+            <CardTitle as="h2">Billing Information</CardTitle>
+            <CardDescription>Who is paying for this booking.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              id="billing-first-name"
+              name={FIELD.firstName}
+              label="First Name"
+              required
+              autoComplete="given-name"
+              defaultValue={buyer.firstName}
+            />
+            <TextField
+              id="billing-last-name"
+              name={FIELD.lastName}
+              label="Last Name"
+              required
+              autoComplete="family-name"
+              defaultValue={buyer.lastName}
+            />
+            <TextField
+              id="billing-email"
+              name={FIELD.email}
+              label="Email"
+              type="email"
+              required
+              autoComplete="email"
+              defaultValue={buyer.email}
+            />
+            <TextField
+              id="billing-phone"
+              name={FIELD.phone}
+              label="Phone"
+              type="tel"
+              autoComplete="tel"
+              defaultValue={buyer.phone}
+            />
+            <TextField
+              id="billing-company"
+              name={FIELD.company}
+              label="Company"
+              autoComplete="organization"
+              defaultValue={buyer.company}
+              className="sm:col-span-2"
+            />
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle as="h2">Student Information</CardTitle>
+            <CardDescription>Who will take the course.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-5">
+            <fieldset className="grid gap-3">
+              <legend className="mb-2 text-sm font-medium">This booking is for</legend>
+              <label className="flex cursor-pointer items-center gap-3 text-sm">
+                <input
+                  type="radio"
+                  name={FIELD.studentMode}
+                  value="self"
+                  checked={mode === "self"}
+                  onChange={() => chooseMode("self")}
+                  className="size-4 accent-primary"
+                />
+                Myself (1 place)
+              </label>
+              <label className="flex cursor-pointer items-center gap-3 text-sm">
+                <input
+                  type="radio"
+                  name={FIELD.studentMode}
+                  value="others"
+                  checked={mode === "others"}
+                  onChange={() => chooseMode("others")}
+                  className="size-4 accent-primary"
+                />
+                Someone else (1 to {MAX_QUANTITY} students)
+              </label>
+            </fieldset>
+
+            {/* Without JavaScript the quantity is always offered; 'Update' redraws the list. */}
+            {mode === "others" || !hydrated ? (
+              <div className="grid max-w-xs gap-2">
+                <Label htmlFor="checkout-quantity">Number of students</Label>
+                <NativeSelect
+                  id="checkout-quantity"
+                  name={FIELD.quantity}
+                  value={String(quantity)}
+                  onChange={(e) => chooseQuantity(Number(e.target.value))}
+                >
+                  {Array.from({ length: MAX_QUANTITY }, (_, i) => i + 1).map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+            ) : null}
+            {!hydrated ? (
+              <div className="flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
+                <Button
+                  type="submit"
+                  name={FIELD.intent}
+                  value="update"
+                  variant="outline"
+                  size="sm"
+                >
+                  Update student details
+                </Button>
+                <span>after changing who the booking is for or the number of students.</span>
+              </div>
+            ) : null}
+
+            {shownStudents.map((student, i) => (
+              <fieldset
+                key={i}
+                className="grid gap-4 rounded-md border border-border p-4 sm:grid-cols-3"
+              >
+                <legend className="px-1 text-sm font-semibold">Student {i + 1}</legend>
+                <TextField
+                  id={`student-${i}-first-name`}
+                  name={FIELD.student(i, "firstName")}
+                  label="First Name"
+                  required
+                  value={student.firstName}
+                  onValue={(v) => updateStudent(i, "firstName", v)}
+                />
+                <TextField
+                  id={`student-${i}-last-name`}
+                  name={FIELD.student(i, "lastName")}
+                  label="Last Name"
+                  required
+                  value={student.lastName}
+                  onValue={(v) => updateStudent(i, "lastName", v)}
+                />
+                <TextField
+                  id={`student-${i}-email`}
+                  name={FIELD.student(i, "email")}
+                  label="Email"
+                  type="email"
+                  required
+                  value={student.email}
+                  onValue={(v) => updateStudent(i, "email", v)}
+                />
+              </fieldset>
+            ))}
+            {mode === "self" && hydrated ? (
+              <p className="text-sm text-muted-foreground">
+                You will attend the course yourself; joining details go to your billing email.
+              </p>
+            ) : null}
+          </CardContent>
+        </Card>
+      </div>
+
+      <Card className="lg:sticky lg:top-24">
+        <CardHeader>
+          <CardTitle as="h2">Booking Summary</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-5">
+          <CourseSummaryHeader course={course} />
+          <dl className="grid grid-cols-[1fr_auto] gap-y-2 text-sm">
+            <dt className="text-muted-foreground">Price per student</dt>
+            <dd data-testid="unit-price">{formatPence(course.unitPriceCents)}</dd>
+            <dt className="text-muted-foreground">Quantity</dt>
+            <dd data-testid="quantity">{quantity}</dd>
+            <dt className="border-t border-border pt-2 font-semibold">Total</dt>
+            <dd data-testid="total" className="border-t border-border pt-2 text-lg font-semibold">
+              {formatPence(total)}
+            </dd>
+          </dl>
+
+          {paymentUrl ? (
+            <div
+              role="status"
+              className="grid gap-2 rounded-md border border-info/40 bg-info/10 p-4 text-sm"
+            >
+              <p className="font-semibold">Secure payment opened in a new tab</p>
+              <p>
+                Complete your payment on Stripe's page in the new tab. If no tab opened (a popup
+                blocker may have stopped it), continue here:
+              </p>
+              <a
+                href={paymentUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={buttonVariants({ size: "sm" })}
+              >
+                Continue to payment
+                <ExternalLink aria-hidden />
+              </a>
+            </div>
+          ) : null}
+
+          <div className="grid gap-3">
+            <Button
+              type="submit"
+              name={FIELD.intent}
+              value="card"
+              size="lg"
+              disabled={!cardPaymentsEnabled || busy}
+              aria-describedby={cardPaymentsEnabled ? undefined : "card-unavailable"}
+            >
+              <CreditCard aria-hidden />
+              {busy && fetcher.formData?.get(FIELD.intent) === "card"
+                ? "Processing..."
+                : "Pay with Card"}
+            </Button>
+            {cardPaymentsEnabled ? null : (
+              <p id="card-unavailable" className="flex gap-2 text-sm text-muted-foreground">
+                <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
+                Card payments are not available on this site at the moment. Request a manual invoice
+                instead: we'll e-mail it within 24 hours.
+              </p>
+            )}
+            <Button
+              type="submit"
+              name={FIELD.intent}
+              value="invoice"
+              size="lg"
+              variant="outline"
+              disabled={busy}
+            >
+              <FileText aria-hidden />
+              {busy && fetcher.formData?.get(FIELD.intent) === "invoice"
+                ? "Processing..."
+                : "Request Manual Invoice"}
+            </Button>
+            <p className="text-xs text-muted-foreground">
+              Card payments are handled by Stripe; your card details never reach our servers.
+            </p>
+          </div>
+        </CardContent>
+      </Card>
+    </fetcher.Form>
+  );
+}
+
+function TextField({
+  id,
+  name,
+  label,
+  required,
+  type = "text",
+  autoComplete,
+  defaultValue,
+  value,
+  onValue,
+  className,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  required?: boolean;
+  type?: string;
+  autoComplete?: string;
+  defaultValue?: string;
+  value?: string;
+  onValue?: (value: string) => void;
+  className?: string;
+}) {
+  return (
+    <div className={`grid gap-2 ${className ?? ""}`}>
+      <Label htmlFor={id}>
+        {label}
+        {required ? (
+          <span aria-hidden="true" className="text-destructive">
+            {" "}
+            *
+          </span>
+        ) : null}
+      </Label>
+      <Input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        aria-required={required ? true : undefined}
+        {...(onValue
+          ? { value: value ?? "", onChange: (e) => onValue(e.target.value) }
+          : { defaultValue })}
+      />
+    </div>
+  );
+}
+
+export const ErrorBoundary = CheckoutErrorBoundary;

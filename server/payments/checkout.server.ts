@@ -1,0 +1,125 @@
+import {
+  MESSAGES,
+  readCheckoutForm,
+  resizeStudents,
+  validateCheckout,
+  type CheckoutCourse,
+  type CheckoutMessage,
+  type CheckoutValues,
+} from "#app/lib/checkout.ts";
+import { hitRateLimit, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
+import { log } from "../log.server.ts";
+import { createOrder, findCheckoutCourse, findCourseBySlug } from "../orders.server.ts";
+import {
+  isCardPaymentEnabled,
+  startCheckout,
+  verifyCheckoutReturn,
+  type PaymentVerification,
+} from "./stripe.server.ts";
+
+/**
+ * The checkout page's post (spec §7 create-payment): read and check the form, create the order,
+ * then either start the Stripe Checkout Session (card) or confirm the invoice request.
+ */
+
+/** Orders one client may place per minute (each card order also creates a Stripe session). */
+export const CHECKOUT_RATE_LIMIT_PER_MINUTE = 20;
+
+export type CheckoutOutcome =
+  | { kind: "not_found" }
+  /** Without JavaScript: the page is drawn again for the chosen student mode and quantity. */
+  | { kind: "update"; values: CheckoutValues }
+  | { kind: "card"; url: string; orderId: string }
+  | { kind: "invoice"; orderId: string }
+  | { kind: "problem"; status: number; message: CheckoutMessage; values: CheckoutValues };
+
+export async function loadCheckout(slug: string): Promise<{
+  course: CheckoutCourse;
+  cardPaymentsEnabled: boolean;
+} | null> {
+  const course = await findCheckoutCourse(slug);
+  return course ? { course, cardPaymentsEnabled: isCardPaymentEnabled() } : null;
+}
+
+export async function submitCheckout(
+  courseSlug: string,
+  form: FormData,
+  client: string,
+): Promise<CheckoutOutcome> {
+  const course = await findCheckoutCourse(courseSlug);
+  if (!course) return { kind: "not_found" };
+  const { intent, values } = readCheckoutForm(form);
+  const problem = (status: number, message: CheckoutMessage): CheckoutOutcome => ({
+    kind: "problem",
+    status,
+    message,
+    values,
+  });
+  if (intent === "update") {
+    return {
+      kind: "update",
+      values: { ...values, students: resizeStudents(values.students, values.quantity) },
+    };
+  }
+  if (course.unitPriceCents === null) return problem(409, MESSAGES.notForSale);
+  if (intent === "card" && !isCardPaymentEnabled()) return problem(409, MESSAGES.cardUnavailable);
+  const invalid = validateCheckout(values);
+  if (invalid) return problem(400, invalid);
+  try {
+    // Counted only for complete forms, so a visitor correcting typos is never locked out.
+    const limit = await hitRateLimit("checkout", client, CHECKOUT_RATE_LIMIT_PER_MINUTE);
+    if (!limit.allowed) {
+      log.warn({ courseSlug }, "checkout rate limit reached");
+      return problem(429, { title: "Too Many Requests", description: RATE_LIMIT_MESSAGE });
+    }
+    const paymentMethod = intent === "card" ? "stripe" : "invoice";
+    const created = await createOrder({ courseId: course.id, paymentMethod, values });
+    if (!created.ok) {
+      return created.reason === "invalid"
+        ? problem(400, created.message)
+        : problem(409, MESSAGES.paymentError);
+    }
+    if (paymentMethod === "invoice") return { kind: "invoice", orderId: created.order.id };
+    const started = await startCheckout(created.order, created.courseSlug);
+    return started.ok
+      ? { kind: "card", url: started.url, orderId: created.order.id }
+      : problem(502, MESSAGES.paymentError);
+  } catch (error) {
+    log.error({ err: error, courseSlug }, "checkout failed");
+    return problem(500, MESSAGES.paymentError);
+  }
+}
+
+export type SuccessPage =
+  | { kind: "invoice"; course: { slug: string; title: string } }
+  /** `verification` is left pending: the page streams 'Verifying payment...' until it settles. */
+  | {
+      kind: "card";
+      course: { slug: string; title: string };
+      verification: Promise<PaymentVerification>;
+    }
+  | { kind: "none"; course: { slug: string; title: string } };
+
+/** The success page (spec §2 'Success'): ?invoice=true, or ?session_id= to verify with Stripe. */
+export async function loadSuccessPage(
+  courseSlug: string,
+  query: URLSearchParams,
+): Promise<SuccessPage | null> {
+  const found = await findCourseBySlug(courseSlug);
+  if (!found) return null;
+  const course = { slug: found.slug, title: found.title };
+  if (query.get("invoice") === "true") return { kind: "invoice", course };
+  const sessionId = query.get("session_id");
+  if (sessionId) {
+    return { kind: "card", course, verification: verifyCheckoutReturn(courseSlug, sessionId) };
+  }
+  return { kind: "none", course };
+}
+
+/** The canceled page names the course (any status: a buyer may return after it was archived). */
+export async function loadCanceledPage(
+  courseSlug: string,
+): Promise<{ slug: string; title: string } | null> {
+  const found = await findCourseBySlug(courseSlug);
+  return found ? { slug: found.slug, title: found.title } : null;
+}

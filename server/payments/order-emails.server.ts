@@ -1,0 +1,236 @@
+import { formatPence } from "#app/lib/checkout.ts";
+import { orderReference, PAYMENT_METHOD_LABELS, type PaymentMethod } from "#app/lib/orders.ts";
+import { escapeHtml, type RenderedEmail } from "../email/templates.server.ts";
+
+/**
+ * The e-mails an order sends (issue 5 item 7): on an invoice request, an alert to the admin
+ * mailboxes and a confirmation to the buyer; when it is paid, a receipt to the buyer and joining
+ * details to each student. Everything a visitor typed is escaped in the HTML.
+ */
+
+export interface OrderEmailData {
+  id: string;
+  paymentMethod: PaymentMethod;
+  buyerFirstName: string;
+  buyerLastName: string;
+  buyerEmail: string;
+  buyerPhone: string | null;
+  buyerCompany: string | null;
+  courseTitle: string;
+  unitPriceCents: number;
+  quantity: number;
+  totalAmountCents: number;
+  isBuyerStudent: boolean;
+  createdAt: Date;
+  /** The attendees: the buyer when they are the student, else the named colleagues. */
+  students: { firstName: string; lastName: string; email: string }[];
+}
+
+type Row = [label: string, value: string | null | undefined];
+
+function headerText(value: string, max = 150): string {
+  const line = value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function rowsHtml(rows: Row[]): string {
+  return rows
+    .filter((r): r is [string, string] => Boolean(r[1]))
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;color:#555;font-weight:600;white-space:nowrap">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
+    )
+    .join("");
+}
+
+function rowsText(rows: Row[]): string {
+  return rows
+    .filter((r): r is [string, string] => Boolean(r[1]))
+    .map(([label, value]) => `${label}: ${value}`)
+    .join("\n");
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#111"><div style="max-width:640px;margin:0 auto;background:#fff;border-radius:8px;padding:24px">${body}<p style="margin-top:32px;color:#777;font-size:13px">NightWatch · Dark web monitoring, counter fraud training and security consultancy · London, United Kingdom</p></div></body></html>`;
+}
+
+const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
+
+function studentLines(order: OrderEmailData): string[] {
+  return order.students.map((s, i) => `${i + 1}. ${fullName(s)} <${s.email}>`);
+}
+
+function studentsHtml(order: OrderEmailData): string {
+  return `<ol style="margin:4px 0 16px;padding-left:20px">${order.students
+    .map((s) => `<li>${escapeHtml(fullName(s))} &lt;${escapeHtml(s.email)}&gt;</li>`)
+    .join("")}</ol>`;
+}
+
+function orderRows(order: OrderEmailData): Row[] {
+  return [
+    ["Order reference", orderReference(order.id)],
+    ["Course", order.courseTitle],
+    ["Places", String(order.quantity)],
+    ["Price per place", formatPence(order.unitPriceCents)],
+    ["Total", formatPence(order.totalAmountCents)],
+    ["Payment method", PAYMENT_METHOD_LABELS[order.paymentMethod]],
+  ];
+}
+
+function buyerRows(order: OrderEmailData): Row[] {
+  return [
+    ["Name", `${order.buyerFirstName} ${order.buyerLastName}`],
+    ["Email", order.buyerEmail],
+    ["Company", order.buyerCompany],
+    ["Phone", order.buyerPhone],
+    ["Attending", order.isBuyerStudent ? "The buyer" : `${order.quantity} named student(s)`],
+  ];
+}
+
+/** To the admin mailboxes: a booking to invoice. Reply-To is the buyer. */
+export function renderInvoiceRequestAlert(order: OrderEmailData, adminUrl: string): RenderedEmail {
+  const subject = headerText(
+    `Invoice requested (${orderReference(order.id)}): ${order.courseTitle} × ${order.quantity} – ${formatPence(order.totalAmountCents)}`,
+  );
+  const rows = [...orderRows(order), ...buyerRows(order)];
+  const html = layout(
+    subject,
+    `<h1 style="font-size:20px;margin:0 0 16px">A booking is waiting for an invoice</h1>` +
+      `<table role="presentation" style="border-collapse:collapse;margin-bottom:16px">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order)}` +
+      `<p>Send the invoice within 24 hours, then mark the order invoiced in <a href="${escapeHtml(adminUrl)}">Payments</a>.</p>`,
+  );
+  const text = [
+    "A booking is waiting for an invoice",
+    "",
+    rowsText(rows),
+    "",
+    "Students:",
+    ...studentLines(order),
+    "",
+    `Send the invoice within 24 hours, then mark the order invoiced: ${adminUrl}`,
+  ].join("\n");
+  return { subject, html, text };
+}
+
+/** To the buyer: the booking was received and an invoice follows within 24 hours. */
+export function renderInvoiceRequestConfirmation(order: OrderEmailData): RenderedEmail {
+  const subject = headerText(
+    `Booking received: ${order.courseTitle} (${orderReference(order.id)})`,
+  );
+  const rows = orderRows(order);
+  const next = [
+    "Your booking request will be reviewed by our team.",
+    "You'll receive an invoice by e-mail within 24 hours.",
+    "Course access will be provided once payment is received.",
+    "Joining instructions will be sent to each student.",
+  ];
+  const html = layout(
+    subject,
+    `<p>Dear ${escapeHtml(order.buyerFirstName)},</p>` +
+      `<p>Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order)}` +
+      `<h2 style="font-size:16px">What happens next</h2><ol>${next.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ol>` +
+      `<p>Please quote your order reference in any correspondence.</p><p>Kind regards,<br>The NightWatch training team</p>`,
+  );
+  const text = [
+    `Dear ${order.buyerFirstName},`,
+    "",
+    "Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.",
+    "",
+    rowsText(rows),
+    "",
+    "Students:",
+    ...studentLines(order),
+    "",
+    "What happens next:",
+    ...next.map((s, i) => `${i + 1}. ${s}`),
+    "",
+    "Please quote your order reference in any correspondence.",
+    "",
+    "Kind regards,",
+    "The NightWatch training team",
+  ].join("\n");
+  return { subject, html, text };
+}
+
+/** To the buyer once the order is paid. */
+export function renderReceipt(order: OrderEmailData, paidAt: Date): RenderedEmail {
+  const subject = headerText(
+    `Payment received: ${order.courseTitle} (${orderReference(order.id)})`,
+  );
+  const paidOn = new Intl.DateTimeFormat("en-GB", {
+    dateStyle: "long",
+    timeZone: "Europe/London",
+  }).format(paidAt);
+  const rows: Row[] = [...orderRows(order), ["Paid on", paidOn]];
+  const html = layout(
+    subject,
+    `<p>Dear ${escapeHtml(order.buyerFirstName)},</p>` +
+      `<p>Thank you. We have received your payment of <strong>${escapeHtml(formatPence(order.totalAmountCents))}</strong> for ${escapeHtml(order.courseTitle)}.</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order)}` +
+      `<p>Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.</p>` +
+      `<p>Kind regards,<br>The NightWatch training team</p>`,
+  );
+  const text = [
+    `Dear ${order.buyerFirstName},`,
+    "",
+    `Thank you. We have received your payment of ${formatPence(order.totalAmountCents)} for ${order.courseTitle}.`,
+    "",
+    rowsText(rows),
+    "",
+    "Students:",
+    ...studentLines(order),
+    "",
+    "Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.",
+    "",
+    "Kind regards,",
+    "The NightWatch training team",
+  ].join("\n");
+  return { subject, html, text };
+}
+
+/** To one student (their own address) once the order is paid. */
+export function renderJoiningDetails(
+  order: OrderEmailData,
+  student: { firstName: string; lastName: string; email: string },
+  courseUrl: string | null,
+): RenderedEmail {
+  const subject = headerText(`You're booked on ${order.courseTitle} – joining details`);
+  const bookedBy = order.isBuyerStudent
+    ? "Your place is confirmed."
+    : `${order.buyerFirstName} ${order.buyerLastName}${order.buyerCompany ? ` (${order.buyerCompany})` : ""} has booked a place for you.`;
+  const rows: Row[] = [
+    ["Course", order.courseTitle],
+    ["Student", fullName(student)],
+    ["Order reference", orderReference(order.id)],
+    ["Course page", courseUrl],
+  ];
+  const html = layout(
+    subject,
+    `<p>Dear ${escapeHtml(student.firstName)},</p>` +
+      `<p>${escapeHtml(bookedBy)} You are enrolled on the online course <strong>${escapeHtml(order.courseTitle)}</strong>.</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Joining instructions</h2>` +
+      `<p>Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.</p>` +
+      `<p>Questions? Reply to this e-mail and quote your order reference.</p><p>Kind regards,<br>The NightWatch training team</p>`,
+  );
+  const text = [
+    `Dear ${student.firstName},`,
+    "",
+    `${bookedBy} You are enrolled on the online course ${order.courseTitle}.`,
+    "",
+    rowsText(rows),
+    "",
+    "Joining instructions:",
+    "Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.",
+    "",
+    "Questions? Reply to this e-mail and quote your order reference.",
+    "",
+    "Kind regards,",
+    "The NightWatch training team",
+  ].join("\n");
+  return { subject, html, text };
+}

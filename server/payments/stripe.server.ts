@@ -1,0 +1,314 @@
+import Stripe from "stripe";
+import type { PaymentVerification } from "#app/lib/checkout.ts";
+import { config } from "../config.server.ts";
+import { log } from "../log.server.ts";
+import {
+  attachCheckoutSession,
+  findOrderByCheckoutSession,
+  findOrderWithCourse,
+  transitionOrder,
+  type OrderRow,
+  type OrderStatus,
+  type TransitionResult,
+} from "../orders.server.ts";
+
+export type { PaymentVerification };
+
+/**
+ * Card payments through Stripe Checkout (spec §7 create-payment / verify-payment): starting a
+ * Checkout Session for an order, verifying the session a buyer returns with, and the signed
+ * webhook. Card data never reaches this server. All status changes go through
+ * `transitionOrder`, so the webhook and the success page may race and exactly one wins.
+ */
+
+/** How long a buyer has to pay before Stripe expires the session (Stripe allows 30 min – 24 h). */
+export const CHECKOUT_SESSION_LIFETIME_S = 60 * 60;
+
+let client: Stripe | undefined;
+
+export function isCardPaymentEnabled(): boolean {
+  return Boolean(config.stripe.secretKey);
+}
+
+function stripe(): Stripe {
+  const secretKey = config.stripe.secretKey;
+  if (!secretKey) throw new Error("Card payments are not configured (STRIPE_SECRET_KEY).");
+  if (!client) {
+    const base = config.stripe.apiBase;
+    if (base) {
+      log.warn(
+        { host: base.host, port: base.port },
+        "Stripe API calls go to STRIPE_API_BASE (tests only)",
+      );
+    }
+    client = new Stripe(secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      telemetry: false,
+      appInfo: { name: "NightWatch site" },
+      // Tests point the real SDK at a fake Stripe on loopback (STRIPE_API_BASE).
+      ...(base ? { host: base.host, port: base.port, protocol: base.protocol } : {}),
+    });
+  }
+  return client;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Starting a payment                                                                           */
+
+/** The Checkout Session parameters for an order (exported so tests can compare). */
+export function checkoutSessionParams(
+  order: OrderRow,
+  courseSlug: string,
+): Stripe.Checkout.SessionCreateParams {
+  const coursePath = `${config.publicUrl}/courses/${encodeURIComponent(courseSlug)}`;
+  return {
+    mode: "payment",
+    line_items: [
+      {
+        price_data: {
+          currency: order.currency.toLowerCase(),
+          unit_amount: order.unitPriceCents,
+          product_data: { name: order.courseTitleSnapshot },
+        },
+        quantity: order.quantity,
+      },
+    ],
+    customer_email: order.buyerEmail,
+    client_reference_id: order.id,
+    metadata: { order_id: order.id, course_slug: courseSlug },
+    payment_intent_data: { metadata: { order_id: order.id } },
+    // Stripe replaces {CHECKOUT_SESSION_ID} itself; it must stay literal here.
+    success_url: `${coursePath}/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${coursePath}/canceled`,
+    // From the order's creation, so a retried request carries identical parameters.
+    expires_at: Math.floor(order.createdAt.getTime() / 1000) + CHECKOUT_SESSION_LIFETIME_S,
+  };
+}
+
+export type StartCheckoutResult = { ok: true; url: string; sessionId: string } | { ok: false };
+
+/**
+ * Creates the Checkout Session of a pending card order (idempotency key = the order, so a retry
+ * never makes a second session) and stores its id on the order. On failure the order is marked
+ * failed, so it does not linger as pending, and the buyer sees 'Payment Error'.
+ */
+export async function startCheckout(
+  order: OrderRow,
+  courseSlug: string,
+): Promise<StartCheckoutResult> {
+  try {
+    const session = await stripe().checkout.sessions.create(
+      checkoutSessionParams(order, courseSlug),
+      {
+        idempotencyKey: `nightwatch-order-${order.id}`,
+      },
+    );
+    if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
+    await attachCheckoutSession(order.id, session.id);
+    log.info({ orderId: order.id, sessionId: session.id }, "checkout session created");
+    return { ok: true, url: session.url, sessionId: session.id };
+  } catch (error) {
+    log.error({ err: error, orderId: order.id }, "could not create a Stripe Checkout Session");
+    await transitionOrder(order.id, "failed", { source: "checkout" }).catch((e: unknown) =>
+      log.error({ err: e, orderId: order.id }, "could not mark the order failed"),
+    );
+    return { ok: false };
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Matching a session to its order                                                              */
+
+type SessionLike = Pick<
+  Stripe.Checkout.Session,
+  "id" | "client_reference_id" | "amount_total" | "currency" | "payment_status" | "status"
+>;
+
+type Match =
+  | { ok: true; order: OrderRow & { courseSlug: string | null } }
+  | { ok: false; reason: "no_order" | "mismatch" };
+
+/**
+ * The order a session pays for: by client_reference_id (our order id), else by the stored
+ * session id; and only if the session is the order's own and charges exactly its total in GBP.
+ */
+async function orderForSession(session: SessionLike): Promise<Match> {
+  let order = session.client_reference_id
+    ? await findOrderWithCourse(session.client_reference_id)
+    : null;
+  if (!order) {
+    const bySession = await findOrderByCheckoutSession(session.id);
+    order = bySession ? await findOrderWithCourse(bySession.id) : null;
+  }
+  if (!order) return { ok: false, reason: "no_order" };
+  if (order.paymentMethod !== "stripe") return { ok: false, reason: "mismatch" };
+  if (order.stripeCheckoutSessionId && order.stripeCheckoutSessionId !== session.id) {
+    return { ok: false, reason: "mismatch" };
+  }
+  if (
+    session.amount_total !== order.totalAmountCents ||
+    (session.currency ?? "").toUpperCase() !== order.currency
+  ) {
+    return { ok: false, reason: "mismatch" };
+  }
+  // The id was not stored if the process stopped between creating the session and saving it.
+  if (!order.stripeCheckoutSessionId) await attachCheckoutSession(order.id, session.id);
+  return { ok: true, order };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The success page (verify-payment)                                                            */
+
+const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
+
+/**
+ * Verifies the session a buyer returns with from Stripe: it must exist, belong to an order of
+ * the course at `courseSlug`, and be paid; then the order is moved to paid (idempotently).
+ * Never throws: failures are logged and returned.
+ */
+export async function verifyCheckoutReturn(
+  courseSlug: string,
+  sessionId: string,
+): Promise<PaymentVerification> {
+  if (!SESSION_ID.test(sessionId)) return { kind: "not_found" };
+  if (!isCardPaymentEnabled()) {
+    log.error({ sessionId }, "payment verification impossible: STRIPE_SECRET_KEY is not set");
+    return { kind: "error" };
+  }
+  try {
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await stripe().checkout.sessions.retrieve(sessionId);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) {
+        log.warn({ sessionId }, "payment verification: no such Checkout Session");
+        return { kind: "not_found" };
+      }
+      throw error;
+    }
+    const match = await orderForSession(session);
+    if (!match.ok || match.order.courseSlug !== courseSlug) {
+      log.warn(
+        { sessionId, courseSlug, reason: match.ok ? "other_course" : match.reason },
+        "payment verification: the session is not an order of this course",
+      );
+      return { kind: "not_found" };
+    }
+    const { order } = match;
+    if (session.payment_status === "paid") {
+      const result = await transitionOrder(order.id, "paid", { source: "success_page" });
+      return paidOutcome(result, order);
+    }
+    if (session.status === "complete") return { kind: "processing", orderId: order.id };
+    log.info({ sessionId, status: session.status }, "payment verification: session not paid");
+    return { kind: "not_paid" };
+  } catch (error) {
+    log.error({ err: error, sessionId }, "payment verification failed");
+    return { kind: "error" };
+  }
+}
+
+function paidOutcome(result: TransitionResult, order: OrderRow): PaymentVerification {
+  const current =
+    result.kind === "transitioned" || result.kind === "unchanged" ? result.order : null;
+  if (current?.status === "paid") {
+    return { kind: "paid", orderId: order.id, buyerEmail: order.buyerEmail };
+  }
+  const status = current?.status ?? order.status;
+  log.error(
+    { orderId: order.id, status },
+    "a paid Checkout Session belongs to an order that can no longer be paid: refund or reinstate it",
+  );
+  return { kind: "conflict", orderId: order.id, status };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The webhook                                                                                  */
+
+export interface WebhookResponse {
+  status: number;
+  body: { received: boolean; error?: string; duplicate?: boolean };
+}
+
+/** The order status each Checkout Session event leads to (null: no change). */
+export function statusForEvent(event: {
+  type: string;
+  data: { object: unknown };
+}): OrderStatus | null {
+  const session = event.data.object as Partial<SessionLike>;
+  switch (event.type) {
+    case "checkout.session.completed":
+      // A delayed payment method completes the session unpaid; async_payment_* follow.
+      return session.payment_status === "paid" || session.payment_status === "no_payment_required"
+        ? "paid"
+        : null;
+    case "checkout.session.async_payment_succeeded":
+      return "paid";
+    case "checkout.session.async_payment_failed":
+      return "failed";
+    case "checkout.session.expired":
+      return "canceled";
+    default:
+      return null;
+  }
+}
+
+/**
+ * POST /api/stripe/webhook: verifies the signature on the raw body, then applies the event once.
+ * Bad or missing signature → 400 and nothing changes; already applied → 200 (Stripe stops
+ * retrying); a failure while applying → 500, nothing recorded, so Stripe's retry can apply it.
+ */
+export async function handleStripeWebhook(
+  rawBody: Uint8Array,
+  signature: string | null,
+): Promise<WebhookResponse> {
+  const secret = config.stripe.webhookSecret;
+  if (!secret) {
+    log.error("a Stripe webhook arrived but STRIPE_WEBHOOK_SECRET is not set");
+    return { status: 503, body: { received: false, error: "Webhooks are not configured" } };
+  }
+  if (!signature) return { status: 400, body: { received: false, error: "Missing signature" } };
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(Buffer.from(rawBody), signature, secret);
+  } catch (error) {
+    log.warn({ err: error }, "Stripe webhook with an invalid signature refused");
+    return { status: 400, body: { received: false, error: "Invalid signature" } };
+  }
+  const to = statusForEvent(event);
+  if (!to) return { status: 200, body: { received: true } };
+  const session = event.data.object as SessionLike;
+  try {
+    const match = await orderForSession(session);
+    if (!match.ok) {
+      // Retrying cannot help: say received, and leave a trace for staff.
+      log.error(
+        { eventId: event.id, type: event.type, sessionId: session.id, reason: match.reason },
+        "Stripe event for no known order, or one whose amount does not match: ignored",
+      );
+      return { status: 200, body: { received: true } };
+    }
+    const result = await transitionOrder(match.order.id, to, {
+      source: "webhook",
+      eventId: event.id,
+      eventType: event.type,
+    });
+    if (result.kind === "duplicate_event") {
+      return { status: 200, body: { received: true, duplicate: true } };
+    }
+    if (result.kind === "unchanged" && to === "paid" && result.order.status !== "paid") {
+      log.error(
+        { orderId: match.order.id, status: result.order.status, eventId: event.id },
+        "a paid Checkout Session belongs to an order that can no longer be paid: refund or reinstate it",
+      );
+    }
+    return { status: 200, body: { received: true } };
+  } catch (error) {
+    log.error(
+      { err: error, eventId: event.id, type: event.type },
+      "could not apply a Stripe event",
+    );
+    return { status: 500, body: { received: false, error: "Could not process the event" } };
+  }
+}

@@ -1,0 +1,398 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+import Stripe from "stripe";
+
+/**
+ * A small fake of the Stripe API on 127.0.0.1, for tests only. The real `stripe` SDK is pointed
+ * at it (STRIPE_API_BASE → the SDK's host/port/protocol options). It implements:
+ *
+ *   POST /v1/checkout/sessions      create (form-encoded, Bearer key, Idempotency-Key honoured)
+ *   GET  /v1/checkout/sessions/:id  retrieve
+ *   GET  /pay/:id                   a hosted payment page with 'Pay' and 'Cancel'
+ *   POST /pay/:id                   "pays": session complete + paid, the signed
+ *                                   checkout.session.completed webhook is sent (when configured)
+ *                                   and the browser is redirected (303) to success_url
+ *   POST /__fake/fail-next-create?status=400   the next session creation fails (test control)
+ *
+ * Run standalone: `tsx tests/support/fake-stripe.ts --port 12111 [--webhook-url URL
+ * --webhook-secret whsec_…]`; in-process: `startFakeStripe()`.
+ */
+
+export interface FakeSession {
+  id: string;
+  object: "checkout.session";
+  mode: string;
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid" | "no_payment_required";
+  amount_subtotal: number;
+  amount_total: number;
+  currency: string;
+  customer_email: string | null;
+  client_reference_id: string | null;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  expires_at: number;
+  created: number;
+  livemode: false;
+  payment_intent: string | null;
+  url: string | null;
+  line_items: { name: string; unit_amount: number; currency: string; quantity: number }[];
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  /** The form body, decoded into nested objects/arrays (Stripe's bracket notation). */
+  params: Record<string, unknown>;
+}
+
+export interface FakeStripeOptions {
+  port?: number;
+  host?: string;
+  /** Where to deliver signed webhooks when a session is paid, and the signing secret. */
+  webhook?: { url: string; secret: string };
+}
+
+export interface FakeStripe {
+  url: string;
+  host: string;
+  port: number;
+  sessions: Map<string, FakeSession>;
+  requests: RecordedRequest[];
+  /** Marks a session paid (as the hosted page does) and returns it. */
+  pay(sessionId: string): FakeSession;
+  /** Marks a session expired and returns it. */
+  expire(sessionId: string): FakeSession;
+  /** A Stripe event wrapping a session (as a webhook delivers it). */
+  event(type: string, session: FakeSession, id?: string): Record<string, unknown>;
+  /** The next create request answers with an API error of this HTTP status. */
+  failNextCreate(status: number): void;
+  close(): Promise<void>;
+}
+
+const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
+
+/** `a[b][0][c]=x` → { a: { b: [ { c: 'x' } ] } }, as Stripe reads its form bodies. */
+export function decodeStripeForm(body: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [rawKey, value] of new URLSearchParams(body)) {
+    const parts = rawKey.split(/\[|\]\[|\]/).filter((p) => p !== "");
+    let node: Record<string, unknown> | unknown[] = root;
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      const key: string | number = Array.isArray(node) ? Number(part) : part;
+      const container = node as Record<string | number, unknown>;
+      if (last) {
+        container[key] = value;
+        return;
+      }
+      if (container[key] === undefined) container[key] = /^\d+$/.test(parts[i + 1]!) ? [] : {};
+      node = container[key] as Record<string, unknown> | unknown[];
+    });
+  }
+  return root;
+}
+
+function stripeError(res: ServerResponse, status: number, error: Record<string, unknown>) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error }));
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
+  const host = options.host ?? "127.0.0.1";
+  const sessions = new Map<string, FakeSession>();
+  const requests: RecordedRequest[] = [];
+  const idempotent = new Map<string, { body: string; session: FakeSession }>();
+  let failNext: number | null = null;
+  let base = "";
+
+  function event(type: string, session: FakeSession, eventId = id("evt")) {
+    return {
+      id: eventId,
+      object: "event",
+      api_version: Stripe.API_VERSION,
+      created: Math.floor(Date.now() / 1000),
+      type,
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object: { ...session } },
+    };
+  }
+
+  async function deliverWebhook(type: string, session: FakeSession) {
+    if (!options.webhook) return;
+    const payload = JSON.stringify(event(type, session));
+    const signature = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: options.webhook.secret,
+    });
+    try {
+      await fetch(options.webhook.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "stripe-signature": signature },
+        body: payload,
+      });
+    } catch (error) {
+      console.error(`fake-stripe: webhook delivery failed: ${String(error)}`);
+    }
+  }
+
+  function pay(sessionId: string): FakeSession {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`no such session ${sessionId}`);
+    if (session.status === "open") {
+      session.status = "complete";
+      session.payment_status = "paid";
+      session.payment_intent = id("pi");
+      session.url = null;
+    }
+    return session;
+  }
+
+  function expire(sessionId: string): FakeSession {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`no such session ${sessionId}`);
+    if (session.status === "open") {
+      session.status = "expired";
+      session.url = null;
+    }
+    return session;
+  }
+
+  function createSession(params: Record<string, unknown>): FakeSession | string {
+    const lineItems = (params.line_items as Record<string, any>[] | undefined) ?? [];
+    if (params.mode !== "payment") return "mode must be payment";
+    if (typeof params.success_url !== "string" || typeof params.cancel_url !== "string") {
+      return "success_url and cancel_url are required";
+    }
+    if (lineItems.length === 0) return "line_items is required";
+    const items = lineItems.map((item) => ({
+      name: String(item.price_data?.product_data?.name ?? ""),
+      unit_amount: Number(item.price_data?.unit_amount),
+      currency: String(item.price_data?.currency ?? ""),
+      quantity: Number(item.quantity),
+    }));
+    if (items.some((i) => !Number.isInteger(i.unit_amount) || !Number.isInteger(i.quantity))) {
+      return "line item amounts and quantities must be integers";
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const expiresAt = params.expires_at ? Number(params.expires_at) : now + 24 * 3600;
+    // Stripe's own bounds: at least 30 minutes and at most 24 hours ahead.
+    if (expiresAt < now + 30 * 60 - 60 || expiresAt > now + 24 * 3600 + 60) {
+      return "expires_at must be between 30 minutes and 24 hours from now";
+    }
+    const total = items.reduce((sum, i) => sum + i.unit_amount * i.quantity, 0);
+    const sessionId = id("cs");
+    const session: FakeSession = {
+      id: sessionId,
+      object: "checkout.session",
+      mode: "payment",
+      status: "open",
+      payment_status: "unpaid",
+      amount_subtotal: total,
+      amount_total: total,
+      currency: items[0]!.currency,
+      customer_email: typeof params.customer_email === "string" ? params.customer_email : null,
+      client_reference_id:
+        typeof params.client_reference_id === "string" ? params.client_reference_id : null,
+      metadata: (params.metadata as Record<string, string>) ?? {},
+      success_url: params.success_url,
+      cancel_url: params.cancel_url,
+      expires_at: expiresAt,
+      created: now,
+      livemode: false,
+      payment_intent: null,
+      url: `${base}/pay/${sessionId}`,
+      line_items: items,
+    };
+    sessions.set(sessionId, session);
+    return session;
+  }
+
+  function hostedPage(session: FakeSession): string {
+    const amount = new Intl.NumberFormat("en-GB", {
+      style: "currency",
+      currency: session.currency.toUpperCase(),
+    }).format(session.amount_total / 100);
+    const items = session.line_items
+      .map((i) => `<li>${escapeHtml(i.name)} × ${i.quantity}</li>`)
+      .join("");
+    const body =
+      session.status === "open"
+        ? `<form method="post" action="/pay/${session.id}"><button type="submit">Pay ${escapeHtml(amount)}</button></form>
+           <p><a href="${escapeHtml(session.cancel_url)}">Cancel and return</a></p>`
+        : `<p>This checkout session is ${session.status}.</p>`;
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake Stripe Checkout</title></head>
+      <body><h1>Fake Stripe Checkout</h1><p>Test mode: no real card is charged.</p>
+      <ul>${items}</ul><p>Total: <strong>${escapeHtml(amount)}</strong></p>
+      <p>Email: ${escapeHtml(session.customer_email ?? "")}</p>${body}</body></html>`;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", base);
+    const body = req.method === "POST" ? await readBody(req) : "";
+    const path = url.pathname;
+
+    if (path.startsWith("/v1/")) {
+      const params = decodeStripeForm(body);
+      requests.push({ method: req.method ?? "GET", path, headers: req.headers, params });
+      const auth = req.headers.authorization ?? "";
+      if (!/^Bearer (sk|rk)_test_\S+$/.test(auth)) {
+        return stripeError(res, 401, {
+          type: "invalid_request_error",
+          message: "Invalid API Key provided",
+        });
+      }
+      if (req.method === "POST" && path === "/v1/checkout/sessions") {
+        if (failNext !== null) {
+          const status = failNext;
+          failNext = null;
+          return stripeError(res, status, { type: "api_error", message: "Fake failure" });
+        }
+        const key = req.headers["idempotency-key"];
+        if (typeof key === "string") {
+          const seen = idempotent.get(key);
+          if (seen) {
+            if (seen.body !== body) {
+              return stripeError(res, 400, {
+                type: "idempotency_error",
+                message:
+                  "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+              });
+            }
+            return json(res, 200, seen.session, { "idempotent-replayed": "true" });
+          }
+        }
+        const created = createSession(params);
+        if (typeof created === "string") {
+          return stripeError(res, 400, { type: "invalid_request_error", message: created });
+        }
+        if (typeof key === "string") idempotent.set(key, { body, session: created });
+        return json(res, 200, created);
+      }
+      const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+      if (req.method === "GET" && match) {
+        const session = sessions.get(decodeURIComponent(match[1]!));
+        if (!session) {
+          return stripeError(res, 404, {
+            type: "invalid_request_error",
+            code: "resource_missing",
+            param: "session",
+            message: `No such checkout.session: '${match[1]}'`,
+          });
+        }
+        return json(res, 200, session);
+      }
+      return stripeError(res, 404, {
+        type: "invalid_request_error",
+        message: `Unrecognized request URL (${req.method}: ${path}).`,
+      });
+    }
+
+    const pageMatch = /^\/pay\/([^/]+)$/.exec(path);
+    if (pageMatch) {
+      const session = sessions.get(decodeURIComponent(pageMatch[1]!));
+      if (!session) {
+        res.writeHead(404, { "content-type": "text/plain" });
+        return res.end("No such checkout session");
+      }
+      if (req.method === "POST") {
+        const wasOpen = session.status === "open";
+        pay(session.id);
+        // Like Stripe: the webhook goes out while the browser returns, so the two race.
+        if (wasOpen) void deliverWebhook("checkout.session.completed", session);
+        res.writeHead(303, {
+          location: session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id),
+        });
+        return res.end();
+      }
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      return res.end(hostedPage(session));
+    }
+
+    // Test control (for tests that run the fake in another process).
+    if (req.method === "POST" && path === "/__fake/fail-next-create") {
+      failNext = Number(url.searchParams.get("status") ?? 400);
+      return json(res, 200, { failNext });
+    }
+    if (path === "/") return json(res, 200, { fake: "stripe", sessions: sessions.size });
+    res.writeHead(404, { "content-type": "text/plain" });
+    res.end("Not found");
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(error);
+      if (!res.headersSent) stripeError(res, 500, { type: "api_error", message: String(error) });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  base = `http://${host}:${port}`;
+
+  return {
+    url: base,
+    host,
+    port,
+    sessions,
+    requests,
+    pay,
+    expire,
+    event,
+    failNextCreate: (status) => {
+      failNext = status;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// Standalone: `tsx tests/support/fake-stripe.ts --port 12111 --webhook-url … --webhook-secret …`
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const webhookUrl = arg("webhook-url");
+  const webhookSecret = arg("webhook-secret");
+  const fake = await startFakeStripe({
+    port: Number(arg("port") ?? 12111),
+    webhook: webhookUrl && webhookSecret ? { url: webhookUrl, secret: webhookSecret } : undefined,
+  });
+  console.log(`fake Stripe listening on ${fake.url}`);
+  const stop = () => void fake.close().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
