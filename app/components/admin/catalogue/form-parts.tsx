@@ -1,0 +1,247 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Trash2 } from "lucide-react";
+import type { FetcherWithComponents } from "react-router";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import type { AdminFormResult, FieldErrors } from "#app/lib/admin-form.ts";
+import { checkImageFile, IMAGE_ACCEPT } from "#app/lib/image-upload.ts";
+import { toast } from "#app/lib/toast.ts";
+
+/** Building blocks of the course, category and partner admin screens. */
+
+/** A labelled field with its message underneath (spec: bad input → a message next to the field). */
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  required,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  required?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="grid content-start gap-2">
+      <Label htmlFor={id} id={`${id}-label`}>
+        {label}
+        {required ? <span aria-hidden="true"> *</span> : null}
+      </Label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-destructive" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** aria attributes tying an input to its message and hint. */
+export function describe(id: string, error?: string, hasHint = false) {
+  const ids = [error ? `${id}-error` : null, hasHint ? `${id}-hint` : null].filter(Boolean);
+  return {
+    id,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": ids.length ? ids.join(" ") : undefined,
+  } as const;
+}
+
+/**
+ * Turns each new answer of an admin action into its toast ('Success' / 'Error', spec §8) and
+ * calls `onDone` after a success. Each answer is handled once.
+ */
+export function useActionResult(
+  fetcher: FetcherWithComponents<AdminFormResult>,
+  handlers: {
+    onSuccess?: (result: AdminFormResult) => void;
+    onFailure?: (result: AdminFormResult) => void;
+  } = {},
+) {
+  const handled = useRef<unknown>(null);
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  useEffect(() => {
+    const result = fetcher.data;
+    if (fetcher.state !== "idle" || !result || handled.current === result) return;
+    handled.current = result;
+    if (result.ok) {
+      toast({ title: "Success", description: result.message });
+      latest.current.onSuccess?.(result);
+    } else {
+      toast({ title: "Error", description: result.message, variant: "destructive" });
+      latest.current.onFailure?.(result);
+    }
+  }, [fetcher.state, fetcher.data]);
+}
+
+/** Focuses the first field the answer complains about. */
+export function focusFirstError(form: HTMLFormElement | null, errors: FieldErrors) {
+  const first = Object.keys(errors)[0];
+  if (!form || !first) return;
+  const field =
+    form.querySelector<HTMLElement>(`[name="${CSS.escape(first)}"]:not([type=hidden])`) ??
+    form.querySelector<HTMLElement>(`#${CSS.escape(first)}`);
+  field?.focus();
+}
+
+/** Number inputs whose text the browser could not read as a number (their value reads as ''). */
+export function unreadableNumbers(form: HTMLFormElement): FieldErrors {
+  const errors: FieldErrors = {};
+  form.querySelectorAll<HTMLInputElement>("input[type=number]").forEach((input) => {
+    if (input.validity.badInput) errors[input.name] = "Please enter a number";
+  });
+  return errors;
+}
+
+/** A delete button that asks first (spec §8's confirmation text), then calls `onConfirm`. */
+export function ConfirmDelete({
+  question,
+  label,
+  onConfirm,
+  disabled,
+}: {
+  question: string;
+  /** The button's accessible name, e.g. 'Delete Fraud Basics'. */
+  label: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          aria-label={label}
+          title={label}
+          disabled={disabled}
+          className="text-destructive hover:text-destructive"
+        >
+          <Trash2 aria-hidden />
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{question}</AlertDialogTitle>
+          <AlertDialogDescription>This cannot be undone.</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction variant="destructive" onClick={onConfirm}>
+            Delete
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/**
+ * An image input with the current image, a way to remove it (posted as `removeName=on`) and an
+ * early check of the chosen file: a non-image is answered with the spec's toast right away.
+ */
+export function ImageInput({
+  name,
+  removeName,
+  label,
+  currentUrl,
+  error,
+  previewAlt,
+}: {
+  name: string;
+  removeName: string;
+  label: string;
+  currentUrl: string | null;
+  error?: string;
+  previewAlt: string;
+}) {
+  const id = useId();
+  const [removed, setRemoved] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>();
+  const [preview, setPreview] = useState<string | null>(null);
+  const shown = preview ?? (removed ? null : currentUrl);
+  const message = problem ?? error;
+  return (
+    <Field
+      id={id}
+      label={label}
+      error={message}
+      hint="PNG, JPEG, GIF, WebP, BMP or ICO, up to 5 MB"
+    >
+      {shown ? (
+        <div className="flex items-center gap-3">
+          <img
+            src={shown}
+            alt={previewAlt}
+            className="size-16 rounded-md border border-border bg-muted object-contain"
+          />
+          {!preview ? (
+            <Button type="button" variant="outline" size="sm" onClick={() => setRemoved(true)}>
+              Remove {label.toLowerCase()}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      {removed ? <input type="hidden" name={removeName} value="on" /> : null}
+      <Input
+        id={id}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={[message ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(" ")}
+        type="file"
+        name={name}
+        accept={IMAGE_ACCEPT}
+        onChange={(event) => {
+          const input = event.currentTarget;
+          const file = input.files?.[0];
+          const found = checkImageFile(file);
+          setPreview(null);
+          if (found) {
+            input.value = "";
+            setProblem(found);
+            toast({ title: "Error", description: found, variant: "destructive" });
+            return;
+          }
+          setProblem(undefined);
+          if (!file) return;
+          // A data: URL, not a blob: one: the site's Content-Security-Policy allows data: images.
+          const reader = new FileReader();
+          reader.onload = () =>
+            setPreview(typeof reader.result === "string" ? reader.result : null);
+          reader.readAsDataURL(file);
+        }}
+      />
+    </Field>
+  );
+}
+
+/** '12 Jan 2026' (en-GB). */
+export function formatAdminDate(value: Date | string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+  }).format(new Date(value));
+}

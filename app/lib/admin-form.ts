@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { checkImageFile } from "./image-upload.ts";
+
+/**
+ * Pieces the admin catalogue forms (course, category, partner) share. The schemas run in the
+ * browser before posting, to show messages next to the fields, and on the server on the posted
+ * body; only the server's answer counts. No server imports here.
+ */
+
+export type FieldErrors = Record<string, string>;
+
+/** The first message for each field (a form shows one message per field). */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/** What an admin action answers; the page turns it into a toast and field messages. */
+export type AdminFormResult =
+  | { ok: true; intent: string; message: string }
+  | { ok: false; intent: string; message: string; errors?: FieldErrors };
+
+const tooLong = (max: number) =>
+  `Please keep this to ${max.toLocaleString("en-GB")} characters or fewer`;
+
+/** Optional free text: trimmed, empty → null. */
+export function optionalText(max: number) {
+  return z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim())
+    .pipe(z.string().max(max, tooLong(max)))
+    .transform((v) => (v === "" ? null : v));
+}
+
+/** Required free text: trimmed, with a message when empty. */
+export function requiredText(max: number, missing: string) {
+  return z.string({ error: missing }).trim().min(1, missing).max(max, tooLong(max));
+}
+
+export const URL_INVALID = "Please enter a valid URL starting with http:// or https://";
+
+/** An absolute http(s) URL with a host; nothing else (no javascript:, data:, relative paths). */
+export function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Optional URL field: empty → null, otherwise an http(s) URL. */
+export function optionalUrl(message = URL_INVALID) {
+  return optionalText(2000).refine((v) => v === null || isWebUrl(v), message);
+}
+
+export const EMAIL_INVALID = "Please enter a valid email address";
+
+/** Optional e-mail field: empty → null, otherwise an address (stored as typed, trimmed). */
+export function optionalEmail() {
+  return optionalText(254).refine(
+    (v) => v === null || z.email().safeParse(v).success,
+    EMAIL_INVALID,
+  );
+}
+
+/** A checkbox: present ('on', 'true') → true. */
+export const checkbox = z
+  .union([z.string(), z.boolean()])
+  .optional()
+  .transform((v) => v === true || v === "on" || v === "true");
+
+/** An optional file input (a File, or nothing / an empty string when none was chosen). */
+export const optionalFile = z
+  .unknown()
+  .optional()
+  .transform((v) =>
+    typeof File !== "undefined" && v instanceof File && !(v.size === 0 && v.name === "") ? v : null,
+  );
+
+/** Plain values of a submitted form, as the schemas expect them (files stay File objects). */
+export function formValues(formData: FormData): Record<string, FormDataEntryValue> {
+  const values: Record<string, FormDataEntryValue> = {};
+  for (const [key, value] of formData) values[key] ??= value;
+  return values;
+}
+
+/** An optional image input: the browser's type hint and the size cap (the server also reads the bytes). */
+export const optionalImage = optionalFile.superRefine((file, ctx) => {
+  const problem = checkImageFile(file);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/** An id chosen in a select: '', 'none' → null; otherwise a UUID. */
+export function optionalId(message: string) {
+  return z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim())
+    .transform((v) => (v === "" || v === "none" ? null : v))
+    .refine((v) => v === null || z.uuid().safeParse(v).success, message);
+}

@@ -1,0 +1,107 @@
+import { data } from "react-router";
+import type { z } from "zod";
+import { fieldErrorsOf, formValues, type AdminFormResult } from "#app/lib/admin-form.ts";
+import { InvalidInputError } from "./catalogue-write.server.ts";
+import { log } from "./log.server.ts";
+import { readFormData, UploadError } from "./uploads.server.ts";
+
+/**
+ * The one shape of the course, category and partner admin actions: read the posted form (with a
+ * size cap), then either save (create without `id`, update with it) after the form's zod schema,
+ * or delete. Bad input comes back as messages per field with nothing saved; every outcome carries
+ * the toast text of spec §8. The caller has already checked `requireAdmin`.
+ */
+
+export const INTENT_FIELD = "intent";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CatalogueFormSpec<Values> {
+  /** For the log: 'course', 'category', 'partner'. */
+  entity: string;
+  schema: z.ZodType<Values, unknown>;
+  /** The form's image input, where an upload refusal is shown. */
+  imageField?: string;
+  messages: {
+    created: string;
+    updated: string;
+    deleted: string;
+    saveFailed: string;
+    deleteFailed: string;
+  };
+  create(values: Values): Promise<unknown>;
+  update(id: string, values: Values): Promise<unknown | null>;
+  remove(id: string): Promise<boolean>;
+}
+
+function reply(result: AdminFormResult, status = 200) {
+  return data(result, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+export async function catalogueFormAction<Values>(
+  request: Request,
+  spec: CatalogueFormSpec<Values>,
+) {
+  const { messages } = spec;
+  let form: FormData;
+  try {
+    form = await readFormData(request);
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    const errors = spec.imageField ? { [spec.imageField]: error.message } : undefined;
+    return reply({ ok: false, intent: "save", message: error.message, errors }, error.status);
+  }
+  const intent = String(form.get(INTENT_FIELD) ?? "save");
+  const id = String(form.get("id") ?? "").trim();
+  if (id !== "" && !UUID.test(id)) {
+    return reply(
+      {
+        ok: false,
+        intent,
+        message: intent === "delete" ? messages.deleteFailed : messages.saveFailed,
+      },
+      400,
+    );
+  }
+
+  if (intent === "delete") {
+    try {
+      if (id && (await spec.remove(id)))
+        return reply({ ok: true, intent, message: messages.deleted });
+      return reply({ ok: false, intent, message: messages.deleteFailed }, 404);
+    } catch (error) {
+      log.error({ err: error, entity: spec.entity, id }, "admin delete failed");
+      return reply({ ok: false, intent, message: messages.deleteFailed }, 500);
+    }
+  }
+  if (intent !== "save") return reply({ ok: false, intent, message: messages.saveFailed }, 400);
+
+  const parsed = spec.schema.safeParse(formValues(form));
+  if (!parsed.success) {
+    return reply(
+      { ok: false, intent, message: messages.saveFailed, errors: fieldErrorsOf(parsed.error) },
+      400,
+    );
+  }
+  try {
+    if (!id) {
+      await spec.create(parsed.data);
+      return reply({ ok: true, intent, message: messages.created });
+    }
+    if ((await spec.update(id, parsed.data)) === null) {
+      return reply({ ok: false, intent, message: messages.saveFailed }, 404);
+    }
+    return reply({ ok: true, intent, message: messages.updated });
+  } catch (error) {
+    if (error instanceof InvalidInputError) {
+      return reply({ ok: false, intent, message: messages.saveFailed, errors: error.errors }, 400);
+    }
+    if (error instanceof UploadError) {
+      // Spec §8: a non-image is answered 'Please select an image file' (as the toast, too).
+      const errors = spec.imageField ? { [spec.imageField]: error.message } : undefined;
+      return reply({ ok: false, intent, message: error.message, errors }, error.status);
+    }
+    log.error({ err: error, entity: spec.entity, id: id || undefined }, "admin save failed");
+    return reply({ ok: false, intent, message: messages.saveFailed }, 500);
+  }
+}

@@ -1,0 +1,96 @@
+import type { FieldErrors } from "#app/lib/admin-form.ts";
+import { nextFreeSlug } from "#app/lib/slug.ts";
+
+/**
+ * What the admin writers of courses, categories and partners share: input errors the form shows
+ * next to a field, PostgreSQL error codes, race-safe unique slugs, and the change hook.
+ */
+
+/** Input the database refused for a reason the admin can fix; shown next to the fields. */
+export class InvalidInputError extends Error {
+  constructor(readonly errors: FieldErrors) {
+    super(Object.values(errors)[0] ?? "Invalid input");
+    this.name = "InvalidInputError";
+  }
+}
+
+/** The PostgreSQL error behind a driver or Drizzle error (Drizzle wraps it as `cause`). */
+function postgresError(error: unknown): { code?: string; constraint?: string } | undefined {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const candidate = e as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (typeof candidate.code === "string" && /^[0-9A-Z]{5}$/.test(candidate.code)) {
+      return {
+        code: candidate.code,
+        constraint: typeof candidate.constraint === "string" ? candidate.constraint : undefined,
+      };
+    }
+    e = candidate.cause;
+  }
+  return undefined;
+}
+
+/** 23505 unique_violation, optionally on one named constraint. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const pg = postgresError(error);
+  return pg?.code === "23505" && (!constraint || !pg.constraint || pg.constraint === constraint);
+}
+
+/** 23503 foreign_key_violation, optionally on one named constraint. */
+export function isForeignKeyViolation(error: unknown, constraint?: string): boolean {
+  const pg = postgresError(error);
+  return pg?.code === "23503" && (!constraint || !pg.constraint || pg.constraint === constraint);
+}
+
+const SLUG_ATTEMPTS = 20;
+
+/**
+ * Writes a row under a unique slug. A slug the admin typed is used as is (a clash is their
+ * input error); a generated one is `base`, else `base-N` past the highest N in use. Two writers
+ * may pick the same candidate at once: the unique constraint refuses the second (23505) and it
+ * tries again with a fresh look at what is taken.
+ */
+export async function writeWithUniqueSlug<T>(options: {
+  slug: string;
+  typed: boolean;
+  constraint: string;
+  takenMessage: string;
+  /** Slugs in use that equal `base` or look like `base-N` (excluding the row being edited). */
+  taken: (base: string) => Promise<string[]>;
+  write: (slug: string) => Promise<T>;
+}): Promise<T> {
+  for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+    const slug = options.typed
+      ? options.slug
+      : nextFreeSlug(options.slug, await options.taken(options.slug));
+    try {
+      return await options.write(slug);
+    } catch (error) {
+      if (!isUniqueViolation(error, options.constraint)) throw error;
+      if (options.typed) throw new InvalidInputError({ slug: options.takenMessage });
+    }
+  }
+  throw new Error(`No free slug for '${options.slug}' after ${SLUG_ATTEMPTS} attempts`);
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+/**
+ * Called after every change to courses, categories or partners. Public pages read the database
+ * on each request today, so nothing listens; a cache of public pages or queries must subscribe
+ * here and drop what it holds. Returns the unsubscribe function.
+ */
+export function onCatalogueChange(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function catalogueChanged(): void {
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch {
+      // A listener's failure must not fail the admin's save, which has already happened.
+    }
+  }
+}

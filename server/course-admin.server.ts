@@ -1,0 +1,220 @@
+import { and, desc, eq, like, ne, or, sql } from "drizzle-orm";
+import type { AdminCourse, CourseFormValues } from "#app/lib/course-form.ts";
+import { isSlugVariant, slugify } from "#app/lib/slug.ts";
+import {
+  catalogueChanged,
+  InvalidInputError,
+  isForeignKeyViolation,
+  writeWithUniqueSlug,
+} from "./catalogue-write.server.ts";
+import { db } from "./db/client.server.ts";
+import { categories, coursePartners, courses } from "./db/schema.ts";
+import { sanitizeCourseHtml } from "./html.server.ts";
+import { discardImage, storeImage } from "./uploads.server.ts";
+
+export { onCatalogueChange } from "./catalogue-write.server.ts";
+
+/**
+ * Courses as the admin maintains them (spec §7 'Admin'; §5 'Course admin'). Content HTML is
+ * sanitised here, on save, with the same allow-list the public pages apply when rendering. A
+ * thumbnail is stored in thumbnails/; replacing or removing it, or deleting the course, deletes
+ * the old file.
+ */
+
+export const COURSE_SLUG_TAKEN = "Another course already uses this slug";
+const CATEGORY_GONE = "Please choose a category from the list";
+const PARTNER_GONE = "Please choose a partner from the list";
+
+const adminColumns = {
+  id: courses.id,
+  slug: courses.slug,
+  title: courses.title,
+  shortDescription: courses.shortDescription,
+  description: courses.description,
+  content: courses.content,
+  thumbnailUrl: courses.thumbnailUrl,
+  price: courses.price,
+  durationHours: courses.durationHours,
+  status: courses.status,
+  deliveryType: courses.deliveryType,
+  groupType: courses.groupType,
+  featured: courses.featured,
+  categoryId: courses.categoryId,
+  categoryName: categories.name,
+  partnerId: courses.partnerId,
+  partnerName: coursePartners.name,
+  externalLink: courses.externalLink,
+  createdAt: courses.createdAt,
+  updatedAt: courses.updatedAt,
+};
+
+function selectAdminCourses() {
+  return db()
+    .select(adminColumns)
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id));
+}
+
+/** Every course, any status, with category and partner names: partner-less first, then newest. */
+export async function listAdminCourses(): Promise<AdminCourse[]> {
+  return selectAdminCourses().orderBy(
+    sql`${courses.partnerId} is not null`,
+    desc(courses.createdAt),
+    desc(courses.id),
+  );
+}
+
+export async function getAdminCourse(id: string): Promise<AdminCourse | null> {
+  const [row] = await selectAdminCourses().where(eq(courses.id, id));
+  return row ?? null;
+}
+
+async function takenSlugs(base: string, exceptId?: string): Promise<string[]> {
+  const rows = await db()
+    .select({ slug: courses.slug })
+    .from(courses)
+    .where(
+      and(
+        or(eq(courses.slug, base), like(courses.slug, `${base}-%`)),
+        exceptId ? ne(courses.id, exceptId) : undefined,
+      ),
+    );
+  return rows.map((r) => r.slug);
+}
+
+/** The typed slug, or one generated from the title; 'course' if the title has no letters or digits. */
+function slugFor(values: CourseFormValues): { slug: string; typed: boolean } {
+  if (values.slug) return { slug: values.slug, typed: true };
+  return { slug: slugify(values.title) || "course", typed: false };
+}
+
+/** The stored form of the posted fields (everything but slug and thumbnail). */
+function columns(values: CourseFormValues) {
+  const content = sanitizeCourseHtml(values.content);
+  return {
+    title: values.title,
+    shortDescription: values.short_description,
+    description: values.description,
+    content: content === "" ? null : content,
+    price: values.price,
+    durationHours: values.duration_hours,
+    status: values.status,
+    deliveryType: values.delivery_type,
+    groupType: values.group_type,
+    featured: values.featured,
+    categoryId: values.category_id,
+    partnerId: values.partner_id,
+    externalLink: values.external_link,
+  };
+}
+
+/** A category or partner deleted while the form was open: the admin picks again. */
+function explainForeignKey(error: unknown): never {
+  if (isForeignKeyViolation(error, "courses_category_id_categories_id_fk")) {
+    throw new InvalidInputError({ category_id: CATEGORY_GONE });
+  }
+  if (isForeignKeyViolation(error, "courses_partner_id_course_partners_id_fk")) {
+    throw new InvalidInputError({ partner_id: PARTNER_GONE });
+  }
+  throw error;
+}
+
+/**
+ * Creates a course (status draft unless chosen). A refused thumbnail throws UploadError, a taken
+ * typed slug or a vanished category/partner throws InvalidInputError; nothing is saved then.
+ */
+export async function createCourse(values: CourseFormValues): Promise<AdminCourse> {
+  const thumbnailUrl = values.thumbnail ? await storeImage("thumbnails", values.thumbnail) : null;
+  const { slug, typed } = slugFor(values);
+  let id: string;
+  try {
+    id = await writeWithUniqueSlug({
+      slug,
+      typed,
+      constraint: "courses_slug_unique",
+      takenMessage: COURSE_SLUG_TAKEN,
+      taken: (base) => takenSlugs(base),
+      write: async (free) => {
+        const [created] = await db()
+          .insert(courses)
+          .values({ ...columns(values), slug: free, thumbnailUrl })
+          .returning({ id: courses.id })
+          .catch(explainForeignKey);
+        return created!.id;
+      },
+    });
+  } catch (error) {
+    await discardImage(thumbnailUrl);
+    throw error;
+  }
+  catalogueChanged();
+  return (await getAdminCourse(id))!;
+}
+
+/**
+ * Updates a course. A new thumbnail replaces the old one and `remove_thumbnail` clears it; the
+ * old file is deleted once the row no longer points at it. An emptied slug is generated from the
+ * title again (kept as it is when it already is that title's slug). Null when the course is gone.
+ */
+export async function updateCourse(
+  id: string,
+  values: CourseFormValues,
+): Promise<AdminCourse | null> {
+  const [existing] = await db()
+    .select({ slug: courses.slug, thumbnailUrl: courses.thumbnailUrl })
+    .from(courses)
+    .where(eq(courses.id, id));
+  if (!existing) return null;
+  let { slug, typed } = slugFor(values);
+  if (!typed && isSlugVariant(existing.slug, slug))
+    ({ slug, typed } = { slug: existing.slug, typed: true });
+
+  const newThumbnailUrl = values.thumbnail
+    ? await storeImage("thumbnails", values.thumbnail)
+    : null;
+  const thumbnailUrl = newThumbnailUrl ?? (values.remove_thumbnail ? null : existing.thumbnailUrl);
+  let found: boolean;
+  try {
+    found = await writeWithUniqueSlug({
+      slug,
+      typed,
+      constraint: "courses_slug_unique",
+      takenMessage: COURSE_SLUG_TAKEN,
+      taken: (base) => takenSlugs(base, id),
+      write: async (free) => {
+        const updated = await db()
+          .update(courses)
+          .set({ ...columns(values), slug: free, thumbnailUrl, updatedAt: new Date() })
+          .where(eq(courses.id, id))
+          .returning({ id: courses.id })
+          .catch(explainForeignKey);
+        return updated.length > 0;
+      },
+    });
+  } catch (error) {
+    await discardImage(newThumbnailUrl);
+    throw error;
+  }
+  if (!found) {
+    await discardImage(newThumbnailUrl);
+    return null;
+  }
+  if (existing.thumbnailUrl && existing.thumbnailUrl !== thumbnailUrl) {
+    await discardImage(existing.thumbnailUrl);
+  }
+  catalogueChanged();
+  return getAdminCourse(id);
+}
+
+/** Deletes a course and its thumbnail file. False when it did not exist. */
+export async function deleteCourse(id: string): Promise<boolean> {
+  const [deleted] = await db()
+    .delete(courses)
+    .where(eq(courses.id, id))
+    .returning({ thumbnailUrl: courses.thumbnailUrl });
+  if (!deleted) return false;
+  await discardImage(deleted.thumbnailUrl);
+  catalogueChanged();
+  return true;
+}

@@ -1,0 +1,102 @@
+import { asc, desc, eq } from "drizzle-orm";
+import type { AdminPartner, PartnerFormValues } from "#app/lib/partner-form.ts";
+import { catalogueChanged } from "./catalogue-write.server.ts";
+import { db } from "./db/client.server.ts";
+import { coursePartners } from "./db/schema.ts";
+import { discardImage, storeImage } from "./uploads.server.ts";
+
+/**
+ * Course partners (spec §3 'Course partner', §7 'Partners'). A logo is stored in logos/; replacing
+ * or removing it deletes the old file. Deleting a partner leaves its courses partner-less: the
+ * foreign key is ON DELETE SET NULL.
+ */
+
+/** All fields, newest first (the partner screen). */
+export async function listPartners(): Promise<AdminPartner[]> {
+  return db()
+    .select()
+    .from(coursePartners)
+    .orderBy(desc(coursePartners.createdAt), desc(coursePartners.id));
+}
+
+/** Id and name, by name (the course form's choice). */
+export async function listPartnerOptions(): Promise<{ id: string; name: string }[]> {
+  return db()
+    .select({ id: coursePartners.id, name: coursePartners.name })
+    .from(coursePartners)
+    .orderBy(asc(coursePartners.name), asc(coursePartners.id));
+}
+
+function columns(values: PartnerFormValues) {
+  return {
+    name: values.name,
+    description: values.description,
+    websiteUrl: values.website_url,
+    purchaseUrl: values.purchase_url,
+    contactEmail: values.contact_email,
+  };
+}
+
+/** Creates a partner; a refused logo throws UploadError and nothing is saved. */
+export async function createPartner(values: PartnerFormValues): Promise<AdminPartner> {
+  const logoUrl = values.logo ? await storeImage("logos", values.logo) : null;
+  try {
+    const [created] = await db()
+      .insert(coursePartners)
+      .values({ ...columns(values), logoUrl })
+      .returning();
+    catalogueChanged();
+    return created!;
+  } catch (error) {
+    await discardImage(logoUrl);
+    throw error;
+  }
+}
+
+/**
+ * Updates a partner: a new logo replaces the old one, `remove_logo` clears it (logo_url null);
+ * either way the old file is deleted once the row no longer points at it. Null when the partner
+ * no longer exists.
+ */
+export async function updatePartner(
+  id: string,
+  values: PartnerFormValues,
+): Promise<AdminPartner | null> {
+  const [existing] = await db()
+    .select({ logoUrl: coursePartners.logoUrl })
+    .from(coursePartners)
+    .where(eq(coursePartners.id, id));
+  if (!existing) return null;
+  const newLogoUrl = values.logo ? await storeImage("logos", values.logo) : null;
+  const logoUrl = newLogoUrl ?? (values.remove_logo ? null : existing.logoUrl);
+  let updated: AdminPartner | undefined;
+  try {
+    [updated] = await db()
+      .update(coursePartners)
+      .set({ ...columns(values), logoUrl })
+      .where(eq(coursePartners.id, id))
+      .returning();
+  } catch (error) {
+    await discardImage(newLogoUrl);
+    throw error;
+  }
+  if (!updated) {
+    await discardImage(newLogoUrl);
+    return null;
+  }
+  if (existing.logoUrl && existing.logoUrl !== logoUrl) await discardImage(existing.logoUrl);
+  catalogueChanged();
+  return updated;
+}
+
+/** Deletes a partner and its logo file; its courses become partner-less. False when absent. */
+export async function deletePartner(id: string): Promise<boolean> {
+  const [deleted] = await db()
+    .delete(coursePartners)
+    .where(eq(coursePartners.id, id))
+    .returning({ logoUrl: coursePartners.logoUrl });
+  if (!deleted) return false;
+  await discardImage(deleted.logoUrl);
+  catalogueChanged();
+  return true;
+}

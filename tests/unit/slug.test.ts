@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { isSlugVariant, nextFreeSlug, slugify } from "#app/lib/slug.ts";
+import { categoryFormSchema } from "#app/lib/category-form.ts";
+import { courseFormSchema, SLUG_INVALID } from "#app/lib/course-form.ts";
+
+describe("slugify (spec §5: lower-case, runs of non-alphanumerics → '-', hyphens trimmed)", () => {
+  it.each([
+    ["Fraud Prevention", "fraud-prevention"],
+    ["  Fraud   Prevention  ", "fraud-prevention"],
+    ["Fraud & Risk: 101!", "fraud-risk-101"],
+    ["--Already-Hyphenated--", "already-hyphenated"],
+    ["KYC/AML (Advanced)", "kyc-aml-advanced"],
+    ["OSINT_Investigations", "osint-investigations"],
+    ["Café Fraud", "caf-fraud"],
+    ["2026 Edition", "2026-edition"],
+    ["UPPER lower", "upper-lower"],
+    ["a", "a"],
+    ["!!!", ""],
+    ["", ""],
+  ])("%j → %j", (input, expected) => {
+    expect(slugify(input)).toBe(expected);
+  });
+
+  it("never leaves a double or edge hyphen", () => {
+    for (const input of ["a -- b", "-a-", "a\tb\nc", "a.b,c;d"]) {
+      const slug = slugify(input);
+      expect(slug).not.toMatch(/--|^-|-$/);
+    }
+  });
+});
+
+describe("unique slugs", () => {
+  it("uses the base when free, otherwise one past the highest number in use", () => {
+    expect(nextFreeSlug("fraud", [])).toBe("fraud");
+    expect(nextFreeSlug("fraud", ["fraud"])).toBe("fraud-2");
+    expect(nextFreeSlug("fraud", ["fraud", "fraud-2"])).toBe("fraud-3");
+    expect(nextFreeSlug("fraud", ["fraud", "fraud-7"])).toBe("fraud-8");
+    // Other slugs that merely start with the base do not count.
+    expect(nextFreeSlug("fraud", ["fraud", "fraud-prevention", "fraud-2x"])).toBe("fraud-2");
+  });
+
+  it("recognises numbered variants only", () => {
+    expect(isSlugVariant("fraud", "fraud")).toBe(true);
+    expect(isSlugVariant("fraud-12", "fraud")).toBe(true);
+    expect(isSlugVariant("fraud-prevention", "fraud")).toBe(false);
+    expect(isSlugVariant("fraudster", "fraud")).toBe(false);
+  });
+});
+
+describe("slug field of the course and category forms", () => {
+  it("is optional: empty means 'generate from the title/name'", () => {
+    expect(categoryFormSchema.parse({ name: "Fraud", slug: "" }).slug).toBeNull();
+    expect(courseFormSchema.parse({ title: "Fraud", slug: "  " }).slug).toBeNull();
+  });
+
+  it("keeps a typed slug, lower-cased", () => {
+    expect(categoryFormSchema.parse({ name: "Fraud", slug: "Fraud-101" }).slug).toBe("fraud-101");
+  });
+
+  it.each(["fraud prevention", "fraud--prevention", "-fraud", "fraud/../x", "fraud_1", "fräud"])(
+    "refuses %j with a message",
+    (slug) => {
+      const result = categoryFormSchema.safeParse({ name: "Fraud", slug });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe(SLUG_INVALID);
+    },
+  );
+});
