@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_ADMIN } from "./tests/support/e2e-admin.ts";
 
 /**
  * End-to-end tests in Chromium against the production build (`npm run build` first), on a
@@ -8,6 +9,13 @@ const port = Number(process.env.E2E_PORT ?? 4317);
 // Per port, so two runs side by side never share (or empty) each other's folders.
 const outputDir = `test-results/e2e-${port}`;
 const dataDir = `test-results/e2e-data-${port}`;
+// Card payments run against a fake Stripe (tests/support/fake-stripe.ts) that the site's real
+// Stripe SDK is pointed at; it also sends the signed webhooks back to the site.
+const fakeStripePort = Number(process.env.FAKE_STRIPE_PORT ?? port + 1000);
+const stripeWebhookSecret = "whsec_e2e_nightwatch";
+// For specs that sign in through the form (prefer signInAsAdmin from tests/support/e2e-admin.ts).
+process.env.E2E_ADMIN_EMAIL ??= E2E_ADMIN.email;
+process.env.E2E_ADMIN_PASSWORD ??= E2E_ADMIN.password;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -35,24 +43,44 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: `rm -rf ${dataDir} && node --import tsx server.ts`,
-    url: `http://127.0.0.1:${port}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: "warn",
-      // Public forms: a short minimum time-to-submit and a high rate limit, so tests that fill
-      // forms at machine speed from one address are neither taken for bots nor throttled.
-      FORM_MIN_SUBMIT_MS: "0",
-      FORM_RATE_LIMIT_PER_MINUTE: "1000",
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  webServer: [
+    {
+      command: `node --import tsx tests/support/fake-stripe.ts --port ${fakeStripePort} --webhook-url http://127.0.0.1:${port}/api/stripe/webhook --webhook-secret ${stripeWebhookSecret}`,
+      url: `http://127.0.0.1:${fakeStripePort}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore",
+      stderr: "pipe",
     },
-  },
+    {
+      // The admin is created before the site starts (the embedded database admits one process);
+      // on a reused PostgreSQL database it already exists, which is fine.
+      command:
+        `rm -rf ${dataDir} && ` +
+        `{ printf '%s\n' '${E2E_ADMIN.password}' | node --import tsx scripts/admin-create.ts --email ${E2E_ADMIN.email} || true; } && ` +
+        `node --import tsx server.ts`,
+      url: `http://127.0.0.1:${port}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: "warn",
+        // Public forms: a short minimum time-to-submit and a high rate limit, so tests that fill
+        // forms at machine speed from one address are neither taken for bots nor throttled.
+        FORM_MIN_SUBMIT_MS: "0",
+        FORM_RATE_LIMIT_PER_MINUTE: "1000",
+        // Admin sign-ins: the specs sign in a few times within a minute from one address.
+        SIGN_IN_RATE_LIMIT_PER_MINUTE: "50",
+        STRIPE_SECRET_KEY: "sk_test_e2e_nightwatch",
+        STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
+        STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
+        ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      },
+    },
+  ],
 });

@@ -5,14 +5,67 @@ export default [
   layout("routes/site/layout.tsx", [
     // site
     index("routes/site/home.tsx"),
+    route("about", "routes/site/about.tsx"),
+    route("contact", "routes/site/contact.tsx"),
+    route("quote", "routes/site/quote.tsx"),
+    route("privacy", "routes/site/privacy.tsx"),
+    route("terms", "routes/site/terms.tsx"),
+    route("gdpr", "routes/site/gdpr.tsx"),
+    route("newsletter", "routes/site/newsletter.tsx"),
     route("training", "routes/site/training-redirect.tsx"),
+
+    // services
+    ...prefix("services", [
+      route("dark-web-monitoring", "routes/services/dark-web-monitoring.tsx"),
+      route("security-consultancy", "routes/services/security-consultancy.tsx"),
+      route("file-interrogator", "routes/services/file-interrogator.tsx"),
+      route("counter-fraud-training", "routes/services/counter-fraud-training.tsx"),
+    ]),
+
+    // courses
+    ...prefix("courses", [
+      route(":slug", "routes/courses/course.tsx"),
+      route(":slug/checkout", "routes/courses/checkout.tsx"),
+      route(":slug/success", "routes/courses/success.tsx"),
+      route(":slug/canceled", "routes/courses/canceled.tsx"),
+    ]),
+
+    // auth (inside the site layout: /auth keeps the site header and footer)
+    route("auth", "routes/auth/sign-in.tsx"),
 
     // any other route
     route("*", "routes/site/not-found.tsx"),
   ]),
 
+  // auth: sign-out (POST only), outside the site layout
+  route("auth/sign-out", "routes/auth/sign-out.ts"),
+
+  // search engines (plain-text resource routes, outside the site layout)
+  route("sitemap.xml", "routes/seo/sitemap.tsx"),
+  route("robots.txt", "routes/seo/robots.tsx"),
+
+  // api (resource routes, outside the site layout)
+  route("api/auth/*", "routes/api/auth.ts"),
+  route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
+  route("api/admin/media", "routes/api/admin-media.ts"),
+
   // admin (no site header or footer)
   ...prefix("admin", [
-    layout("routes/admin/layout.tsx", [route("*", "routes/admin/not-found.tsx")]),
+    // CSV and text downloads (resource routes, guarded like the pages)
+    route("inquiries/export", "routes/admin/inquiries-export.ts"),
+    route("newsletter-subscriptions/export", "routes/admin/newsletter-export.ts"),
+    route("payments/export", "routes/admin/payments-export.ts"),
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/index.tsx"),
+      route("dashboard", "routes/admin/dashboard.tsx"),
+      route("inquiries", "routes/admin/inquiries.tsx"),
+      route("payments", "routes/admin/payments.tsx"),
+      route("newsletter", "routes/admin/newsletter-redirect.tsx"),
+      route("newsletter-subscriptions", "routes/admin/newsletter-subscriptions.tsx"),
+      route("courses", "routes/admin/courses.tsx"),
+      route("categories", "routes/admin/categories.tsx"),
+      route("partners", "routes/admin/partners.tsx"),
+      route("*", "routes/admin/not-found.tsx"),
+    ]),
   ]),
 ] satisfies RouteConfig;

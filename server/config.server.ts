@@ -25,6 +25,9 @@ const emailList = z
   )
   .pipe(z.array(z.email({ message: "must be a comma-separated list of e-mail addresses" })));
 
+const SMTP_URL_MESSAGE =
+  "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587";
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   HOST: z.string().trim().default("0.0.0.0"),
@@ -39,6 +42,90 @@ const schema = z.object({
   PUBLIC_URL: optionalString.pipe(z.url({ message: "must be an absolute URL" }).optional()),
   ADMIN_EMAIL: z.email({ message: "must be an e-mail address" }).default("admin@example.com"),
   ADMIN_EMAILS: emailList.optional(),
+  // Signs the admin session cookies. Default: a random secret generated once and kept in
+  // DATA_DIR/auth-secret. Set it (the same value everywhere) when several instances serve the site.
+  // Admin sign-in attempts (right or wrong) allowed per client address each minute.
+  SIGN_IN_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ message: "must be a whole number" })
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(5),
+  BETTER_AUTH_SECRET: optionalString.pipe(
+    z.string().min(32, { message: "must be at least 32 characters (e.g. openssl rand -base64 32)" }).optional(),
+  ),
+  // E-mail: without SMTP_URL, outgoing messages are written as .eml files under DATA_DIR/outbox.
+  SMTP_URL: optionalString.pipe(
+    z
+      .url({ message: SMTP_URL_MESSAGE })
+      .regex(/^smtps?:\/\//, SMTP_URL_MESSAGE)
+      .optional(),
+  ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .default("NightWatch <no-reply@localhost>")
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+          'must be an address, optionally with a name: "NightWatch <no-reply@example.co.uk>"',
+        ),
+    ),
+  MAIL_REPLY_TO: optionalString.pipe(z.email({ message: "must be an e-mail address" }).optional()),
+  // Public forms: the least time between the page being served and the form being posted
+  // (faster posts are treated as bots), and posts allowed per client and form each minute.
+  FORM_MIN_SUBMIT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(2000),
+  FORM_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ message: "must be a whole number" })
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(5),
+  // Signs the time-stamp hidden in public forms. Default: derived from DATABASE_URL, or a
+  // random secret kept in DATA_DIR. Set it when several instances share one database.
+  FORM_SECRET: optionalString.pipe(
+    z.string().min(16, { message: "must be at least 16 characters" }).optional(),
+  ),
+  // Card payments (Stripe Checkout). Without a secret key, 'Pay with Card' is disabled and
+  // only invoices can be requested.
+  STRIPE_SECRET_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\S+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)")
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalString.pipe(
+    z.string().regex(/^whsec_\S+$/, "must be a webhook signing secret (whsec_…)").optional(),
+  ),
+  // Tests only: send the Stripe SDK's API calls to a fake Stripe on this base URL.
+  STRIPE_API_BASE: optionalString.pipe(
+    z
+      .url({ message: "must be an absolute http(s) URL, e.g. http://127.0.0.1:12111" })
+      .regex(/^https?:\/\//, "must be an absolute http(s) URL, e.g. http://127.0.0.1:12111")
+      .optional(),
+  ),
+  // Uploaded images: local disk under DATA_DIR/media unless S3_BUCKET names an S3-compatible
+  // bucket. S3_PUBLIC_URL is where the bucket's objects are readable (a CDN or the bucket URL).
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalString.pipe(
+    z.url({ message: "must be an absolute http(s) URL, e.g. https://s3.eu-west-2.amazonaws.com" }).optional(),
+  ),
+  S3_REGION: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_PUBLIC_URL: optionalString.pipe(
+    z
+      .url({ message: "must be an absolute http(s) URL, e.g. https://media.example.co.uk" })
+      .regex(/^https?:\/\//, "must be an absolute http(s) URL, e.g. https://media.example.co.uk")
+      .optional(),
+  ),
   SEED_DEMO_CONTENT: z
     .enum(["true", "false"])
     .default("true")
@@ -68,8 +155,71 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     adminEmail: e.ADMIN_EMAIL,
     adminEmails: e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS : [e.ADMIN_EMAIL],
+    authSecret: e.BETTER_AUTH_SECRET,
+    signInRateLimitPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MINUTE,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    mailReplyTo: e.MAIL_REPLY_TO ?? (e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS[0]! : e.ADMIN_EMAIL),
+    formMinSubmitMs: e.FORM_MIN_SUBMIT_MS,
+    formRateLimitPerMinute: e.FORM_RATE_LIMIT_PER_MINUTE,
+    formSecret: e.FORM_SECRET,
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      apiBase: e.STRIPE_API_BASE ? stripeApiBase(e.STRIPE_API_BASE) : undefined,
+    },
+    media: mediaStorageConfig(e),
     seedDemoContent: e.SEED_DEMO_CONTENT,
     logLevel: e.LOG_LEVEL,
+  };
+}
+
+export type MediaStorageConfig =
+  | { kind: "local"; dir: string }
+  | {
+      kind: "s3";
+      bucket: string;
+      endpoint?: string;
+      region: string;
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      publicUrl: string;
+    };
+
+/** Where uploaded images go. The S3 settings only make sense together: say which one is missing. */
+function mediaStorageConfig(e: z.output<typeof schema>): MediaStorageConfig {
+  if (!e.S3_BUCKET) return { kind: "local", dir: path.join(path.resolve(e.DATA_DIR), "media") };
+  const problems: string[] = [];
+  if (!e.S3_PUBLIC_URL) problems.push("S3_PUBLIC_URL: required when S3_BUCKET is set");
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither");
+  }
+  if (problems.length) {
+    throw new Error(
+      `Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}\nSee .env.example.`,
+    );
+  }
+  return {
+    kind: "s3",
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    // 'auto' suits Cloudflare R2 and most S3-compatible services; AWS needs the bucket's region.
+    region: e.S3_REGION ?? (e.S3_ENDPOINT ? "auto" : "us-east-1"),
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    publicUrl: e.S3_PUBLIC_URL!.replace(/\/+$/, ""),
+  };
+}
+
+/** STRIPE_API_BASE as the host/port/protocol options of the Stripe SDK (tests point it at a fake). */
+function stripeApiBase(value: string): { host: string; port: number; protocol: "http" | "https" } {
+  const url = new URL(value);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443,
+    protocol,
   };
 }
 

@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
   integer,
   numeric,
   pgEnum,
+  primaryKey,
   pgTable,
   text,
   timestamp,
@@ -108,9 +110,21 @@ export const inquiries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("inquiries_created_at_idx").on(t.createdAt.desc()),
-    index("inquiries_status_created_at_idx").on(t.status, t.createdAt.desc()),
-    index("inquiries_type_created_at_idx").on(t.inquiryType, t.createdAt.desc()),
+    // The admin list's order (newest first, id breaking ties), per filter. With the id in the
+    // index, a deep page skips rows in the index alone (index-only scan) before reading 25 rows.
+    // NULLS FIRST is what ORDER BY … DESC means; drizzle-kit's default (NULLS LAST) would not
+    // match `desc(column)` and PostgreSQL would sort the whole table instead.
+    index("inquiries_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("inquiries_status_created_at_idx").on(
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("inquiries_type_created_at_idx").on(
+      t.inquiryType,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     check("inquiries_attendees_positive", sql`${t.attendees} >= 1`),
   ],
 );
@@ -138,8 +152,11 @@ export const orders = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("orders_created_at_idx").on(t.createdAt.desc()),
+    // Newest first with a tie-breaker: the Payments screen's order, so any page is an index walk.
+    index("orders_created_at_id_idx").on(t.createdAt.desc(), t.id.desc()),
     index("orders_status_created_at_idx").on(t.status, t.createdAt.desc()),
+    // The admin Payments screen filters by method, newest first.
+    index("orders_payment_method_created_at_idx").on(t.paymentMethod, t.createdAt.desc()),
     check("orders_quantity_range", sql`${t.quantity} between 1 and 10`),
     check("orders_unit_price_non_negative", sql`${t.unitPriceCents} >= 0`),
     check("orders_total_matches", sql`${t.totalAmountCents} = ${t.unitPriceCents} * ${t.quantity}`),
@@ -162,6 +179,22 @@ export const orderStudents = pgTable(
   (t) => [uniqueIndex("order_students_order_position_idx").on(t.orderId, t.position)],
 );
 
+/**
+ * Stripe webhook events already applied. The event id is the primary key and is inserted in the
+ * same transaction as the event's effect, so a redelivered (or concurrently delivered) event
+ * changes nothing a second time.
+ */
+export const stripeEvents = pgTable(
+  "stripe_events",
+  {
+    eventId: text("event_id").primaryKey(),
+    type: text("type").notNull(),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("stripe_events_order_id_idx").on(t.orderId)],
+);
+
 export const newsletterSubscriptions = pgTable(
   "newsletter_subscriptions",
   {
@@ -174,7 +207,72 @@ export const newsletterSubscriptions = pgTable(
   (t) => [
     // A second sign-up with any casing raises unique-violation 23505 (spec §8 'Already Subscribed').
     uniqueIndex("newsletter_subscriptions_email_lower_idx").on(sql`lower(${t.email})`),
-    index("newsletter_subscriptions_subscribed_at_idx").on(t.subscribedAt.desc()),
+    // The admin list's order (newest first, id breaking ties; NULLS FIRST as ORDER BY … DESC).
+    index("newsletter_subscriptions_subscribed_at_idx").on(
+      t.subscribedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
+);
+
+/*
+ * Outgoing e-mail. A message is a row first, written in the same transaction as the business
+ * change that causes it (an inquiry, an order); the outbox worker sends it later over SMTP.
+ * Delivery state stays on the row: pending → sending (claimed, lease until locked_until) → sent,
+ * or back to pending with a later next_attempt_at, or failed after the last attempt.
+ */
+export const emailOutboxStatus = pgEnum("email_outbox_status", [
+  "pending",
+  "sending",
+  "sent",
+  "failed",
+]);
+
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** What the message is, e.g. admin_alert, visitor_confirmation (free text: new kinds need no migration). */
+    kind: text("kind").notNull(),
+    /** One address or a comma-separated list. */
+    toAddress: text("to_address").notNull(),
+    replyTo: text("reply_to"),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    status: emailOutboxStatus("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** While status is sending: after this instant another worker may take the row over. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    inquiryId: uuid("inquiry_id").references(() => inquiries.id, { onDelete: "set null" }),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("email_outbox_status_next_attempt_idx").on(t.status, t.nextAttemptAt),
+    index("email_outbox_inquiry_id_idx").on(t.inquiryId),
+    index("email_outbox_order_id_idx").on(t.orderId),
+    check("email_outbox_attempts_non_negative", sql`${t.attempts} >= 0`),
+  ],
+);
+
+/**
+ * Fixed-window counters for per-client rate limits on public form posts, kept in the database so
+ * every server instance sees the same counts. `key` is a hash (no IP address is stored).
+ */
+export const rateLimitHits = pgTable(
+  "rate_limit_hits",
+  {
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    hits: integer("hits").notNull().default(1),
+  },
+  (t) => [
+    primaryKey({ columns: [t.key, t.windowStart] }),
+    index("rate_limit_hits_window_start_idx").on(t.windowStart),
   ],
 );
 
@@ -241,3 +339,16 @@ export const verification = pgTable(
   },
   (t) => [index("verification_identifier_idx").on(t.identifier)],
 );
+
+/**
+ * better-auth's sign-in rate-limit counters (one row per client address and path), kept in the
+ * database so every server instance counts the same attempts. Separate from rate_limit_hits,
+ * which the public forms use: better-auth reads and writes this table itself.
+ */
+export const rateLimit = pgTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  /** Milliseconds since the epoch, as better-auth stores it. */
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});

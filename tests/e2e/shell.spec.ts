@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
 
 /** The site shell of the foundation: header, Training dropdown, mobile menu, 404, redirects. */
 
@@ -21,6 +22,8 @@ test.describe("header and footer", () => {
 
   test("the Training dropdown groups courses: all, exclusive, one group per partner, quote", async ({ page }) => {
     await page.goto("/");
+    // The click toggles React state: wait until the page is hydrated.
+    await page.waitForLoadState("networkidle");
     const nav = page.getByRole("navigation", { name: "Main" });
     const trigger = nav.getByRole("button", { name: "Training" });
     await expect(trigger).toHaveAttribute("aria-expanded", "false");
@@ -99,7 +102,9 @@ test.describe("not found and redirects", () => {
   });
 
   test("admin pages have no site header or footer", async ({ page }) => {
-    await page.goto("/admin/anything");
+    await signInAsAdmin(page);
+    await page.goto("/admin/dashboard");
+    await expect(page.getByText("Admin Panel").first()).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
     await expect(page.getByRole("contentinfo")).toHaveCount(0);
   });

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { MODALITY_LABELS, type Modality } from "./inquiry-schemas.ts";
+
+/**
+ * Inquiries as the admin screens show and filter them (spec §2 Admin area, §4 Inquiry). The
+ * queries live in server/inquiries.server.ts; this file only names, parses and formats, so it
+ * is safe on both sides.
+ */
+
+export const INQUIRY_STATUSES = ["new", "in_progress", "replied", "closed"] as const;
+export type InquiryStatus = (typeof INQUIRY_STATUSES)[number];
+
+export const INQUIRY_TYPES = [
+  "training",
+  "file_interrogator",
+  "security_consultation",
+  "course",
+  "general",
+] as const;
+export type InquiryType = (typeof INQUIRY_TYPES)[number];
+
+export const INQUIRY_STATUS_LABELS: Record<InquiryStatus, string> = {
+  new: "New",
+  in_progress: "In Progress",
+  replied: "Replied",
+  closed: "Closed",
+};
+
+export const INQUIRY_TYPE_LABELS: Record<InquiryType, string> = {
+  training: "Training",
+  file_interrogator: "File Interrogator",
+  security_consultation: "Security Consultation",
+  course: "Course",
+  general: "General",
+};
+
+/** Spec §4: new blue, in_progress yellow, replied green, closed grey (Badge variants). */
+export const INQUIRY_STATUS_BADGE = {
+  new: "info",
+  in_progress: "warning",
+  replied: "success",
+  closed: "muted",
+} as const satisfies Record<InquiryStatus, string>;
+
+export function modalityLabel(modality: string | null): string | null {
+  return modality ? (MODALITY_LABELS[modality as Modality] ?? modality) : null;
+}
+
+/** One inquiry as the admin pages receive it (dates as ISO strings). */
+export interface AdminInquiry {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  company: string | null;
+  message: string;
+  inquiryType: InquiryType;
+  status: InquiryStatus;
+  notes: string | null;
+  courseTitle: string | null;
+  modality: string | null;
+  attendees: number | null;
+  budget: string | null;
+  createdAt: string;
+}
+
+/** Counts by status over all inquiries; `total` is every inquiry. */
+export type InquiryCounts = Record<InquiryStatus, number> & { total: number };
+
+export const INQUIRY_PAGE_SIZE = 25;
+export const SEARCH_MAX_LENGTH = 200;
+
+export interface InquiryFilters {
+  type: InquiryType | "all";
+  status: InquiryStatus | "all";
+  /** Matches name, e-mail or company (case-insensitive); '' for none. */
+  q: string;
+  /** 1-based. */
+  page: number;
+}
+
+function oneOf<T extends string>(values: readonly T[], value: string | null): T | "all" {
+  return value && (values as readonly string[]).includes(value) ? (value as T) : "all";
+}
+
+export function parsePage(value: string | null): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1;
+}
+
+export function parseSearch(value: string | null): string {
+  return (value ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
+}
+
+/** The list's filters from the URL (?type=&status=&q=&page=); anything unknown means 'all'. */
+export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
+  return {
+    type: oneOf(INQUIRY_TYPES, params.get("type")),
+    status: oneOf(INQUIRY_STATUSES, params.get("status")),
+    q: parseSearch(params.get("q")),
+    page: parsePage(params.get("page")),
+  };
+}
+
+/** The query string for these filters, leaving defaults out so links stay short. */
+export function inquiryFiltersQuery(filters: Partial<InquiryFilters>): string {
+  const params = new URLSearchParams();
+  if (filters.type && filters.type !== "all") params.set("type", filters.type);
+  if (filters.status && filters.status !== "all") params.set("status", filters.status);
+  if (filters.q) params.set("q", filters.q);
+  if (filters.page && filters.page > 1) params.set("page", String(filters.page));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+export const NOTES_MAX_LENGTH = 5000;
+
+/** The update dialog: only status and notes can change. */
+export const inquiryUpdateSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(INQUIRY_STATUSES),
+  notes: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim())
+    .pipe(z.string().max(NOTES_MAX_LENGTH))
+    .transform((v) => (v === "" ? null : v)),
+});
+export type InquiryUpdate = z.output<typeof inquiryUpdateSchema>;

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { parsePage, parseSearch } from "./admin-inquiries.ts";
+
+/** Newsletter subscriptions as the admin screen shows them. Safe on both sides. */
+
+export interface AdminSubscription {
+  id: string;
+  email: string;
+  isActive: boolean;
+  source: string | null;
+  subscribedAt: string;
+}
+
+/** Total, active, and subscribed on today's date in London (spec §9 'New Today'). */
+export interface SubscriptionStats {
+  total: number;
+  active: number;
+  newToday: number;
+}
+
+export const SUBSCRIPTION_PAGE_SIZE = 50;
+
+export interface SubscriptionFilters {
+  /** Part of the address; '' for all. */
+  q: string;
+  page: number;
+}
+
+export function parseSubscriptionFilters(params: URLSearchParams): SubscriptionFilters {
+  return { q: parseSearch(params.get("q")), page: parsePage(params.get("page")) };
+}
+
+export function subscriptionFiltersQuery(filters: Partial<SubscriptionFilters>): string {
+  const params = new URLSearchParams();
+  if (filters.q) params.set("q", filters.q);
+  if (filters.page && filters.page > 1) params.set("page", String(filters.page));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/** The Activate/Deactivate button's post. */
+export const subscriptionToggleSchema = z.object({
+  id: z.uuid(),
+  active: z.enum(["true", "false"]).transform((v) => v === "true"),
+});
+
+/** The export's file name: today's London date, e.g. newsletter-subscribers-2026-11-22.txt. */
+export function exportFileName(londonDate: string): string {
+  return `newsletter-subscribers-${londonDate}.txt`;
+}

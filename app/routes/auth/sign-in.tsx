@@ -1,0 +1,97 @@
+import { CircleAlert, LoaderCircle, LockKeyhole } from "lucide-react";
+import { data, Form, replace, useNavigation } from "react-router";
+import { getAdmin, signInWithPassword } from "#server/auth.server.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { pageMeta } from "#app/lib/seo.ts";
+import type { Route } from "./+types/sign-in";
+
+/**
+ * /auth 'Admin Access'. A plain form posting to this route's action, which signs in through
+ * better-auth on the server and sets its session cookie: it works without JavaScript.
+ */
+
+export async function loader({ request }: Route.LoaderArgs) {
+  if (await getAdmin(request)) throw replace("/admin/dashboard");
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const email = String(form.get("email") ?? "").trim();
+  const password = String(form.get("password") ?? "");
+  if (!email || !password) {
+    return data({ error: "Please enter your email and password.", email }, { status: 400 });
+  }
+  const result = await signInWithPassword(request, { email, password }, context.clientIp);
+  if (!result.ok) return data({ error: result.message, email }, { status: result.status });
+  throw replace("/admin/dashboard", { headers: result.headers });
+}
+
+// Answers depend on the visitor's session: never kept by a shared cache.
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Admin Access",
+    description: "Staff sign-in for the NightWatch admin area.",
+    noindex: true,
+  });
+
+export default function SignIn({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formAction === "/auth";
+  return (
+    <section className="mx-auto flex max-w-md flex-col px-4 py-16 md:py-24">
+      <Card>
+        <CardHeader className="items-center text-center">
+          <LockKeyhole aria-hidden className="size-8 text-primary" />
+          <h1 className="text-2xl leading-tight font-semibold tracking-tight">Admin Access</h1>
+          <CardDescription>Sign in with your admin e-mail and password.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Form method="post" replace className="grid gap-4">
+            {actionData?.error ? (
+              <div
+                role="alert"
+                className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 p-3 text-sm text-destructive"
+              >
+                <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+                <p>{actionData.error}</p>
+              </div>
+            ) : null}
+            <div className="grid gap-2">
+              <Label htmlFor="auth-email">Email</Label>
+              <Input
+                id="auth-email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                defaultValue={actionData?.email ?? ""}
+                aria-invalid={actionData?.error ? true : undefined}
+              />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="auth-password">Password</Label>
+              <Input
+                id="auth-password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                aria-invalid={actionData?.error ? true : undefined}
+              />
+            </div>
+            <Button type="submit" disabled={submitting} className="w-full">
+              {submitting ? <LoaderCircle aria-hidden className="animate-spin" /> : null}
+              {submitting ? "Signing in..." : "Sign In"}
+            </Button>
+          </Form>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}

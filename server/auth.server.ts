@@ -1,0 +1,407 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { count, sql } from "drizzle-orm";
+import { replace } from "react-router";
+import { z } from "zod";
+import { config } from "./config.server.ts";
+import { db, type Database } from "./db/client.server.ts";
+import { account, rateLimit, session, user, verification } from "./db/schema.ts";
+import { log } from "./log.server.ts";
+
+/**
+ * Admin accounts and sessions (spec §2 'Admin sign-in', §6): better-auth with e-mail and
+ * password, no public sign-up, sessions as database rows behind an httpOnly cookie.
+ *
+ * Every admin loader and action starts with `await requireAdmin(request)`; nothing else in the
+ * app decides who is signed in.
+ */
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export const AUTH_BASE_PATH = "/api/auth";
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 128;
+/** Sessions last a week and are pushed back a week, at most once a day, while they are used. */
+const SESSION_EXPIRES_IN = 60 * 60 * 24 * 7;
+const SESSION_UPDATE_AGE = 60 * 60 * 24;
+
+/**
+ * The header that carries the client's address to better-auth (for its rate limit). Set only by
+ * our own code from Express's view of the connection; any value a client sends is replaced.
+ */
+export const CLIENT_IP_HEADER = "x-nightwatch-client-ip";
+
+/* ---------------------------------------------------------------- secret */
+
+let generatedSecret: string | undefined;
+
+/**
+ * BETTER_AUTH_SECRET, else a random secret generated once and kept in DATA_DIR/auth-secret, so
+ * the embedded set-up needs no configuration and sessions survive restarts. Several instances
+ * must share one secret: they need BETTER_AUTH_SECRET (the log says so).
+ */
+function authSecret(): string {
+  if (config.authSecret) return config.authSecret;
+  if (generatedSecret) return generatedSecret;
+  // Tests run on throw-away databases: a per-process secret, nothing written to disk.
+  if (config.env === "test") return (generatedSecret = randomBytes(32).toString("base64url"));
+  const file = path.join(config.dataDir, "auth-secret");
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      // Another process wrote it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  generatedSecret = readFileSync(file, "utf8").trim();
+  log.warn(
+    { file },
+    "BETTER_AUTH_SECRET is not set: admin sessions are signed with the secret generated in DATA_DIR/auth-secret. " +
+      "Set BETTER_AUTH_SECRET (the same value on every instance) when more than one instance serves the site.",
+  );
+  return generatedSecret;
+}
+
+/* ---------------------------------------------------------------- better-auth */
+
+function createAuth(database: Database) {
+  const origin = new URL(config.publicUrl).origin;
+  return betterAuth({
+    appName: "NightWatch",
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: authSecret(),
+    trustedOrigins: [origin],
+    database: drizzleAdapter(database, {
+      provider: "pg",
+      schema: { user, session, account, verification, rateLimit },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      // Admins are created with `npm run admin:create` (or on first start), never by visitors.
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    session: { expiresIn: SESSION_EXPIRES_IN, updateAge: SESSION_UPDATE_AGE },
+    rateLimit: {
+      // On in every environment (better-auth's default is production only), counted in the database.
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      // Failed or not, sign-in attempts per client address and minute (shared by all instances).
+      customRules: { "/sign-in/email": { window: 60, max: config.signInRateLimitPerMinute } },
+    },
+    advanced: {
+      useSecureCookies: config.publicUrl.startsWith("https://"),
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // better-auth skips its Origin/CSRF checks under NODE_ENV=test; tests must see the real thing.
+      disableOriginCheck: false,
+    },
+    telemetry: { enabled: false },
+    logger: {
+      log: (level, message, ...args) => {
+        const pinoLevel =
+          level === "debug" || level === "warn" || level === "error" ? level : "info";
+        log[pinoLevel]({ auth: args.length ? args : undefined }, `better-auth: ${message}`);
+      },
+    },
+  });
+}
+
+type Auth = ReturnType<typeof createAuth>;
+let current: { database: Database; auth: Auth } | undefined;
+
+/** better-auth bound to the open database (tests switch databases between tests). */
+export function auth(): Auth {
+  const database = db();
+  if (current?.database !== database) current = { database, auth: createAuth(database) };
+  return current.auth;
+}
+
+/* ---------------------------------------------------------------- sessions and the guard */
+
+interface SessionLookup {
+  user: AdminUser | null;
+  /** Set-Cookie headers better-auth wants sent back (a session pushed back, or a dead cookie cleared). */
+  headers: Headers;
+}
+
+// One look-up per request, shared by the layout's and the page's loaders.
+const lookups = new WeakMap<Request, Promise<SessionLookup>>();
+
+function hasSessionCookie(request: Request): boolean {
+  return /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/.test(
+    request.headers.get("cookie") ?? "",
+  );
+}
+
+async function lookUpSession(request: Request): Promise<SessionLookup> {
+  if (!hasSessionCookie(request)) return { user: null, headers: new Headers() };
+  const { headers, response } = await auth().api.getSession({
+    headers: request.headers,
+    returnHeaders: true,
+  });
+  const cookies = new Headers();
+  for (const cookie of headers.getSetCookie()) cookies.append("Set-Cookie", cookie);
+  const found = response?.user;
+  return {
+    user: found ? { id: found.id, email: found.email, name: found.name } : null,
+    headers: cookies,
+  };
+}
+
+/** The signed-in admin, or null. Also extends the session while it is in use (see sessionCookies). */
+export function getAdmin(request: Request): Promise<AdminUser | null> {
+  return readSession(request).then((s) => s.user);
+}
+
+function readSession(request: Request): Promise<SessionLookup> {
+  let lookup = lookups.get(request);
+  if (!lookup) {
+    lookup = lookUpSession(request);
+    lookups.set(request, lookup);
+  }
+  return lookup;
+}
+
+/**
+ * Set-Cookie headers to send with this request's response: when a session is extended its cookie
+ * gets a new expiry too. The admin layout's loader returns them (`data(…, { headers })`).
+ */
+export async function sessionCookies(request: Request): Promise<Headers> {
+  return new Headers((await readSession(request)).headers);
+}
+
+function isApiRequest(request: Request): boolean {
+  const { pathname } = new URL(request.url);
+  return pathname === "/api" || pathname.startsWith("/api/");
+}
+
+function jsonError(status: 401 | 403, error: string, message: string, headers = new Headers()) {
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify({ error, message }), { status, headers });
+}
+
+/**
+ * The guard: the first line of every admin loader and action (and of every /api endpoint
+ * except better-auth's own and the Stripe webhook).
+ *
+ * Returns the signed-in admin. Otherwise throws a Response, which React Router sends as is:
+ * - a page (GET/HEAD outside /api): a redirect to /auth that replaces the history entry;
+ * - an action (any other method) or an /api request: 401 JSON `{error, message}`.
+ * A non-GET request whose Origin header names another site gets 403 before anything else.
+ */
+export async function requireAdmin(request: Request): Promise<AdminUser> {
+  const isRead = request.method === "GET" || request.method === "HEAD";
+  if (!isRead) {
+    const origin = request.headers.get("origin");
+    if (origin && origin !== new URL(config.publicUrl).origin) {
+      throw jsonError(403, "forbidden", "This request came from another site.");
+    }
+  }
+  const { user: admin, headers } = await readSession(request);
+  if (admin) return admin;
+  if (isRead && !isApiRequest(request)) throw replace("/auth", { headers });
+  throw jsonError(401, "unauthorized", "Sign in as an admin to do this.", headers);
+}
+
+/* ---------------------------------------------------------------- sign-in and sign-out */
+
+/**
+ * Passes a request to better-auth's own HTTP handler (the /api/auth/* route and the /auth form
+ * both go through it, so both get its Origin checks and rate limit). `clientIp` is Express's
+ * view of the caller; whatever the client put in CLIENT_IP_HEADER is dropped.
+ */
+export function handleAuthRequest(
+  request: Request,
+  clientIp: string | undefined,
+): Promise<Response> {
+  const headers = new Headers(request.headers);
+  headers.delete(CLIENT_IP_HEADER);
+  if (clientIp) headers.set(CLIENT_IP_HEADER, clientIp);
+  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers };
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    init.body = request.body;
+    init.duplex = "half";
+  }
+  return auth().handler(new Request(request.url, init));
+}
+
+/** Headers of the browser's request that better-auth's checks look at. */
+function forwardedHeaders(request: Request, clientIp: string | undefined): Headers {
+  const headers = new Headers({ "Content-Type": "application/json" });
+  for (const name of [
+    "cookie",
+    "origin",
+    "referer",
+    "user-agent",
+    "sec-fetch-site",
+    "sec-fetch-mode",
+    "sec-fetch-dest",
+  ]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  if (clientIp) headers.set(CLIENT_IP_HEADER, clientIp);
+  return headers;
+}
+
+function setCookiesOf(response: Response): Headers {
+  const headers = new Headers();
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return headers;
+}
+
+export type SignInResult =
+  { ok: true; headers: Headers } | { ok: false; status: number; message: string };
+
+/**
+ * Signs in through better-auth's handler as if the browser had posted to
+ * /api/auth/sign-in/email. On success `headers` holds the session cookie; on failure `message` is
+ * better-auth's own ('Invalid email or password', 'Too many requests. Please try again later.').
+ */
+export async function signInWithPassword(
+  request: Request,
+  credentials: { email: string; password: string },
+  clientIp: string | undefined,
+): Promise<SignInResult> {
+  const response = await auth().handler(
+    new Request(`${config.publicUrl}${AUTH_BASE_PATH}/sign-in/email`, {
+      method: "POST",
+      headers: forwardedHeaders(request, clientIp),
+      body: JSON.stringify({ ...credentials, rememberMe: true }),
+    }),
+  );
+  if (response.ok) return { ok: true, headers: setCookiesOf(response) };
+  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  const message =
+    typeof body?.message === "string" && body.message
+      ? body.message
+      : "Sign-in failed. Please try again.";
+  if (response.status >= 500) log.error({ status: response.status, message }, "sign-in failed");
+  return { ok: false, status: response.status, message };
+}
+
+/**
+ * Ends the session in the database and returns the Set-Cookie headers that clear the cookie.
+ * Without a session there is nothing to end.
+ */
+export async function signOut(request: Request, clientIp: string | undefined): Promise<Headers> {
+  if (!hasSessionCookie(request)) return new Headers();
+  const response = await auth().handler(
+    new Request(`${config.publicUrl}${AUTH_BASE_PATH}/sign-out`, {
+      method: "POST",
+      headers: forwardedHeaders(request, clientIp),
+      body: "{}",
+    }),
+  );
+  if (!response.ok) log.warn({ status: response.status }, "sign-out refused by better-auth");
+  return setCookiesOf(response);
+}
+
+/* ---------------------------------------------------------------- accounts */
+
+/** Why an admin account could not be created, in words for the command line. */
+export class AdminAccountError extends Error {
+  override name = "AdminAccountError";
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    if (typeof e === "object" && (e as { code?: unknown }).code === "23505") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export function checkAdminPassword(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
+  if (password.length > MAX_PASSWORD_LENGTH)
+    return `The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`;
+  return null;
+}
+
+/** A random password for a new admin: 24 URL-safe characters (144 bits). */
+export function generatePassword(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+/**
+ * Creates an admin who can sign in with this e-mail (stored lower-cased) and password.
+ * Throws AdminAccountError for a bad address, a too short password or an e-mail already in use.
+ */
+export async function createAdmin(input: { email: string; password: string }): Promise<AdminUser> {
+  const email = input.email.trim().toLowerCase();
+  if (!z.email().safeParse(email).success)
+    throw new AdminAccountError(`'${input.email}' is not an e-mail address.`);
+  const problem = checkAdminPassword(input.password);
+  if (problem) throw new AdminAccountError(problem);
+  const exists = await db()
+    .select({ id: user.id })
+    .from(user)
+    .where(sql`lower(${user.email}) = ${email}`)
+    .limit(1);
+  if (exists.length)
+    throw new AdminAccountError(`An admin with the e-mail ${email} already exists.`);
+
+  // Hashed by better-auth itself, so its sign-in verifies it (scrypt by default).
+  const hash = await (await auth().$context).password.hash(input.password);
+  const id = randomUUID();
+  try {
+    await db().transaction(async (tx) => {
+      await tx.insert(user).values({ id, name: email, email, emailVerified: true });
+      // What better-auth's own sign-up writes for an e-mail/password account.
+      await tx
+        .insert(account)
+        .values({
+          id: randomUUID(),
+          accountId: id,
+          providerId: "credential",
+          userId: id,
+          password: hash,
+        });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new AdminAccountError(`An admin with the e-mail ${email} already exists.`);
+    throw error;
+  }
+  return { id, email, name: email };
+}
+
+export async function countAdmins(): Promise<number> {
+  const [row] = await db().select({ n: count() }).from(user);
+  return row?.n ?? 0;
+}
+
+/**
+ * First start: with no admin at all, creates ADMIN_EMAIL with a random password and returns it
+ * (to be printed once). Never a fixed default password. Null when an admin already exists
+ * (including one created at the same moment by another instance).
+ */
+export async function ensureInitialAdmin(
+  email: string = config.adminEmail,
+): Promise<{ email: string; password: string } | null> {
+  if ((await countAdmins()) > 0) return null;
+  const password = generatePassword();
+  try {
+    const created = await createAdmin({ email, password });
+    return { email: created.email, password };
+  } catch (error) {
+    if (error instanceof AdminAccountError && (await countAdmins()) > 0) return null;
+    throw error;
+  }
+}

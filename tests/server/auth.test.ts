@@ -1,0 +1,295 @@
+import { count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import {
+  AdminAccountError,
+  CLIENT_IP_HEADER,
+  createAdmin,
+  ensureInitialAdmin,
+  getAdmin,
+  handleAuthRequest,
+  requireAdmin,
+  sessionCookies,
+  signInWithPassword,
+  signOut,
+} from "#server/auth.server.ts";
+import { config } from "#server/config.server.ts";
+import { account, session, user } from "#server/db/schema.ts";
+import { useFreshDatabase } from "#tests/support/db.ts";
+
+const database = useFreshDatabase();
+
+const origin = new URL(config.publicUrl).origin;
+const SIGN_IN_ATTEMPTS_PER_MINUTE = config.signInRateLimitPerMinute;
+const EMAIL = "staff@example.com";
+const PASSWORD = "correct horse battery";
+
+/** A browser's request to better-auth's HTTP API, from our own pages unless told otherwise. */
+function apiRequest(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return new Request(`${origin}/api/auth${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+function cookieHeader(setCookies: string[]): string {
+  return setCookies.map((c) => c.split(";")[0]).join("; ");
+}
+
+async function signedInCookie(ip = "203.0.113.7"): Promise<string> {
+  const response = await handleAuthRequest(
+    apiRequest("/sign-in/email", { email: EMAIL, password: PASSWORD }),
+    ip,
+  );
+  expect(response.status).toBe(200);
+  return cookieHeader(response.headers.getSetCookie());
+}
+
+function page(path: string, cookie?: string, method = "GET") {
+  return new Request(`${origin}${path}`, {
+    method,
+    headers: cookie ? { Cookie: cookie, Origin: origin } : { Origin: origin },
+  });
+}
+
+async function thrown(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error("expected a Response to be thrown");
+}
+
+describe("admin accounts", () => {
+  it("createAdmin stores a lower-cased user with a hashed credential account", async () => {
+    const created = await createAdmin({ email: "  Staff@Example.COM ", password: PASSWORD });
+    expect(created.email).toBe(EMAIL);
+    const { db } = database();
+    const [row] = await db.select().from(user).where(eq(user.id, created.id));
+    expect(row?.email).toBe(EMAIL);
+    const [credential] = await db.select().from(account).where(eq(account.userId, created.id));
+    expect(credential?.providerId).toBe("credential");
+    expect(credential?.password).toBeTruthy();
+    expect(credential?.password).not.toContain(PASSWORD);
+  });
+
+  it("refuses a second admin with the same e-mail (any casing), a short password, a bad address", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    await expect(createAdmin({ email: "STAFF@example.com", password: PASSWORD })).rejects.toThrow(
+      /already exists/,
+    );
+    await expect(
+      createAdmin({ email: "new@example.com", password: "short-11chr" }),
+    ).rejects.toThrow(/at least 12 characters/);
+    await expect(
+      createAdmin({ email: "not-an-address", password: PASSWORD }),
+    ).rejects.toBeInstanceOf(AdminAccountError);
+    const [row] = await database().db.select({ n: count() }).from(user);
+    expect(row?.n).toBe(1);
+  });
+
+  it("the first start creates one admin with a random password, and only when there is none", async () => {
+    const first = await ensureInitialAdmin("first@example.com");
+    expect(first?.email).toBe("first@example.com");
+    expect(first?.password.length).toBeGreaterThanOrEqual(20);
+    expect(await ensureInitialAdmin("first@example.com")).toBeNull();
+    expect(await ensureInitialAdmin("other@example.com")).toBeNull();
+    // The printed password works.
+    const result = await signInWithPassword(
+      page("/auth", undefined, "POST"),
+      { email: "first@example.com", password: first!.password },
+      "203.0.113.8",
+    );
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe("sign-in through better-auth", () => {
+  it("a wrong password is refused with the provider's message; the right one sets an httpOnly cookie", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const wrong = await handleAuthRequest(
+      apiRequest("/sign-in/email", { email: EMAIL, password: "not the password" }),
+      "203.0.113.9",
+    );
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { message: string }).message).toBe("Invalid email or password");
+
+    const right = await handleAuthRequest(
+      apiRequest("/sign-in/email", { email: EMAIL, password: PASSWORD }),
+      "203.0.113.9",
+    );
+    expect(right.status).toBe(200);
+    const cookie = right.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("better-auth.session_token="));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    // PUBLIC_URL is http here; with https the cookie is Secure (see useSecureCookies).
+    expect(cookie).not.toMatch(/Secure/);
+    const [rows] = await database().db.select({ n: count() }).from(session);
+    expect(rows?.n).toBe(1);
+  });
+
+  it("the /auth form's server-side sign-in answers the same way", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const wrong = await signInWithPassword(
+      page("/auth", undefined, "POST"),
+      { email: EMAIL, password: "nope-nope-nope" },
+      "203.0.113.10",
+    );
+    expect(wrong).toEqual({ ok: false, status: 401, message: "Invalid email or password" });
+    const right = await signInWithPassword(
+      page("/auth", undefined, "POST"),
+      { email: EMAIL, password: PASSWORD },
+      "203.0.113.10",
+    );
+    expect(right.ok).toBe(true);
+    if (!right.ok) return;
+    const cookie = cookieHeader(right.headers.getSetCookie());
+    expect((await getAdmin(page("/admin/dashboard", cookie)))?.email).toBe(EMAIL);
+  });
+
+  it("public sign-up is refused and creates nobody", async () => {
+    const response = await handleAuthRequest(
+      apiRequest("/sign-up/email", {
+        email: "intruder@example.com",
+        password: PASSWORD,
+        name: "x",
+      }),
+      "203.0.113.11",
+    );
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    const [row] = await database().db.select({ n: count() }).from(user);
+    expect(row?.n).toBe(0);
+  });
+
+  it("a request from another origin is refused", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const response = await handleAuthRequest(
+      apiRequest(
+        "/sign-in/email",
+        { email: EMAIL, password: PASSWORD },
+        {
+          Origin: "https://evil.example",
+          "Sec-Fetch-Site": "cross-site",
+          "Sec-Fetch-Mode": "cors",
+        },
+      ),
+      "203.0.113.12",
+    );
+    expect(response.status).toBe(403);
+  });
+
+  it(`sign-in attempts are limited to ${SIGN_IN_ATTEMPTS_PER_MINUTE} a minute per client, counted in the database`, async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const attempt = (ip: string) =>
+      signInWithPassword(
+        page("/auth", undefined, "POST"),
+        { email: EMAIL, password: "wrong password!" },
+        ip,
+      );
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_MINUTE; i++) {
+      expect((await attempt("198.51.100.1")).ok).toBe(false);
+    }
+    const limited = await attempt("198.51.100.1");
+    expect(limited).toEqual({
+      ok: false,
+      status: 429,
+      message: "Too many requests. Please try again later.",
+    });
+    // Even the right password waits.
+    const right = await signInWithPassword(
+      page("/auth", undefined, "POST"),
+      { email: EMAIL, password: PASSWORD },
+      "198.51.100.1",
+    );
+    expect(right.ok).toBe(false);
+    // Another client is not affected.
+    expect(await attempt("198.51.100.2")).toMatchObject({ ok: false, status: 401 });
+    const rows = await database().db.execute(`select count(*)::int as n from rate_limit`);
+    expect(Number((rows as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBeGreaterThan(0);
+  });
+
+  it("a client cannot pick its own address for the rate limit", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const request = () =>
+      apiRequest(
+        "/sign-in/email",
+        { email: EMAIL, password: "wrong password!" },
+        { [CLIENT_IP_HEADER]: `10.0.0.${Math.floor(Math.random() * 250)}` },
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGN_IN_ATTEMPTS_PER_MINUTE; i++) {
+      statuses.push((await handleAuthRequest(request(), "198.51.100.3")).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe("requireAdmin", () => {
+  it("sends an anonymous page visit to /auth, replacing the history entry", async () => {
+    const response = await thrown(requireAdmin(page("/admin/dashboard")));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/auth");
+    expect(response.headers.get("X-Remix-Replace")).toBe("true");
+  });
+
+  it("answers 401 JSON to an anonymous action or /api call", async () => {
+    for (const request of [page("/admin/inquiries", undefined, "POST"), page("/api/anything")]) {
+      const response = await thrown(requireAdmin(request));
+      expect(response.status).toBe(401);
+      expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
+      expect(await response.json()).toMatchObject({ error: "unauthorized" });
+    }
+  });
+
+  it("answers 403 to an action posted from another site, even signed in", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const cookie = await signedInCookie();
+    const request = new Request(`${origin}/admin/inquiries`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: "https://evil.example" },
+    });
+    expect((await thrown(requireAdmin(request))).status).toBe(403);
+  });
+
+  it("returns the admin for a signed-in request, and refuses again after sign-out", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const cookie = await signedInCookie();
+    expect(await requireAdmin(page("/admin/dashboard", cookie))).toMatchObject({ email: EMAIL });
+    expect(await requireAdmin(page("/admin/inquiries", cookie, "POST"))).toMatchObject({
+      email: EMAIL,
+    });
+
+    const cleared = await signOut(page("/auth/sign-out", cookie, "POST"), "203.0.113.7");
+    expect(cleared.getSetCookie().join()).toMatch(/better-auth\.session_token=;/);
+    const [rows] = await database().db.select({ n: count() }).from(session);
+    expect(rows?.n).toBe(0);
+    expect((await thrown(requireAdmin(page("/admin/dashboard", cookie)))).status).toBe(302);
+  });
+
+  it("a forged or unknown session cookie is anonymous", async () => {
+    const response = await thrown(
+      requireAdmin(page("/admin/dashboard", "better-auth.session_token=forged.value")),
+    );
+    expect(response.headers.get("Location")).toBe("/auth");
+  });
+
+  it("extends a session that is in use and sends the cookie again", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const cookie = await signedInCookie();
+    const { db } = database();
+    // Pretend the session was made six days ago: one day left, older than updateAge.
+    const soon = new Date(Date.now() + 24 * 3600 * 1000);
+    await db.update(session).set({ expiresAt: soon });
+    const request = page("/admin/dashboard", cookie);
+    await requireAdmin(request);
+    const [row] = await db.select({ expiresAt: session.expiresAt }).from(session);
+    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6.9 * 24 * 3600 * 1000);
+    const headers = await sessionCookies(request);
+    expect(headers.getSetCookie().join()).toMatch(/better-auth\.session_token=.+Max-Age=604800/);
+  });
+});
