@@ -23,6 +23,8 @@ export { config, log };
 
 export const app = express();
 app.disable("x-powered-by");
+// Rate limits and sign-in throttling key on req.ip: only believe X-Forwarded-For from our proxies.
+app.set("trust proxy", config.trustProxy);
 
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();

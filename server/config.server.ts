@@ -131,6 +131,16 @@ const schema = z.object({
     .default("true")
     .transform((v) => v === "true"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Behind a load balancer: how many proxy hops (or which addresses) to trust for the client IP.
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default("false")
+    .transform((v): boolean | number | string => {
+      if (v === "" || v === "false") return false;
+      if (v === "true") return true;
+      return /^\d+$/.test(v) ? Number(v) : v;
+    }),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -171,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     media: mediaStorageConfig(e),
     seedDemoContent: e.SEED_DEMO_CONTENT,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
   };
 }
 

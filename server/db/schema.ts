@@ -81,7 +81,8 @@ export const courses = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("courses_status_created_at_idx").on(t.status, t.createdAt.desc()),
+    // NULLS FIRST matches a plain `ORDER BY created_at DESC`, so the catalogue reads the index in order.
+    index("courses_status_created_at_idx").on(t.status, t.createdAt.desc().nullsFirst()),
     index("courses_category_id_idx").on(t.categoryId),
     index("courses_partner_id_idx").on(t.partnerId),
     check("courses_price_non_negative", sql`${t.price} >= 0`),

@@ -15,6 +15,17 @@ import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
 import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -137,6 +148,42 @@ function Students({ order }: { order: AdminOrder }) {
   );
 }
 
+/** Cancelling is final (the state machine has no way back), so it asks first. */
+function ConfirmCancel({
+  label,
+  disabled,
+  onConfirm,
+}: {
+  label: string;
+  disabled: boolean;
+  onConfirm: () => void;
+}) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button type="button" size="sm" variant="outline" disabled={disabled} aria-label={label}>
+          <Ban aria-hidden />
+          {ADMIN_ACTION_LABELS.canceled ?? "Cancel"}
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Are you sure you want to cancel this order?</AlertDialogTitle>
+          <AlertDialogDescription>
+            A canceled order cannot be reopened. The buyer is not notified automatically.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Keep Order</AlertDialogCancel>
+          <AlertDialogAction variant="destructive" onClick={onConfirm}>
+            Cancel Order
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
 function StatusActions({ order }: { order: AdminOrder }) {
   const fetcher = useFetcher<StatusAnswer>();
   const handled = useRef<unknown>(null);
@@ -161,21 +208,34 @@ function StatusActions({ order }: { order: AdminOrder }) {
     <fetcher.Form method="post" className="flex flex-wrap justify-end gap-2">
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
-      {order.actions.map((to) => (
-        <Button
-          key={to}
-          type="submit"
-          name="status"
-          value={to}
-          size="sm"
-          variant={to === "canceled" ? "outline" : "default"}
-          disabled={busy}
-          aria-label={`${ADMIN_ACTION_LABELS[to] ?? to} – ${who}'s order ${order.reference}`}
-        >
-          {to === "canceled" ? <Ban aria-hidden /> : <CheckCircle2 aria-hidden />}
-          {ADMIN_ACTION_LABELS[to] ?? to}
-        </Button>
-      ))}
+      {order.actions.map((to) =>
+        to === "canceled" ? (
+          <ConfirmCancel
+            key={to}
+            disabled={busy}
+            label={`Cancel – ${who}'s order ${order.reference}`}
+            onConfirm={() =>
+              fetcher.submit(
+                { intent: "status", orderId: order.id, status: "canceled" },
+                { method: "post" },
+              )
+            }
+          />
+        ) : (
+          <Button
+            key={to}
+            type="submit"
+            name="status"
+            value={to}
+            size="sm"
+            disabled={busy}
+            aria-label={`${ADMIN_ACTION_LABELS[to] ?? to} – ${who}'s order ${order.reference}`}
+          >
+            <CheckCircle2 aria-hidden />
+            {ADMIN_ACTION_LABELS[to] ?? to}
+          </Button>
+        ),
+      )}
     </fetcher.Form>
   );
 }
