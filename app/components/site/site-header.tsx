@@ -70,7 +70,11 @@ function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: 
  * shown on hover and keyboard focus by CSS, and toggled by click when scripts run.
  */
 function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
-  const [open, setOpen] = useState(false);
+  // Hovering opens it for a look; a click pins it open (or closes a pinned one), so a mouse
+  // user's click on a panel that hovering already opened does not close it again.
+  const [openedBy, setOpenedBy] = useState<"hover" | "click" | null>(null);
+  const open = openedBy !== null;
+  const close = () => setOpenedBy(null);
   // Until scripts run, CSS opens the panel on hover and focus; after that, state does.
   const [enhanced, setEnhanced] = useState(false);
   const { pathname } = useLocation();
@@ -80,15 +84,15 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   const active =
     pathname.startsWith("/services/counter-fraud-training") || pathname.startsWith("/courses/");
 
-  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => close(), [pathname]);
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {
-      if (!ref.current?.contains(event.target as Node)) setOpen(false);
+      if (!ref.current?.contains(event.target as Node)) close();
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") {
-        setOpen(false);
+        close();
         ref.current?.querySelector("button")?.focus();
       }
     };
@@ -105,14 +109,16 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
       ref={ref}
       className="group relative"
       data-state={open ? "open" : "closed"}
-      onPointerEnter={(e) => e.pointerType === "mouse" && setOpen(true)}
-      onPointerLeave={(e) => e.pointerType === "mouse" && setOpen(false)}
+      onPointerEnter={(e) => e.pointerType === "mouse" && setOpenedBy((v) => v ?? "hover")}
+      onPointerLeave={(e) =>
+        e.pointerType === "mouse" && setOpenedBy((v) => (v === "hover" ? null : v))
+      }
     >
       <button
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((v) => !v)}
+        onClick={() => setOpenedBy((v) => (v === "click" ? null : "click"))}
         className={cn(linkClass({ isActive: active }), "inline-flex items-center gap-1")}
       >
         Training
@@ -125,7 +131,7 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
           enhanced ? "group-data-[state=open]:block" : "group-hover:block group-focus-within:block",
         )}
       >
-        <TrainingLinks menu={menu} onNavigate={() => setOpen(false)} />
+        <TrainingLinks menu={menu} onNavigate={close} />
       </div>
     </div>
   );
