@@ -63,7 +63,7 @@ export function escapeHtml(value: string): string {
 }
 
 /** A header value: one line, bounded. */
-function headerText(value: string, max = 150): string {
+export function headerText(value: string, max = 150): string {
   const line = value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -104,9 +104,10 @@ export function nextSteps(data: InquiryEmailData): string | null {
     : "We'll review your requirements and send you a custom quote for your face-to-face training, including dates and venue options.";
 }
 
-type Row = [label: string, value: string | null | undefined];
+/** A label and value for the details table of an e-mail; empty values are left out. */
+export type Row = [label: string, value: string | null | undefined];
 
-function rowsHtml(rows: Row[]): string {
+export function rowsHtml(rows: Row[]): string {
   return rows
     .filter((r): r is [string, string] => Boolean(r[1]))
     .map(
@@ -116,14 +117,15 @@ function rowsHtml(rows: Row[]): string {
     .join("");
 }
 
-function rowsText(rows: Row[]): string {
+export function rowsText(rows: Row[]): string {
   return rows
     .filter((r): r is [string, string] => Boolean(r[1]))
     .map(([label, value]) => `${label}: ${value}`)
     .join("\n");
 }
 
-function layout(title: string, body: string): string {
+/** The shared frame of every HTML e-mail. */
+export function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#111"><div style="max-width:640px;margin:0 auto;background:#fff;border-radius:8px;padding:24px">${body}<p style="margin-top:32px;color:#777;font-size:13px">NightWatch · Dark web monitoring, counter fraud training and security consultancy · London, United Kingdom</p></div></body></html>`;
 }
 

@@ -1,6 +1,14 @@
 import { formatPence } from "#app/lib/checkout.ts";
 import { orderReference, PAYMENT_METHOD_LABELS, type PaymentMethod } from "#app/lib/orders.ts";
-import { escapeHtml, type RenderedEmail } from "../email/templates.server.ts";
+import {
+  escapeHtml,
+  headerText,
+  layout,
+  rowsHtml,
+  rowsText,
+  type RenderedEmail,
+  type Row,
+} from "../email/templates.server.ts";
 
 /**
  * The e-mails an order sends (issue 5 item 7): on an invoice request, an alert to the admin
@@ -24,34 +32,6 @@ export interface OrderEmailData {
   createdAt: Date;
   /** The attendees: the buyer when they are the student, else the named colleagues. */
   students: { firstName: string; lastName: string; email: string }[];
-}
-
-type Row = [label: string, value: string | null | undefined];
-
-function headerText(value: string, max = 150): string {
-  const line = value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function rowsHtml(rows: Row[]): string {
-  return rows
-    .filter((r): r is [string, string] => Boolean(r[1]))
-    .map(
-      ([label, value]) =>
-        `<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;color:#555;font-weight:600;white-space:nowrap">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
-    )
-    .join("");
-}
-
-function rowsText(rows: Row[]): string {
-  return rows
-    .filter((r): r is [string, string] => Boolean(r[1]))
-    .map(([label, value]) => `${label}: ${value}`)
-    .join("\n");
-}
-
-function layout(title: string, body: string): string {
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#111"><div style="max-width:640px;margin:0 auto;background:#fff;border-radius:8px;padding:24px">${body}<p style="margin-top:32px;color:#777;font-size:13px">NightWatch · Dark web monitoring, counter fraud training and security consultancy · London, United Kingdom</p></div></body></html>`;
 }
 
 const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
