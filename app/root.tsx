@@ -1,3 +1,4 @@
+import "./lib/zod-setup.ts";
 import {
   Links,
   Meta,

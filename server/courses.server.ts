@@ -3,6 +3,7 @@ import { db } from "./db/client.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { log } from "./log.server.ts";
 import type { FooterCourse, MenuCourse, TrainingMenu } from "#app/lib/navigation.ts";
+import { isSlug } from "#app/lib/slug.ts";
 import {
   EXCLUSIVE_FILTER_VALUE,
   type CatalogueCourse,
@@ -300,6 +301,8 @@ async function selectPublishedCourse(where: SQL): Promise<PublishedCourse | unde
  * are never found.
  */
 export async function findPublishedCourse(slugOrId: string): Promise<PublishedCourseLookup> {
+  // Anything else in the URL (a NUL byte, say) could not name a course and must not reach SQL.
+  if (!isSlug(slugOrId) && !UUID.test(slugOrId)) return { kind: "not_found" };
   const bySlug = await selectPublishedCourse(eq(courses.slug, slugOrId));
   if (bySlug) return { kind: "found", course: bySlug };
   if (!UUID.test(slugOrId)) return { kind: "not_found" };

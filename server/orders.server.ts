@@ -17,6 +17,7 @@ import {
   type OrderStatus,
   type PaymentMethod,
 } from "#app/lib/orders.ts";
+import { isSlug } from "#app/lib/slug.ts";
 import { config } from "./config.server.ts";
 import { csvResponse, type CsvValue } from "./csv.server.ts";
 import { db, type Transaction } from "./db/client.server.ts";
@@ -220,6 +221,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The published course a checkout page sells (spec §7 'Checkout'), or null. */
 export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse | null> {
+  if (!isSlug(slug)) return null;
   const [row] = await db()
     .select({
       id: courses.id,
@@ -245,6 +247,7 @@ export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse |
 export async function findCourseBySlug(
   slug: string,
 ): Promise<{ id: string; slug: string; title: string } | null> {
+  if (!isSlug(slug)) return null;
   const [row] = await db()
     .select({ id: courses.id, slug: courses.slug, title: courses.title })
     .from(courses)

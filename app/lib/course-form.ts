@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSlug } from "./slug.ts";
 import {
   checkbox,
   optionalId,
@@ -71,10 +72,7 @@ export const slugField = z
   .string()
   .optional()
   .transform((v) => (v ?? "").trim().toLowerCase())
-  .refine(
-    (v) => v === "" || (v.length <= 120 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(v)),
-    SLUG_INVALID,
-  )
+  .refine((v) => v === "" || (v.length <= 120 && isSlug(v)), SLUG_INVALID)
   .transform((v) => (v === "" ? null : v));
 
 function choice<T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {

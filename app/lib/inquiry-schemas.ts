@@ -81,6 +81,9 @@ const count = (n: number) => n.toLocaleString("en-GB");
 // Single-line fields: control characters (newlines, tabs) become spaces, so nothing a visitor
 // types can break a line of an e-mail header or the admin table.
 const singleLine = (v: string) => v.replace(/[\u0000-\u001f\u007f]+/g, " ");
+// Multi-line fields keep line breaks and tabs; other control characters (a NUL byte cannot even
+// be stored in PostgreSQL text) are dropped.
+const multiLine = (v: string) => v.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
 
 function requiredLine(label: string, max: number, missing: string) {
   return z
@@ -104,6 +107,7 @@ function optionalLine(label: string, max: number) {
 function optionalMessage(label: string) {
   return z
     .string({ error: `${label} must be text` })
+    .overwrite(multiLine)
     .trim()
     .max(LIMITS.message, `${label} must be at most ${count(LIMITS.message)} characters`)
     .optional()
@@ -149,6 +153,7 @@ export const enquirySchema = z.object({
   service: optionalChoice(SERVICE_INTERESTS, "Please choose a service from the list"),
   message: z
     .string({ error: "Please enter your message" })
+    .overwrite(multiLine)
     .trim()
     .min(1, "Please enter your message")
     .max(LIMITS.message, `Message must be at most ${count(LIMITS.message)} characters`),

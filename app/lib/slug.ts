@@ -10,6 +10,11 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
+/** A slug as stored: lower-case letters and digits in runs joined by single hyphens. */
+export function isSlug(value: string): boolean {
+  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value);
+}
+
 /** `base`, then `base-2`, `base-3`, …: the n-th candidate when earlier ones are taken. */
 export function slugCandidate(base: string, n: number): string {
   return n <= 1 ? base : `${base}-${n}`;

@@ -232,6 +232,15 @@ export interface WebhookResponse {
 }
 
 /** The order status each Checkout Session event leads to (null: no change). */
+function isWellFormedEvent(event: unknown): event is Stripe.Event {
+  if (typeof event !== "object" || event === null) return false;
+  const { id, type, data } = event as { id?: unknown; type?: unknown; data?: unknown };
+  if (typeof id !== "string" || typeof type !== "string") return false;
+  if (typeof data !== "object" || data === null) return false;
+  const object = (data as { object?: unknown }).object;
+  return typeof object === "object" && object !== null && !Array.isArray(object);
+}
+
 export function statusForEvent(event: {
   type: string;
   data: { object: unknown };
@@ -275,6 +284,11 @@ export async function handleStripeWebhook(
   } catch (error) {
     log.warn({ err: error }, "Stripe webhook with an invalid signature refused");
     return { status: 400, body: { received: false, error: "Invalid signature" } };
+  }
+  // Signed is not the same as well-formed (a signed `null` or an event without data parses).
+  if (!isWellFormedEvent(event)) {
+    log.warn("signed Stripe webhook without an event id, type or data object refused");
+    return { status: 400, body: { received: false, error: "Malformed event" } };
   }
   const to = statusForEvent(event);
   if (!to) return { status: 200, body: { received: true } };

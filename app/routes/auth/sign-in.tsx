@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "#app/components/
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { pageMeta } from "#app/lib/seo.ts";
+import { readPostedForm } from "#app/components/forms/form-post.server.ts";
 import type { Route } from "./+types/sign-in";
 
 /**
@@ -19,7 +20,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const posted = await readPostedForm(request);
+  if (!posted.ok) return data({ error: posted.message, email: "" }, { status: posted.status });
+  const form = posted.formData;
   const email = String(form.get("email") ?? "").trim();
   const password = String(form.get("password") ?? "");
   if (!email || !password) {
