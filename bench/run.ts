@@ -1,0 +1,92 @@
+import { parseArgs } from "node:util";
+import { buildSite } from "#tests/support/site-process.ts";
+import { runBundleReport } from "./bundle.ts";
+import { runLighthouseBench } from "./lighthouse.ts";
+import { machine, writeResult } from "./lib.ts";
+import { runScaleBench } from "./scale.ts";
+import { runSsrBench } from "./ssr.ts";
+
+/**
+ * npm run bench [-- options]: builds into BUILD_DIR (default build-bench), then runs
+ *   ssr        SSR vs static HTML, side by side (autocannon)
+ *   bundle     JS/CSS per public page, gzipped; no admin editor on public pages
+ *   lighthouse Lighthouse mobile on /, the catalogue and a course page (npm run bench:lighthouse)
+ *   scale      catalogue and admin lists at volume on PostgreSQL
+ * Each part prints a table and writes bench/results/<part>-<time>.json (and <part>-latest.json).
+ *
+ * Options: --only ssr,bundle,… --postgres (SSR on a fresh PostgreSQL database) --no-build
+ *          --connections 50 --seconds 10 --lighthouse-runs 1 --scale-requests 200
+ */
+
+const PARTS = ["ssr", "bundle", "lighthouse", "scale"] as const;
+type Part = (typeof PARTS)[number];
+
+const { values } = parseArgs({
+  options: {
+    only: { type: "string" },
+    postgres: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+    connections: { type: "string", default: "50" },
+    seconds: { type: "string", default: "10" },
+    "lighthouse-runs": { type: "string", default: "1" },
+    "scale-requests": { type: "string", default: "200" },
+  },
+});
+
+const parts: Part[] = values.only
+  ? values.only.split(",").map((p) => {
+      const part = p.trim() as Part;
+      if (!PARTS.includes(part))
+        throw new Error(`Unknown part ${p}: choose from ${PARTS.join(", ")}`);
+      return part;
+    })
+  : [...PARTS];
+const buildDir = process.env.BUILD_DIR ?? "build-bench";
+
+// Never the default build/ that others serve from.
+if (buildDir === "build")
+  throw new Error("Use a build directory of your own (BUILD_DIR=build-bench).");
+if (!values["no-build"]) buildSite(buildDir);
+
+const header = { startedAt: new Date().toISOString(), machine: await machine(), buildDir };
+const summary: Record<string, unknown> = { ...header };
+let failed = false;
+for (const part of parts) {
+  console.log(`\n== ${part}`);
+  const loadBefore = (await machine()).loadAverage;
+  try {
+    let result: unknown;
+    if (part === "ssr") {
+      result = await runSsrBench({
+        buildDir,
+        postgres: values.postgres,
+        connections: Number(values.connections),
+        seconds: Number(values.seconds),
+      });
+    } else if (part === "bundle") {
+      result = runBundleReport(buildDir);
+    } else if (part === "lighthouse") {
+      result = await runLighthouseBench({ buildDir, runs: Number(values["lighthouse-runs"]) });
+    } else {
+      result = await runScaleBench({ buildDir, requests: Number(values["scale-requests"]) });
+    }
+    // Other work on the machine skews every figure: keep the load average next to them.
+    const load = { before: loadBefore, after: (await machine()).loadAverage };
+    const data = {
+      part,
+      ...header,
+      finishedAt: new Date().toISOString(),
+      loadAverage: load,
+      result,
+    };
+    summary[part] = result;
+    console.log(`\n→ ${writeResult(part, data)}`);
+  } catch (error) {
+    failed = true;
+    console.error(`\n${part} failed:`, error);
+    summary[part] = { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+if (parts.length > 1) console.log(`\n→ ${writeResult("bench", summary)}`);
+// Benchmarks report; only a crash of one of them is a failure.
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,395 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import {
+  createAdmin,
+  createScratchDatabase,
+  postgresReachable,
+  ROOT,
+  signIn,
+  startSite,
+} from "#tests/support/site-process.ts";
+import { PORTS, percentile, round, table } from "./lib.ts";
+
+/**
+ * The catalogue and the admin lists at volume, on PostgreSQL: a fresh database with the demo
+ * content, then 1,000 published courses in all and 100,000 orders and 100,000 inquiries
+ * (inserted by `insert … select … generate_series`), then each page requested one at a time,
+ * signed in for the admin ones, and its latency percentiles reported.
+ */
+
+export const SCALE = { courses: 1000, orders: 100_000, inquiries: 100_000 };
+export const ADMIN_P95_TARGET_MS = 150;
+const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1234" };
+
+async function seedVolume(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const started = Date.now();
+    const { rows } = await client.query<{ n: string }>(
+      "select count(*) as n from courses where status = 'published'",
+    );
+    const missing = Math.max(0, SCALE.courses - Number(rows[0]!.n));
+    // Courses: a spread of categories, partners (a third partner-less), prices and ages.
+    await client.query(
+      `insert into courses (slug, title, short_description, description, content, price, duration_hours,
+                            status, delivery_type, featured, category_id, partner_id, created_at, updated_at)
+       select 'bench-course-' || g,
+              (array['Fraud', 'OSINT', 'Security', 'Compliance', 'Leadership'])[1 + g % 5] || ' course ' || g,
+              'A short description of bench course ' || g || ' for the catalogue card.',
+              'The longer description of bench course ' || g || '. ' || repeat('Learn to spot and stop fraud. ', 10),
+              '<h2>Outline</h2><p>' || repeat('Module content. ', 40) || '</p>',
+              (100 + (g * 37) % 2400)::numeric(10,2),
+              1 + g % 40,
+              'published',
+              (array['online', 'classroom', 'blended'])[1 + g % 3],
+              false,
+              (select id from categories order by slug offset (g % greatest(1, (select count(*) from categories)::int)) limit 1),
+              case when g % 3 = 0 then null
+                   else (select id from course_partners order by name offset (g % greatest(1, (select count(*) from course_partners)::int)) limit 1) end,
+              now() - (g || ' hours')::interval,
+              now() - (g || ' hours')::interval
+       from generate_series(1, $1::int) g`,
+      [missing],
+    );
+    // Orders: unit price from the course, total = unit × quantity, 1–10 places.
+    await client.query(
+      `with c as (
+         select id, title, (price * 100)::int as pence, row_number() over (order by id) - 1 as rn
+         from courses where status = 'published' and price > 0),
+       k as (select count(*)::int as n from c)
+       insert into orders (status, payment_method, buyer_first_name, buyer_last_name, buyer_email, buyer_phone,
+                           buyer_company, course_id, course_title_snapshot, unit_price_cents, quantity,
+                           total_amount_cents, currency, is_buyer_student, stripe_checkout_session_id,
+                           created_at, updated_at)
+       select (array['pending', 'invoiced', 'paid', 'paid', 'paid', 'failed', 'canceled']::order_status[])[1 + g % 7],
+              case when g % 3 = 0 then 'invoice'::payment_method else 'stripe'::payment_method end,
+              (array['Alice', 'Bob', 'Chidi', 'Dana', 'Erin', 'Farah', 'Gwen', 'Hugo'])[1 + g % 8],
+              (array['Smith', 'Jones', 'Patel', 'Brown', 'Okafor', 'Taylor', 'Evans'])[1 + g % 7] || g,
+              'buyer' || g || '@example.com',
+              '+44 20 7946 ' || lpad((g % 10000)::text, 4, '0'),
+              'Company ' || (g % 5000),
+              c.id, c.title, c.pence, 1 + g % 10, c.pence * (1 + g % 10), 'GBP', g % 10 = 0,
+              case when g % 3 = 0 then null else 'cs_bench_' || g end,
+              now() - (g || ' minutes')::interval,
+              now() - (g || ' minutes')::interval
+       from generate_series(1, $1::int) g
+       join c on c.rn = g % (select n from k)`,
+      [SCALE.orders],
+    );
+    await client.query(
+      `insert into inquiries (name, email, phone, company, message, inquiry_type, status, notes, created_at, updated_at)
+       select (array['Alice', 'Bob', 'Chidi', 'Dana', 'Erin', 'Farah', 'Gwen', 'Hugo'])[1 + g % 8] || ' ' ||
+              (array['Smith', 'Jones', 'Patel', 'Brown', 'Okafor', 'Taylor', 'Evans'])[1 + g % 7] || g,
+              'visitor' || g || '@example.com',
+              case when g % 2 = 0 then '+44 161 496 ' || lpad((g % 10000)::text, 4, '0') end,
+              case when g % 3 <> 0 then 'Organisation ' || (g % 7000) end,
+              'Service Interest: Dark Web Monitoring' || chr(10) || chr(10) || repeat('We would like to know more. ', 8),
+              (array['training', 'file_interrogator', 'security_consultation', 'course', 'general']::inquiry_type[])[1 + g % 5],
+              (array['new', 'in_progress', 'replied', 'closed']::inquiry_status[])[1 + g % 4],
+              case when g % 5 = 0 then 'Called back.' end,
+              now() - (g || ' minutes')::interval,
+              now() - (g || ' minutes')::interval
+       from generate_series(1, $1::int) g`,
+      [SCALE.inquiries],
+    );
+    await client.query("analyze");
+    const counts = await client.query<{ courses: string; orders: string; inquiries: string }>(
+      `select (select count(*) from courses where status = 'published') as courses,
+              (select count(*) from orders) as orders, (select count(*) from inquiries) as inquiries`,
+    );
+    const c = counts.rows[0]!;
+    return {
+      publishedCourses: Number(c.courses),
+      orders: Number(c.orders),
+      inquiries: Number(c.inquiries),
+      seedSeconds: round((Date.now() - started) / 1000),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The database's share: SQL equivalent to what the pages read (written here, not taken from the
+ * app), each run 30 times on the same database. Tells rendering cost apart from query cost.
+ */
+const SQL_PROBES = [
+  {
+    name: "published courses with category and partner (catalogue, menu)",
+    sql: `select c.id, c.slug, c.title, c.short_description, c.thumbnail_url, c.price, c.duration_hours,
+                 cat.name, p.name from courses c left join categories cat on cat.id = c.category_id
+          left join course_partners p on p.id = c.partner_id where c.status = 'published'
+          order by c.created_at desc, c.id`,
+  },
+  { name: "inquiries: count all", sql: "select count(*) from inquiries" },
+  {
+    name: "inquiries: first page",
+    sql: "select * from inquiries order by created_at desc, id desc limit 25",
+  },
+  {
+    name: "inquiries: last page (offset)",
+    sql: "select * from inquiries order by created_at desc, id desc limit 25 offset 99975",
+  },
+  {
+    name: "inquiries: search count (ilike, 3 columns)",
+    sql: "select count(*) from inquiries where name ilike '%patel%' or email ilike '%patel%' or company ilike '%patel%'",
+  },
+  {
+    name: "inquiries: count by status",
+    sql: "select status, count(*) from inquiries group by status",
+  },
+  { name: "orders: count all", sql: "select count(*) from orders" },
+  {
+    name: "orders: first page",
+    sql: "select * from orders order by created_at desc, id desc limit 25",
+  },
+  {
+    name: "orders: search (ilike)",
+    sql: "select count(*) from orders where buyer_last_name ilike '%okafor%' or buyer_email ilike '%okafor%'",
+  },
+];
+
+async function probeSql(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = [];
+    for (const probe of SQL_PROBES) {
+      await client.query(probe.sql);
+      const times: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const started = process.hrtime.bigint();
+        await client.query(probe.sql);
+        times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+      times.sort((a, b) => a - b);
+      rows.push({
+        query: probe.name,
+        p50Ms: round(percentile(times, 50)),
+        p95Ms: round(percentile(times, 95)),
+      });
+    }
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+interface Timed {
+  status: number;
+  ms: number;
+  bytes: number;
+  location?: string;
+}
+
+function timedGet(agent: Agent, url: string, cookie?: string): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = request(
+      url,
+      { agent, headers: { accept: "text/html", ...(cookie ? { cookie } : {}) } },
+      (res) => {
+        let bytes = 0;
+        res.on("data", (c: Buffer) => (bytes += c.length));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+            bytes,
+            location: res.headers.location,
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+export async function runScaleBench(options: { buildDir: string; requests: number }) {
+  if (!(await postgresReachable())) {
+    console.log(
+      "  PostgreSQL is not reachable (DATABASE_URL or 127.0.0.1:5432): scale benchmark skipped.",
+    );
+    return { skipped: "PostgreSQL not reachable" };
+  }
+  const database = await createScratchDatabase("nw_bench_scale");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "nw-bench-scale-"));
+  try {
+    const env = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+    };
+    delete (env as Record<string, unknown>).NODE_ENV;
+    // Migrations and the demo content (categories, partners, the demo courses).
+    const seeded = spawnSync(process.execPath, ["--import", "tsx", "scripts/db-seed.ts"], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    });
+    if (seeded.status !== 0) throw new Error(`db-seed failed:\n${seeded.stdout}\n${seeded.stderr}`);
+    createAdmin({ ...ADMIN, dataDir, databaseUrl: database.url });
+    process.stdout.write("  seeding volume … ");
+    const volume = await seedVolume(database.url);
+    console.log(
+      `${volume.publishedCourses} published courses, ${volume.orders} orders, ${volume.inquiries} inquiries in ${volume.seedSeconds} s`,
+    );
+
+    const site = await startSite({
+      port: PORTS.scale,
+      buildDir: options.buildDir,
+      dataDir,
+      databaseUrl: database.url,
+      env: { SEED_DEMO_CONTENT: "false", LOG_LEVEL: "info" },
+      stdout: "ignore",
+    });
+    try {
+      const cookie = await signIn(site.url, ADMIN.email, ADMIN.password);
+      const lastInquiryPage = Math.ceil(volume.inquiries / 25);
+      const targets = [
+        { name: "catalogue", path: "/services/counter-fraud-training", admin: false },
+        { name: "home (menu of every course)", path: "/", admin: false },
+        { name: "course page", path: "/courses/bench-course-500", admin: false },
+        { name: "admin inquiries", path: "/admin/inquiries", admin: true },
+        {
+          name: "admin inquiries, last page",
+          path: `/admin/inquiries?page=${lastInquiryPage}`,
+          admin: true,
+        },
+        { name: "admin inquiries, search", path: "/admin/inquiries?q=patel", admin: true },
+        {
+          name: "admin inquiries, status filter",
+          path: "/admin/inquiries?status=replied&type=training",
+          admin: true,
+        },
+        { name: "admin payments", path: "/admin/payments", admin: true },
+        {
+          name: "admin payments, last page",
+          path: `/admin/payments?page=${Math.ceil(volume.orders / 25)}`,
+          admin: true,
+        },
+        { name: "admin payments, search", path: "/admin/payments?q=okafor", admin: true },
+        { name: "admin dashboard", path: "/admin/dashboard", admin: true },
+      ];
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      type PageResult = (typeof targets)[number] & {
+        status?: number;
+        skipped?: string;
+        requests?: number;
+        statuses?: Record<string, number>;
+        htmlKb?: number;
+        p50Ms?: number;
+        p95Ms?: number;
+        p99Ms?: number;
+        maxMs?: number;
+      };
+      const results: PageResult[] = [];
+      for (const target of targets) {
+        const url = `${site.url}${target.path}`;
+        const cookieFor = target.admin ? cookie : undefined;
+        const first = await timedGet(agent, url, cookieFor);
+        if (first.status !== 200) {
+          const why =
+            first.status === 404
+              ? "not built yet (404)"
+              : first.status >= 300 && first.status < 400
+                ? `redirected to ${first.location}`
+                : `answered ${first.status}`;
+          console.log(`  ${target.path}: ${why} — not measured`);
+          results.push({ ...target, status: first.status, skipped: why });
+          continue;
+        }
+        for (let i = 0; i < 10; i++) await timedGet(agent, url, cookieFor); // warm-up
+        const times: number[] = [];
+        let bytes = 0;
+        const statuses = new Map<number, number>();
+        for (let i = 0; i < options.requests; i++) {
+          const t = await timedGet(agent, url, cookieFor);
+          times.push(t.ms);
+          bytes = t.bytes;
+          statuses.set(t.status, (statuses.get(t.status) ?? 0) + 1);
+        }
+        times.sort((a, b) => a - b);
+        const row = {
+          ...target,
+          requests: options.requests,
+          statuses: Object.fromEntries(statuses),
+          htmlKb: round(bytes / 1024),
+          p50Ms: round(percentile(times, 50)),
+          p95Ms: round(percentile(times, 95)),
+          p99Ms: round(percentile(times, 99)),
+          maxMs: round(times.at(-1)!),
+        };
+        results.push(row);
+        console.log(
+          `  ${target.path}: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms (${row.htmlKb} KB)`,
+        );
+      }
+      agent.destroy();
+      const measured = results.filter(
+        (
+          r,
+        ): r is PageResult & {
+          htmlKb: number;
+          p50Ms: number;
+          p95Ms: number;
+          p99Ms: number;
+          maxMs: number;
+        } => r.p95Ms !== undefined,
+      );
+      console.log(
+        `\nAt volume on PostgreSQL (${options.requests} sequential requests each, signed in for /admin)\n`,
+      );
+      console.log(
+        table(
+          ["page", "KB", "p50 ms", "p95 ms", "p99 ms", "max ms"],
+          measured.map((r) => [r.path, r.htmlKb, r.p50Ms, r.p95Ms, r.p99Ms, r.maxMs]),
+        ),
+      );
+      const sql = await probeSql(database.url);
+      console.log("\nThe database's share (equivalent SQL, 30 runs each)\n");
+      console.log(
+        table(
+          ["query", "p50 ms", "p95 ms"],
+          sql.map((r) => [r.query, r.p50Ms, r.p95Ms]),
+        ),
+      );
+      const adminMisses = measured.filter((r) => r.admin && r.p95Ms >= ADMIN_P95_TARGET_MS);
+      const notRun = results
+        .filter((r) => r.skipped)
+        .map((r) => ({ path: r.path, reason: r.skipped! }));
+      console.log(
+        `Target admin lists p95 < ${ADMIN_P95_TARGET_MS} ms: ${adminMisses.length ? `MISSED on ${adminMisses.map((r) => r.path).join(", ")}` : "met on every measured list"}` +
+          (notRun.length
+            ? `; not measured: ${notRun.map((r) => `${r.path} (${r.reason})`).join(", ")}`
+            : ""),
+      );
+      return {
+        database: "postgres",
+        volume,
+        requestsPerPage: options.requests,
+        pages: results,
+        sql,
+        targets: {
+          adminP95BelowMs: ADMIN_P95_TARGET_MS,
+          met: adminMisses.length === 0,
+          missed: adminMisses.map((r) => ({ path: r.path, p95Ms: r.p95Ms })),
+          notMeasured: notRun,
+        },
+      };
+    } finally {
+      await site.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await database.drop();
+  }
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Fault and abuse tests (npm run test:faults): each file starts the production server
+ * (BUILD_DIR, default build-bench, built once by the global set-up) as a child process on its own
+ * port (4550–4599) and talks to it over loopback. Files run one after another: they load the
+ * machine, and side by side they would skew each other.
+ */
+export default defineConfig({
+  test: {
+    include: ["tests/faults/**/*.test.ts"],
+    globalSetup: ["tests/support/faults-setup.ts"],
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    pool: "forks",
+    fileParallelism: false,
+    env: { LOG_LEVEL: "silent" },
+  },
+});
