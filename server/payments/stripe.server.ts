@@ -133,7 +133,14 @@ type Match =
  * The order a session pays for: by client_reference_id (our order id), else by the stored
  * session id; and only if the session is the order's own and charges exactly its total in GBP.
  */
+/** What a Stripe Checkout Session id looks like. */
+const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
+
 async function orderForSession(session: SessionLike): Promise<Match> {
+  // Only a Checkout Session id can name an order (and anything else must not reach SQL).
+  if (typeof session.id !== "string" || !SESSION_ID.test(session.id)) {
+    return { ok: false, reason: "no_order" };
+  }
   let order = session.client_reference_id
     ? await findOrderWithCourse(session.client_reference_id)
     : null;
@@ -159,8 +166,6 @@ async function orderForSession(session: SessionLike): Promise<Match> {
 
 /* ------------------------------------------------------------------------------------------ */
 /* The success page (verify-payment)                                                            */
-
-const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
 
 /**
  * Verifies the session a buyer returns with from Stripe: it must exist, belong to an order of
