@@ -46,11 +46,16 @@ if (dev) {
       index: false,
     }),
   );
-  server.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+  // Other public files (favicon): only names with an extension can be files, so page requests
+  // skip the file-system lookup.
+  const publicFiles = express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false });
+  server.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   server.use(appModule.app);
 }
 
 const { config, log, start, stop } = appModule;
+// Rate limits and sign-in throttling key on req.ip: only believe X-Forwarded-For from our proxies.
+server.set("trust proxy", config.trustProxy);
 
 try {
   await start();

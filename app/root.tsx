@@ -14,7 +14,8 @@ import { Toaster } from "./components/ui/toast.tsx";
 import { useNonce } from "./lib/nonce.ts";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
+  // `precedence` lets React put the style sheet first in <head>, ahead of the script preloads.
+  { rel: "stylesheet", href: stylesheet, precedence: "default" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

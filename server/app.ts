@@ -2,29 +2,32 @@ import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { sql } from "drizzle-orm";
-import "react-router";
+import type { AppLoadContext } from "react-router";
 import { config } from "./config.server.ts";
+import { issueFormToken } from "./abuse.server.ts";
+import { onCatalogueChange } from "./catalogue-write.server.ts";
 import { closeDatabase, db, openDatabase } from "./db/client.server.ts";
 import { seedDemoContent } from "./db/seed.server.ts";
 import { configuredTarget, describeTarget } from "./db/target.server.ts";
 import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
 import { ensureInitialAdmin } from "./auth.server.ts";
 import { log } from "./log.server.ts";
+import { createPageCache } from "./page-cache.server.ts";
 import { securityHeaders } from "./security-headers.server.ts";
 import { serveLocalMedia } from "./storage/local.server.ts";
 
 /**
- * The application as one module graph: the Express handler for React Router plus the
+ * The application as one module graph: the Express router for React Router plus the
  * lifecycle (`start`, `stop`) that server.ts drives. Built by Vite as the SSR entry, so
  * route modules and this file share one database handle.
  */
 
 export { config, log };
 
-export const app = express();
-app.disable("x-powered-by");
-// Rate limits and sign-in throttling key on req.ip: only believe X-Forwarded-For from our proxies.
-app.set("trust proxy", config.trustProxy);
+// A router, not a second Express application: mounting an application would re-run Express's
+// per-request set-up on every request. server.ts owns the application and its settings
+// (`trust proxy` from config: rate limits and sign-in throttling key on req.ip).
+export const app = express.Router();
 
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
@@ -33,7 +36,14 @@ app.use((req, res, next) => {
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     log.info(
-      { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) },
+      {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(ms),
+        cache: res.locals.pageCache,
+      },
       "request",
     );
   });
@@ -61,21 +71,32 @@ app.get("/readyz", async (_req, res) => {
 // Uploaded images on local disk (with S3_BUCKET set they are served by the bucket instead).
 if (config.media.kind === "local") app.use("/media", serveLocalMedia(config.media.dir));
 
-app.use(
-  createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
-    getLoadContext: (req, res) => ({
-      cspNonce: String(res.locals.cspNonce ?? ""),
-      // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
-      clientIp: req.ip ?? req.socket.remoteAddress ?? "",
-    }),
-  }),
-);
+const build = () => import("virtual:react-router/server-build");
+const loadContext = (req: express.Request, res: express.Response): AppLoadContext => ({
+  cspNonce: String(res.locals.cspNonce ?? ""),
+  formStarted: issueFormToken(),
+  // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
+  clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+});
+
+// Public pages for visitors without cookies come from a few-second cache; all else is rendered.
+const pageCache = createPageCache({
+  ttlMs: config.env === "development" ? 0 : config.pageCacheMs,
+  publicUrl: config.publicUrl,
+  build,
+  loadContext,
+  issueFormToken: () => issueFormToken(),
+  fallback: createRequestHandler({ build, getLoadContext: loadContext }),
+});
+onCatalogueChange(() => pageCache.clear());
+app.use(pageCache.middleware);
 
 declare module "react-router" {
   interface AppLoadContext {
     /** This response's Content-Security-Policy nonce. */
     cspNonce: string;
+    /** A signed time-stamp of when this page was served, for the public forms' spam guard. */
+    formStarted: string;
   }
 }
 

@@ -126,6 +126,15 @@ const schema = z.object({
       .regex(/^https?:\/\//, "must be an absolute http(s) URL, e.g. https://media.example.co.uk")
       .optional(),
   ),
+  // Public pages rendered for visitors without cookies are kept in memory this long and served
+  // to everyone asking in that time (0 turns it off). Admin changes on this instance clear it at
+  // once; other instances show them after at most this long.
+  PAGE_CACHE_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(2000),
   SEED_DEMO_CONTENT: z
     .enum(["true", "false"])
     .default("true")
@@ -179,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       apiBase: e.STRIPE_API_BASE ? stripeApiBase(e.STRIPE_API_BASE) : undefined,
     },
     media: mediaStorageConfig(e),
+    pageCacheMs: e.PAGE_CACHE_MS,
     seedDemoContent: e.SEED_DEMO_CONTENT,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

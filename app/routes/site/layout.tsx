@@ -1,5 +1,4 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
-import { issueFormToken } from "#server/abuse.server.ts";
 import { config } from "#server/config.server.ts";
 import { loadSiteNavigation } from "#server/courses.server.ts";
 import { NewsletterForm } from "#app/components/forms/newsletter-form.tsx";
@@ -7,12 +6,12 @@ import { SiteFooter } from "#app/components/site/site-footer.tsx";
 import { SiteHeader } from "#app/components/site/site-header.tsx";
 import type { Route } from "./+types/layout";
 
-export async function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
   return {
     ...(await loadSiteNavigation()),
     publicUrl: config.publicUrl,
     // Signed time the page was served: public forms must not be posted sooner than FORM_MIN_SUBMIT_MS after it.
-    formStarted: issueFormToken(),
+    formStarted: context.formStarted,
   };
 }
 
