@@ -140,6 +140,7 @@ export function createPageCache(options: PageCacheOptions) {
 
   function send(res: ExpressResponse, page: CachedPage, head: boolean, state: PageCacheState) {
     res.locals.pageCache = state;
+    res.setHeader("X-Page-Cache", state);
     res.status(page.status);
     for (const [name, value] of page.headers) res.setHeader(name, value);
     if (head) return res.end();
@@ -163,6 +164,7 @@ export function createPageCache(options: PageCacheOptions) {
     const response = await handle(request, context);
     if (!isShareable(response)) {
       res.locals.pageCache = "bypass" satisfies PageCacheState;
+      res.setHeader("X-Page-Cache", "bypass");
       res.status(response.status);
       for (const [name, value] of response.headers) res.append(name, value);
       if (response.body) await writeReadableStreamToWritable(response.body, res);
@@ -181,6 +183,7 @@ export function createPageCache(options: PageCacheOptions) {
     };
     if (startedIn === generation) store(key, page);
     res.locals.pageCache = "miss" satisfies PageCacheState;
+    res.setHeader("X-Page-Cache", "miss");
     res.status(page.status);
     for (const [name, value] of headers) res.append(name, value);
     const body = Buffer.from(html);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 // Zod probes for eval() (new Function) when a schema is built, to speed up parsing. Our CSP
 // forbids eval, and the probe alone is reported as a violation, so in the browser zod runs

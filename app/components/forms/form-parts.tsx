@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher, useRouteLoaderData } from "react-router";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { Label } from "#app/components/ui/label.tsx";
 import { cn } from "#app/lib/cn.ts";
 import {
@@ -141,7 +141,7 @@ export function SuccessPanel({ title, description }: { title: string; descriptio
   );
 }
 
-interface SubmitCycleOptions<S extends z.ZodType> {
+interface SubmitCycleOptions<S extends z.ZodMiniType> {
   form: InquiryForm | "newsletter";
   formId: string;
   schema: S;
@@ -158,7 +158,7 @@ interface SubmitCycleOptions<S extends z.ZodType> {
  * the browser first; the server's answer (field errors included) is shown the same way. Without
  * JavaScript the page's action data supplies the errors and the values to show again.
  */
-export function useSubmitCycle<S extends z.ZodType>(options: SubmitCycleOptions<S>) {
+export function useSubmitCycle<S extends z.ZodMiniType>(options: SubmitCycleOptions<S>) {
   const fetcher = useFetcher<FormResult>();
   const actionData = useActionData() as FormResult | undefined;
   const pageResult =
