@@ -36,7 +36,9 @@ if (dev) {
   });
 } else {
   const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
-  appModule = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as AppModule;
+  appModule = (await import(
+    pathToFileURL(path.join(buildDir, "server/index.js")).href
+  )) as AppModule;
   // Hashed file names never change content: cache them for a year.
   server.use(
     "/assets",

@@ -13,10 +13,15 @@ function clientChunk(id: string): string | null {
   const path = id.replaceAll("\\", "/");
   if (/\/node_modules\/(react|react-dom|scheduler|react-router)\//.test(path)) return "framework";
   // Loaded on demand, each in its own chunk: Quill (admin editor), the hero particles.
-  if (/\/node_modules\/quill\/|\/app\/components\/site\/particle-field\.tsx$/.test(path)) return null;
+  if (/\/node_modules\/quill\/|\/app\/components\/site\/particle-field\.tsx$/.test(path))
+    return null;
   if (/\/app\/components\/admin\//.test(path)) return "admin";
   if (/\/app\/components\/ui\/(alert-dialog|checkbox|table)\.tsx$/.test(path)) return "admin";
-  if (/\/app\/lib\/(admin-|course-form|category-form|partner-form|editor-html|image-upload)/.test(path))
+  if (
+    /\/app\/lib\/(admin-|course-form|category-form|partner-form|editor-html|image-upload)/.test(
+      path,
+    )
+  )
     return "admin";
   if (/\/app\/(components|lib)\//.test(path)) return "site";
   if (/\/node_modules\/lucide-react\//.test(path)) return "site";

@@ -71,5 +71,8 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  log.error({ err: error, path: new URL(request.url).pathname }, "unhandled error in a loader or action");
+  log.error(
+    { err: error, path: new URL(request.url).pathname },
+    "unhandled error in a loader or action",
+  );
 }

@@ -364,15 +364,13 @@ export async function createAdmin(input: { email: string; password: string }): P
     await db().transaction(async (tx) => {
       await tx.insert(user).values({ id, name: email, email, emailVerified: true });
       // What better-auth's own sign-up writes for an e-mail/password account.
-      await tx
-        .insert(account)
-        .values({
-          id: randomUUID(),
-          accountId: id,
-          providerId: "credential",
-          userId: id,
-          password: hash,
-        });
+      await tx.insert(account).values({
+        id: randomUUID(),
+        accountId: id,
+        providerId: "credential",
+        userId: id,
+        password: hash,
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error))

@@ -52,7 +52,10 @@ const schema = z.object({
     .max(10_000)
     .default(5),
   BETTER_AUTH_SECRET: optionalString.pipe(
-    z.string().min(32, { message: "must be at least 32 characters (e.g. openssl rand -base64 32)" }).optional(),
+    z
+      .string()
+      .min(32, { message: "must be at least 32 characters (e.g. openssl rand -base64 32)" })
+      .optional(),
   ),
   // E-mail: without SMTP_URL, outgoing messages are written as .eml files under DATA_DIR/outbox.
   SMTP_URL: optionalString.pipe(
@@ -102,7 +105,10 @@ const schema = z.object({
       .optional(),
   ),
   STRIPE_WEBHOOK_SECRET: optionalString.pipe(
-    z.string().regex(/^whsec_\S+$/, "must be a webhook signing secret (whsec_…)").optional(),
+    z
+      .string()
+      .regex(/^whsec_\S+$/, "must be a webhook signing secret (whsec_…)")
+      .optional(),
   ),
   // Tests only: send the Stripe SDK's API calls to a fake Stripe on this base URL.
   STRIPE_API_BASE: optionalString.pipe(
@@ -115,7 +121,9 @@ const schema = z.object({
   // bucket. S3_PUBLIC_URL is where the bucket's objects are readable (a CDN or the bucket URL).
   S3_BUCKET: optionalString,
   S3_ENDPOINT: optionalString.pipe(
-    z.url({ message: "must be an absolute http(s) URL, e.g. https://s3.eu-west-2.amazonaws.com" }).optional(),
+    z
+      .url({ message: "must be an absolute http(s) URL, e.g. https://s3.eu-west-2.amazonaws.com" })
+      .optional(),
   ),
   S3_REGION: optionalString,
   S3_ACCESS_KEY_ID: optionalString,

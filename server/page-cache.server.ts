@@ -1,5 +1,9 @@
 import { writeReadableStreamToWritable } from "@react-router/node";
-import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import type {
+  Request as ExpressRequest,
+  RequestHandler,
+  Response as ExpressResponse,
+} from "express";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 
 /**
@@ -207,7 +211,10 @@ export function createPageCache(options: PageCacheOptions) {
       }
       if (head) return options.fallback(req, res, next);
       const rendering = render(req, res, key);
-      renders.set(key, rendering.catch(() => null));
+      renders.set(
+        key,
+        rendering.catch(() => null),
+      );
       try {
         await rendering;
       } finally {

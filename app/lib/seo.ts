@@ -47,7 +47,11 @@ export function pageMeta(
     { property: "og:locale", content: "en_GB" },
     { name: "twitter:card", content: "summary" },
   ];
-  if (page.image) tags.push({ property: "og:image", content: new URL(page.image, origin || "http://localhost").href });
+  if (page.image)
+    tags.push({
+      property: "og:image",
+      content: new URL(page.image, origin || "http://localhost").href,
+    });
   if (page.noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
 }

@@ -12,7 +12,8 @@ const COURSE = "/courses/introduction-to-counter-fraud";
 
 const nonceInHeader = (response: APIResponse) =>
   /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1];
-const noncesInBody = (html: string) => new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]));
+const noncesInBody = (html: string) =>
+  new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]));
 const formStamps = (html: string) =>
   new Set([...html.matchAll(/name="form_started" value="([^"]+)"/g)].map((m) => m[1]));
 

@@ -4,7 +4,9 @@ import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
 /** The site shell of the foundation: header, Training dropdown, mobile menu, 404, redirects. */
 
 test.describe("header and footer", () => {
-  test("header links lead to the spec's routes and the active link is highlighted", async ({ page }) => {
+  test("header links lead to the spec's routes and the active link is highlighted", async ({
+    page,
+  }) => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
@@ -20,7 +22,9 @@ test.describe("header and footer", () => {
     }
   });
 
-  test("the Training dropdown groups courses: all, exclusive, one group per partner, quote", async ({ page }) => {
+  test("the Training dropdown groups courses: all, exclusive, one group per partner, quote", async ({
+    page,
+  }) => {
     await page.goto("/");
     // The click toggles React state: wait until the page is hydrated.
     await page.waitForLoadState("networkidle");
@@ -36,7 +40,9 @@ test.describe("header and footer", () => {
     // Exclusive (partner-less) courses come before any partner course, which carry a dash.
     const firstDash = links.findIndex((t) => t.startsWith("- "));
     expect(firstDash).toBeGreaterThan(1);
-    expect(links.slice(1, firstDash).some((t) => t === "OSINT Investigations Masterclass")).toBe(true);
+    expect(links.slice(1, firstDash).some((t) => t === "OSINT Investigations Masterclass")).toBe(
+      true,
+    );
     expect(links.slice(firstDash, -1).every((t) => t.startsWith("- "))).toBe(true);
     expect(links).toContain("- Cifas Fraud Prevention Essentials");
     await expect(panel.getByText("Cifas", { exact: true })).toBeVisible();
@@ -55,15 +61,23 @@ test.describe("header and footer", () => {
     expect(html).toContain("Custom Training Quote");
   });
 
-  test("the footer has the contact details, five promoted courses at most and legal links", async ({ page }) => {
+  test("the footer has the contact details, five promoted courses at most and legal links", async ({
+    page,
+  }) => {
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
     await expect(footer.getByText("London, United Kingdom")).toBeVisible();
     await expect(footer.getByRole("link", { name: "Browse All Courses" })).toBeVisible();
     const courseLinks = footer.locator('a[href^="/courses/"]');
     await expect(courseLinks).toHaveCount(5);
-    await expect(footer.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy");
-    await expect(footer.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/terms");
+    await expect(footer.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute(
+      "href",
+      "/privacy",
+    );
+    await expect(footer.getByRole("link", { name: "Terms of Service" })).toHaveAttribute(
+      "href",
+      "/terms",
+    );
     await expect(footer.getByRole("link", { name: "GDPR" })).toHaveAttribute("href", "/gdpr");
     await expect(footer.getByText(`© ${new Date().getFullYear()} NightWatch`)).toBeVisible();
   });
@@ -72,7 +86,9 @@ test.describe("header and footer", () => {
 test.describe("mobile menu (375 px)", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test("collapses into a toggle that also offers Admin, and closes on a link click", async ({ page }) => {
+  test("collapses into a toggle that also offers Admin, and closes on a link click", async ({
+    page,
+  }) => {
     await page.goto("/");
     await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
     await page.getByLabel("Open menu").click();
@@ -87,7 +103,9 @@ test.describe("mobile menu (375 px)", () => {
 });
 
 test.describe("not found and redirects", () => {
-  test("an unknown route answers 404 with 'Oops! Page not found' and a link home", async ({ page }) => {
+  test("an unknown route answers 404 with 'Oops! Page not found' and a link home", async ({
+    page,
+  }) => {
     const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
