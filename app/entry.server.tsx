@@ -3,7 +3,9 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
+import { StylesProvider } from "#app/lib/inline-styles.tsx";
 import { NonceProvider } from "#app/lib/nonce.ts";
+import siteCss from "./app.css?inline";
 import { log } from "#server/log.server.ts";
 
 export const streamTimeout = 5_000;
@@ -34,7 +36,10 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <StylesProvider css={siteCss}>
+          <LowPriorityModulePreloads context={routerContext} nonce={nonce} />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </StylesProvider>
       </NonceProvider>,
       {
         nonce,
@@ -67,6 +72,26 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/**
+ * The page's scripts, preloaded at low priority ahead of React Router's own preload links (which
+ * the browser then finds already fetching). The page is readable without them — the HTML carries
+ * the content and the styles — so on a slow link they must not take bandwidth from the first
+ * paint or from images; React preloads its own bootstrap modules the same way.
+ */
+function LowPriorityModulePreloads({ context, nonce }: { context: EntryContext; nonce: string }) {
+  const { manifest, staticHandlerContext } = context;
+  const hrefs = new Set([manifest.entry.module, ...manifest.entry.imports]);
+  for (const match of staticHandlerContext.matches) {
+    const route = manifest.routes[match.route.id];
+    if (!route) continue;
+    hrefs.add(route.module);
+    for (const href of route.imports ?? []) hrefs.add(href);
+  }
+  return [...hrefs].map((href) => (
+    <link key={href} rel="modulepreload" href={href} fetchPriority="low" nonce={nonce} />
+  ));
 }
 
 export function handleError(error: unknown, { request }: { request: Request }) {

@@ -9,13 +9,11 @@ import {
   useRouteError,
 } from "react-router";
 import type { Route } from "./+types/root";
-import stylesheet from "./app.css?url";
 import { Toaster } from "./components/ui/toast.tsx";
+import { InlineStyles } from "./lib/inline-styles.tsx";
 import { useNonce } from "./lib/nonce.ts";
 
 export const links: Route.LinksFunction = () => [
-  // `precedence` lets React put the style sheet first in <head>, ahead of the script preloads.
-  { rel: "stylesheet", href: stylesheet, precedence: "default" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -28,6 +26,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="dark" />
         <meta name="theme-color" content="#070b14" />
+        <InlineStyles nonce={nonce} />
         <Meta />
         <Links />
       </head>

@@ -7,7 +7,9 @@ import pg from "pg";
  */
 const [command, name] = process.argv.slice(2);
 if (!command || !["create", "drop"].includes(command) || !name || !/^[a-z0-9_]+$/.test(name)) {
-  console.error("usage: tsx scripts/pg-database.ts create|drop NAME (lower-case letters, digits, _)");
+  console.error(
+    "usage: tsx scripts/pg-database.ts create|drop NAME (lower-case letters, digits, _)",
+  );
   process.exit(2);
 }
 const client = new pg.Client({
