@@ -2,7 +2,12 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import { db } from "./db/client.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { log } from "./log.server.ts";
-import type { FooterCourse, MenuCourse, TrainingMenu } from "#app/lib/navigation.ts";
+import {
+  MENU_COURSES_PER_GROUP,
+  type FooterCourse,
+  type MenuCourse,
+  type TrainingMenu,
+} from "#app/lib/navigation.ts";
 import { isSlug } from "#app/lib/slug.ts";
 import {
   EXCLUSIVE_FILTER_VALUE,
@@ -14,8 +19,14 @@ import {
 
 /** Published courses as the public site reads them (spec §7 'Data: courses'). */
 
-/** Groups published courses (already newest first) for the header's Training dropdown. */
-export function groupTrainingMenu(list: MenuCourse[]): TrainingMenu {
+/**
+ * Groups published courses (already newest first) for the header's Training dropdown: the newest
+ * `perGroup` of each group, and how many more each has.
+ */
+export function groupTrainingMenu(
+  list: MenuCourse[],
+  perGroup: number = MENU_COURSES_PER_GROUP,
+): TrainingMenu {
   const exclusive: MenuCourse[] = [];
   const byPartner = new Map<string, MenuCourse[]>();
   for (const course of list) {
@@ -28,8 +39,13 @@ export function groupTrainingMenu(list: MenuCourse[]): TrainingMenu {
     byPartner.set(course.partnerName, group);
   }
   return {
-    exclusive,
-    partners: [...byPartner].map(([partnerName, courses]) => ({ partnerName, courses })),
+    exclusive: exclusive.slice(0, perGroup),
+    exclusiveMore: Math.max(0, exclusive.length - perGroup),
+    partners: [...byPartner].map(([partnerName, courses]) => ({
+      partnerName,
+      courses: courses.slice(0, perGroup),
+      more: Math.max(0, courses.length - perGroup),
+    })),
   };
 }
 
@@ -119,7 +135,7 @@ export async function loadSiteNavigation(): Promise<SiteNavigation> {
     };
   } catch (error) {
     log.error({ err: error }, "could not load the site navigation courses");
-    return { trainingMenu: { exclusive: [], partners: [] }, footerCourses: [] };
+    return { trainingMenu: { exclusive: [], exclusiveMore: 0, partners: [] }, footerCourses: [] };
   }
 }
 

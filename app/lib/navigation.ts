@@ -6,11 +6,19 @@ export interface MenuCourse {
   partnerName: string | null;
 }
 
+/**
+ * The header lists at most this many courses per group (every page carries the menu); the rest
+ * are a click away in the catalogue, filtered to the group.
+ */
+export const MENU_COURSES_PER_GROUP = 8;
+
 export interface TrainingMenu {
-  /** Published courses with no partner, newest first. */
+  /** Published courses with no partner, newest first (at most MENU_COURSES_PER_GROUP). */
   exclusive: MenuCourse[];
+  /** How many more partner-less courses the catalogue has. */
+  exclusiveMore: number;
   /** One group per partner name, in order of each partner's newest course. */
-  partners: { partnerName: string; courses: MenuCourse[] }[];
+  partners: { partnerName: string; courses: MenuCourse[]; more: number }[];
 }
 
 export interface FooterCourse {

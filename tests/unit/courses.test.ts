@@ -56,7 +56,27 @@ describe("groupTrainingMenu (header Training dropdown)", () => {
     ]);
   });
 
+  it("keeps the newest few of each group and counts the rest", () => {
+    const course = (n: number, partnerName: string | null) => ({
+      title: `T${n}`,
+      slug: `t${n}`,
+      partnerName,
+    });
+    const list = [
+      ...Array.from({ length: 5 }, (_, i) => course(i, null)),
+      ...Array.from({ length: 3 }, (_, i) => course(10 + i, "Cifas")),
+      course(20, "Academy"),
+    ];
+    const menu = groupTrainingMenu(list, 2);
+    expect(menu.exclusive.map((c) => c.slug)).toEqual(["t0", "t1"]);
+    expect(menu.exclusiveMore).toBe(3);
+    expect(menu.partners).toEqual([
+      { partnerName: "Cifas", courses: [course(10, "Cifas"), course(11, "Cifas")], more: 1 },
+      { partnerName: "Academy", courses: [course(20, "Academy")], more: 0 },
+    ]);
+  });
+
   it("is empty for no courses", () => {
-    expect(groupTrainingMenu([])).toEqual({ exclusive: [], partners: [] });
+    expect(groupTrainingMenu([])).toEqual({ exclusive: [], exclusiveMore: 0, partners: [] });
   });
 });

@@ -2,6 +2,7 @@ import { ChevronDown, Menu, ShieldCheck, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { cn } from "#app/lib/cn.ts";
+import { EXCLUSIVE_FILTER_VALUE } from "#app/lib/catalogue.ts";
 import type { TrainingMenu } from "#app/lib/navigation.ts";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -19,17 +20,18 @@ export function Logo() {
   );
 }
 
+const CATALOGUE_PATH = "/services/counter-fraud-training";
+
+const moreLabel = (count: number, group: string) =>
+  `${count.toLocaleString("en-GB")} more ${group} ${count === 1 ? "course" : "courses"}`;
+
 /** The Training dropdown's entries, shared by the desktop menu and the mobile panel. */
 function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: () => void }) {
   const item = "block rounded px-3 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground";
   return (
     <ul className="space-y-0.5">
       <li>
-        <Link
-          to="/services/counter-fraud-training"
-          className={cn(item, "font-semibold")}
-          onClick={onNavigate}
-        >
+        <Link to={CATALOGUE_PATH} className={cn(item, "font-semibold")} onClick={onNavigate}>
           All Training Courses
         </Link>
       </li>
@@ -40,6 +42,17 @@ function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: 
           </Link>
         </li>
       ))}
+      {menu.exclusiveMore > 0 ? (
+        <li>
+          <Link
+            to={`${CATALOGUE_PATH}?partner=${EXCLUSIVE_FILTER_VALUE}`}
+            className={cn(item, "text-primary")}
+            onClick={onNavigate}
+          >
+            {moreLabel(menu.exclusiveMore, "NightWatch")}
+          </Link>
+        </li>
+      ) : null}
       {menu.partners.map((group) => (
         <li key={group.partnerName} className="pt-1">
           <span className="block px-3 py-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
@@ -53,6 +66,17 @@ function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: 
                 </Link>
               </li>
             ))}
+            {group.more > 0 ? (
+              <li>
+                <Link
+                  to={`${CATALOGUE_PATH}?partner=${encodeURIComponent(group.partnerName)}`}
+                  className={cn(item, "text-primary")}
+                  onClick={onNavigate}
+                >
+                  - {moreLabel(group.more, group.partnerName)}
+                </Link>
+              </li>
+            ) : null}
           </ul>
         </li>
       ))}
