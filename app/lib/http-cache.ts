@@ -1,6 +1,10 @@
 import type { HeadersArgs } from "react-router";
 
-/** Lets a CDN keep a public page for a minute and serve it stale while it refetches. */
+/**
+ * Lets a CDN keep a public page for a minute and serve it stale while it refetches. It also marks
+ * the page as the same for every visitor without cookies, so server/page-cache.server.ts keeps it
+ * for a few seconds: only pages whose output depends on nothing but their URL may send it.
+ */
 export const PUBLIC_PAGE_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
 
 /**
