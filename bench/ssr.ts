@@ -19,14 +19,14 @@ import { BENCH_PAGES, PORTS, load, round, table, type LoadResult } from "./lib.t
  * alternates from page to page so that neither always runs on a warmer (or hotter) machine.
  */
 
-/** For the lead (server modules belong to their owners): what would close the gap. */
+/**
+ * What is left when a page misses: public pages already come from the few-second page cache
+ * (server/page-cache.server.ts), so the gap is Express's fixed work per request.
+ */
 const PROPOSAL =
-  "Proposal: (1) cache in-process what every public page reads — the navigation menu and footer " +
-  "courses (site layout loader, on every page), the catalogue list, each course page — keyed by " +
-  "a content version that admin writes bump (a row in PostgreSQL checked at most every 1–2 s, so " +
-  "other instances see changes within seconds); (2) then, if still short, a few-second cache of " +
-  "the rendered HTML of anonymous GETs of public pages, with the CSP nonce and the form " +
-  "time-stamp substituted per response.";
+  "Next steps: answer page-cache hits before Express's router (request id, log line and " +
+  "security headers written directly), and keep each cached page as gzip pieces so that " +
+  "browsers' compressed answers need no deflate per response.";
 
 export interface SsrOptions {
   buildDir: string;
