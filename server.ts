@@ -1,6 +1,6 @@
 import compression from "compression";
 import express from "express";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -67,7 +67,12 @@ try {
   process.exit(1);
 }
 
-const http: Server = server.listen(config.port, config.host, () => {
+// Public pages with a fresh copy in the page cache are answered before Express (server/app.ts).
+const http: Server = createServer((req, res) => {
+  if (!dev && appModule.answerFromPageCache(req, res)) return;
+  server(req, res);
+});
+http.listen(config.port, config.host, () => {
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port, url: config.publicUrl }, `NightWatch site listening on port ${port}`);

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { config } from "./config.server.ts";
@@ -13,7 +13,8 @@ import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
 import { ensureInitialAdmin } from "./auth.server.ts";
 import { log } from "./log.server.ts";
 import { createPageCache } from "./page-cache.server.ts";
-import { securityHeaders } from "./security-headers.server.ts";
+import { logRequest } from "./request-log.server.ts";
+import { applySecurityHeaders, securityHeaders } from "./security-headers.server.ts";
 import { serveLocalMedia } from "./storage/local.server.ts";
 
 /**
@@ -30,23 +31,7 @@ export { config, log };
 export const app = express.Router();
 
 app.use((req, res, next) => {
-  const started = process.hrtime.bigint();
-  const requestId = (req.get("x-request-id") ?? "").slice(0, 100) || randomUUID();
-  res.setHeader("x-request-id", requestId);
-  res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info(
-      {
-        requestId,
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Math.round(ms),
-        cache: res.locals.pageCache,
-      },
-      "request",
-    );
-  });
+  logRequest(req, res);
   next();
 });
 
@@ -90,6 +75,17 @@ const pageCache = createPageCache({
 });
 onCatalogueChange(() => pageCache.clear());
 app.use(pageCache.middleware);
+
+/**
+ * server.ts asks this first for every request: a public page with a fresh copy in the page cache
+ * is answered at once (logged, with its own security headers and nonce), without Express.
+ */
+export function answerFromPageCache(req: IncomingMessage, res: ServerResponse): boolean {
+  return pageCache.answer(req, res, (req, res) => {
+    logRequest(req, res);
+    return applySecurityHeaders(res);
+  });
+}
 
 declare module "react-router" {
   interface AppLoadContext {

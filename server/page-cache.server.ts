@@ -1,4 +1,6 @@
 import { writeReadableStreamToWritable } from "@react-router/node";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { constants, crc32, deflateRawSync } from "node:zlib";
 import type {
   Request as ExpressRequest,
   RequestHandler,
@@ -21,6 +23,10 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "rea
  * headers. Concurrent misses for one URL wait for a single render. `clear()` (wired to admin
  * changes of the catalogue) drops everything at once, including a render that started before
  * the change, which is served to its own visitors but not kept.
+ *
+ * Each stored piece of text is also kept deflated, so a browser that accepts gzip gets a stream
+ * assembled from those pieces and its own values (as stored blocks), with no compression work
+ * per response. `answer()` serves a fresh copy straight from the Node request, before Express.
  */
 
 export interface PageCacheOptions {
@@ -45,8 +51,12 @@ interface CachedPage {
   headers: [string, string][];
   /** The HTML (UTF-8) around the slots: text, slot, text, slot, …, text. */
   texts: Buffer[];
+  /** Each text as raw deflate blocks, flushed to a byte boundary (independent of the others). */
+  deflatedTexts: Buffer[];
   slots: Slot[];
+  /** Bytes of the texts, and of their deflated forms. */
   bytes: number;
+  deflatedBytes: number;
   expires: number;
 }
 
@@ -56,11 +66,11 @@ const DROPPED_HEADERS = new Set(["date", "content-length", "transfer-encoding", 
 const PRIVATE_PREFIXES = ["/admin", "/api/", "/auth"];
 
 /** Whether this request may be answered with (or fill) the shared copy. */
-function isAnonymousPageRequest(req: ExpressRequest): boolean {
+function isAnonymousPageRequest(req: IncomingMessage): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   // Anyone with a cookie (an admin session, a consent flag, anything) gets their own render.
   if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return false;
-  const path = req.path;
+  const path = (req.url ?? "/").split("?", 1)[0]!;
   // Client-side navigations' data requests are small and answered as usual.
   if (path.endsWith(".data")) return false;
   return !PRIVATE_PREFIXES.some((prefix) => path.startsWith(prefix));
@@ -93,22 +103,84 @@ function cut(html: string, values: Record<Slot, string>): Pick<CachedPage, "text
   return { texts, slots };
 }
 
+/** Whether the client takes gzip (and did not refuse it with q=0). */
+function acceptsGzip(headers: IncomingHttpHeaders): boolean {
+  const header = headers["accept-encoding"];
+  if (typeof header !== "string") return false;
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (name !== "gzip" && name !== "*") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** An empty final block with fixed Huffman codes: the end of the deflate stream. */
+const DEFLATE_END = Buffer.from([0x03, 0x00]);
+
+/** `data` as a stored (uncompressed) deflate block; the stream is at a byte boundary here. */
+function storedBlock(data: Buffer): Buffer {
+  const block = Buffer.allocUnsafe(5 + data.length);
+  block[0] = 0; // not final, stored
+  block.writeUInt16LE(data.length, 1);
+  block.writeUInt16LE(~data.length & 0xffff, 3);
+  data.copy(block, 5);
+  return block;
+}
+
+function deflatePiece(text: Buffer): Buffer {
+  // A sync flush ends on a byte boundary without a final block, so pieces can follow each other.
+  return deflateRawSync(text, { finishFlush: constants.Z_SYNC_FLUSH });
+}
+
 /**
- * Writes the page with this response's values in its slots. The text stays as stored bytes
- * (no copy, no re-encoding per visitor); the writes are corked into one system call.
+ * Writes the page with this response's values in its slots: the stored bytes as they are (no
+ * copy, no re-encoding, no compression per visitor), corked into one system call.
  */
-function writePage(res: ExpressResponse, page: CachedPage, values: Record<Slot, string>) {
+function writePage(
+  res: ServerResponse,
+  page: CachedPage,
+  values: Record<Slot, string>,
+  gzip: boolean,
+) {
   const slotValues = page.slots.map((slot) => Buffer.from(values[slot]));
   let length = page.bytes;
   for (const value of slotValues) length += value.length;
-  res.setHeader("Content-Length", length);
-  res.cork();
-  res.write(page.texts[0]!);
-  for (let i = 0; i < slotValues.length; i++) {
-    res.write(slotValues[i]!);
-    res.write(page.texts[i + 1]!);
+  if (!gzip) {
+    res.setHeader("Content-Length", length);
+    res.cork();
+    res.write(page.texts[0]!);
+    for (let i = 0; i < slotValues.length; i++) {
+      res.write(slotValues[i]!);
+      res.write(page.texts[i + 1]!);
+    }
+    res.end();
+    res.uncork();
+    return;
   }
-  res.end();
+  const slotBlocks = slotValues.map(storedBlock);
+  let crc = crc32(page.texts[0]!);
+  let compressed = GZIP_HEADER.length + page.deflatedBytes + DEFLATE_END.length + 8;
+  for (let i = 0; i < slotValues.length; i++) {
+    crc = crc32(page.texts[i + 1]!, crc32(slotValues[i]!, crc));
+    compressed += slotBlocks[i]!.length;
+  }
+  const trailer = Buffer.allocUnsafe(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(length >>> 0, 4);
+  res.setHeader("Content-Encoding", "gzip");
+  res.setHeader("Content-Length", compressed);
+  res.cork();
+  res.write(GZIP_HEADER);
+  res.write(page.deflatedTexts[0]!);
+  for (let i = 0; i < slotBlocks.length; i++) {
+    res.write(slotBlocks[i]!);
+    res.write(page.deflatedTexts[i + 1]!);
+  }
+  res.write(DEFLATE_END);
+  res.end(trailer);
   res.uncork();
 }
 
@@ -142,17 +214,31 @@ export function createPageCache(options: PageCacheOptions) {
     bytes += page.bytes;
   }
 
-  function send(res: ExpressResponse, page: CachedPage, head: boolean, state: PageCacheState) {
-    res.locals.pageCache = state;
-    res.setHeader("X-Page-Cache", state);
-    res.status(page.status);
-    for (const [name, value] of page.headers) res.setHeader(name, value);
-    if (head) return res.end();
-    writePage(res, page, {
-      nonce: String(res.locals.cspNonce ?? ""),
-      formStarted: options.issueFormToken(),
-    });
+  function fresh(req: IncomingMessage & { originalUrl?: string }): CachedPage | undefined {
+    if (options.ttlMs <= 0 || !isAnonymousPageRequest(req)) return undefined;
+    const page = pages.get(req.originalUrl ?? req.url ?? "");
+    return page && page.expires > Date.now() ? page : undefined;
   }
+
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page: CachedPage,
+    state: PageCacheState,
+    values: Record<Slot, string>,
+  ) {
+    res.setHeader("X-Page-Cache", state);
+    res.statusCode = page.status;
+    for (const [name, value] of page.headers) res.setHeader(name, value);
+    res.setHeader("Vary", "Accept-Encoding");
+    if (req.method === "HEAD") return res.end();
+    writePage(res, page, values, acceptsGzip(req.headers));
+  }
+
+  const hitValues = (nonce: string): Record<Slot, string> => ({
+    nonce,
+    formStarted: options.issueFormToken(),
+  });
 
   /** Renders the page for the cache; null when the response is not shareable (then sent as is). */
   async function render(
@@ -167,8 +253,7 @@ export function createPageCache(options: PageCacheOptions) {
     });
     const response = await handle(request, context);
     if (!isShareable(response)) {
-      res.locals.pageCache = "bypass" satisfies PageCacheState;
-      res.setHeader("X-Page-Cache", "bypass");
+      res.setHeader("X-Page-Cache", "bypass" satisfies PageCacheState);
       res.status(response.status);
       for (const [name, value] of response.headers) res.append(name, value);
       if (response.body) await writeReadableStreamToWritable(response.body, res);
@@ -177,22 +262,21 @@ export function createPageCache(options: PageCacheOptions) {
     }
     const html = await response.text();
     const headers = [...response.headers].filter(([name]) => !DROPPED_HEADERS.has(name));
-    const pieces = cut(html, { nonce: context.cspNonce, formStarted: context.formStarted });
+    const values = { nonce: context.cspNonce, formStarted: context.formStarted };
+    const { texts, slots } = cut(html, values);
+    const deflatedTexts = texts.map(deflatePiece);
     const page: CachedPage = {
       status: response.status,
       headers,
-      ...pieces,
-      bytes: pieces.texts.reduce((sum, text) => sum + text.length, 0),
+      texts,
+      deflatedTexts,
+      slots,
+      bytes: texts.reduce((sum, text) => sum + text.length, 0),
+      deflatedBytes: deflatedTexts.reduce((sum, text) => sum + text.length, 0),
       expires: Date.now() + options.ttlMs,
     };
     if (startedIn === generation) store(key, page);
-    res.locals.pageCache = "miss" satisfies PageCacheState;
-    res.setHeader("X-Page-Cache", "miss");
-    res.status(page.status);
-    for (const [name, value] of headers) res.append(name, value);
-    const body = Buffer.from(html);
-    res.setHeader("Content-Length", body.length);
-    res.end(body);
+    send(req, res, page, "miss", values);
     return page;
   }
 
@@ -201,12 +285,13 @@ export function createPageCache(options: PageCacheOptions) {
     const key = req.originalUrl;
     const head = req.method === "HEAD";
     try {
-      const cached = pages.get(key);
-      if (cached && cached.expires > Date.now()) return send(res, cached, head, "hit");
+      const nonce = String(res.locals.cspNonce ?? "");
+      const cached = fresh(req);
+      if (cached) return send(req, res, cached, "hit", hitValues(nonce));
       const pending = renders.get(key);
       if (pending) {
         const page = await pending;
-        if (page) return send(res, page, head, "hit");
+        if (page) return send(req, res, page, "hit", hitValues(nonce));
         return options.fallback(req, res, next);
       }
       if (head) return options.fallback(req, res, next);
@@ -227,6 +312,20 @@ export function createPageCache(options: PageCacheOptions) {
 
   return {
     middleware,
+    /**
+     * Answers from a fresh copy, if there is one, straight from Node's request (before Express):
+     * `prepare` sets this response's headers (log, security) and returns its CSP nonce.
+     */
+    answer(
+      req: IncomingMessage,
+      res: ServerResponse,
+      prepare: (req: IncomingMessage, res: ServerResponse) => string,
+    ): boolean {
+      const page = fresh(req);
+      if (!page) return false;
+      send(req, res, page, "hit", hitValues(prepare(req, res)));
+      return true;
+    },
     /** Drops every kept page and any render in progress (after an admin change). */
     clear() {
       generation++;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
+import type { ServerResponse } from "node:http";
 import { config } from "./config.server.ts";
 
 /**
@@ -23,39 +24,46 @@ function freshNonce(): string {
   return nonce;
 }
 
-export function securityHeaders(): RequestHandler {
-  const https = config.publicUrl.startsWith("https://");
-  return (_req, res, next) => {
-    const nonce = freshNonce();
-    res.locals.cspNonce = nonce;
-    // Vite's dev server injects its own inline scripts; the policy applies to production builds.
-    if (config.env !== "development") {
-      res.setHeader(
-        "Content-Security-Policy",
-        [
-          "default-src 'self'",
-          `script-src 'self' 'nonce-${nonce}'`,
-          "style-src 'self' 'unsafe-inline'",
-          "img-src 'self' data: https:",
-          "font-src 'self'",
-          "connect-src 'self'",
-          "form-action 'self' https://checkout.stripe.com",
-          "frame-ancestors 'none'",
-          "base-uri 'self'",
-          "object-src 'none'",
-          ...(https ? ["upgrade-insecure-requests"] : []),
-        ].join("; "),
-      );
-    }
-    if (https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+const HTTPS = config.publicUrl.startsWith("https://");
+
+/** Sets the security headers on a response and returns the nonce its scripts must carry. */
+export function applySecurityHeaders(res: ServerResponse): string {
+  const nonce = freshNonce();
+  // Vite's dev server injects its own inline scripts; the policy applies to production builds.
+  if (config.env !== "development") {
     res.setHeader(
-      "Permissions-Policy",
-      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+      "Content-Security-Policy",
+      [
+        "default-src 'self'",
+        `script-src 'self' 'nonce-${nonce}'`,
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: https:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "form-action 'self' https://checkout.stripe.com",
+        "frame-ancestors 'none'",
+        "base-uri 'self'",
+        "object-src 'none'",
+        ...(HTTPS ? ["upgrade-insecure-requests"] : []),
+      ].join("; "),
     );
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+  }
+  if (HTTPS) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader(
+    "Permissions-Policy",
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+  );
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+  return nonce;
+}
+
+/** The headers as Express middleware; the nonce is left in res.locals.cspNonce for the render. */
+export function securityHeaders(): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.cspNonce = applySecurityHeaders(res);
     next();
   };
 }

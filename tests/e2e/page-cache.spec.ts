@@ -69,6 +69,32 @@ test.describe("page cache", () => {
     expect(Number(plain.headers()["content-length"])).toBe((await plain.body()).length);
   });
 
+  test("a copy is sent as stored gzip to clients that take it, and plain to others", async () => {
+    await getFromCache(visitor, "/privacy");
+    const zipped = await visitor.get("/privacy", { headers: { "accept-encoding": "gzip" } });
+    const plain = await visitor.get("/privacy", { headers: { "accept-encoding": "identity" } });
+    for (const response of [zipped, plain]) {
+      expect(response.headers()["x-page-cache"]).toBe("hit");
+      expect(response.headers()["vary"]).toContain("Accept-Encoding");
+    }
+    expect(zipped.headers()["content-encoding"]).toBe("gzip");
+    expect(plain.headers()["content-encoding"]).toBeUndefined();
+    // Decoded (the client checks the gzip trailer's CRC and length), both are the same page.
+    const neutral = async (response: APIResponse) =>
+      (await response.text())
+        .replaceAll(nonceInHeader(response)!, "NONCE")
+        .replace(/name="form_started" value="[^"]+"/g, "STAMP")
+        .replace(/\d{13}\.[\w-]{32}/g, "STAMP");
+    const [a, b] = await Promise.all([neutral(zipped), neutral(plain)]);
+    expect(a).toContain("Privacy Policy");
+    expect(a).toBe(b);
+
+    const head = await visitor.fetch("/privacy", { method: "HEAD" });
+    expect(head.status()).toBe(200);
+    expect(head.headers()["x-page-cache"]).toBe("hit");
+    expect(await head.body()).toHaveLength(0);
+  });
+
   test("a posted form served from the cache is accepted", async ({ page }) => {
     // The copy is warmed by another visitor, then this browser gets it with its own stamp.
     await getFromCache(visitor, "/contact");
