@@ -39,7 +39,12 @@ export default defineConfig(({ isSsrBuild }) => ({
             codeSplitting: {
               groups: [
                 { name: "framework", test: (id) => clientChunk(id) === "framework", priority: 3 },
-                { name: "site", test: (id) => clientChunk(id) === "site", priority: 2 },
+                {
+                  name: "site",
+                  test: (id) => clientChunk(id) === "site",
+                  priority: 2,
+                  minShareCount: 2,
+                },
                 { name: "admin", test: (id) => clientChunk(id) === "admin", priority: 1 },
               ],
             },
