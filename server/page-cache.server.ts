@@ -32,7 +32,7 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "rea
 export interface PageCacheOptions {
   /** How long a rendered page is served (milliseconds). */
   ttlMs: number;
-  /** Upper bound of the HTML kept, in bytes. */
+  /** Upper bound of the pages kept (plain and deflated), in bytes. */
   maxBytes?: number;
   publicUrl: string;
   build: () => Promise<ServerBuild>;
@@ -103,24 +103,27 @@ function cut(html: string, values: Record<Slot, string>): Pick<CachedPage, "text
   return { texts, slots };
 }
 
-/** Whether the client takes gzip (and did not refuse it with q=0). */
+/** Whether the client takes gzip: named with q > 0, or (not named) `*` with q > 0. */
 function acceptsGzip(headers: IncomingHttpHeaders): boolean {
   const header = headers["accept-encoding"];
   if (typeof header !== "string") return false;
+  const weights = new Map<string, number>();
   for (const part of header.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
-    if (name !== "gzip" && name !== "*") continue;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
+    weights.set(name!.trim(), q === undefined ? 1 : Number(q.slice(2)) || 0);
   }
-  return false;
+  return (weights.get("gzip") ?? weights.get("*") ?? 0) > 0;
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** An empty final block with fixed Huffman codes: the end of the deflate stream. */
 const DEFLATE_END = Buffer.from([0x03, 0x00]);
 
-/** `data` as a stored (uncompressed) deflate block; the stream is at a byte boundary here. */
+/**
+ * `data` (a nonce or a time-stamp: well under the 65,535-byte limit of one block) as a stored,
+ * uncompressed deflate block; the stream is at a byte boundary here.
+ */
 function storedBlock(data: Buffer): Buffer {
   const block = Buffer.allocUnsafe(5 + data.length);
   block[0] = 0; // not final, stored
@@ -197,21 +200,22 @@ export function createPageCache(options: PageCacheOptions) {
     const page = pages.get(key);
     if (!page) return;
     pages.delete(key);
-    bytes -= page.bytes;
+    bytes -= page.bytes + page.deflatedBytes;
   }
 
   function store(key: string, page: CachedPage) {
-    if (page.bytes > maxBytes / 4) return; // one huge page must not push out all the others
+    const size = page.bytes + page.deflatedBytes;
+    if (size > maxBytes / 4) return; // one huge page must not push out all the others
     remove(key);
     const now = Date.now();
     for (const [other, cached] of pages) if (cached.expires <= now) remove(other);
     // Oldest first (a Map iterates in insertion order).
     for (const other of pages.keys()) {
-      if (bytes + page.bytes <= maxBytes) break;
+      if (bytes + size <= maxBytes) break;
       remove(other);
     }
     pages.set(key, page);
-    bytes += page.bytes;
+    bytes += size;
   }
 
   function fresh(req: IncomingMessage & { originalUrl?: string }): CachedPage | undefined {
