@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { log } from "../log.server.ts";
 import * as schema from "./schema.ts";
 import { lockDataDirectory } from "./lock.server.ts";
 
@@ -30,6 +31,9 @@ export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
     const { default: pg } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the server closes (restart, failover, an administrator) is an 'error'
+    // on the pool; unheard, it would end the process. The pool replaces it on the next query.
+    pool.on("error", (error) => log.warn({ err: error }, "an idle database connection was closed"));
     const db = drizzle({ client: pool, schema }) as unknown as Database;
     return { db, kind: "postgres", close: () => pool.end() };
   }
