@@ -57,9 +57,13 @@ app.get("/readyz", async (_req, res) => {
 if (config.media.kind === "local") app.use("/media", serveLocalMedia(config.media.dir));
 
 const build = () => import("virtual:react-router/server-build");
-const loadContext = (req: express.Request, res: express.Response): AppLoadContext => ({
+// What a page shared between visitors is rendered with: this response's nonce and a new stamp.
+const sharedLoadContext = (_req: express.Request, res: express.Response): AppLoadContext => ({
   cspNonce: String(res.locals.cspNonce ?? ""),
   formStarted: issueFormToken(),
+});
+const loadContext = (req: express.Request, res: express.Response): AppLoadContext => ({
+  ...sharedLoadContext(req, res),
   // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
   clientIp: req.ip ?? req.socket.remoteAddress ?? "",
 });
@@ -69,7 +73,7 @@ const pageCache = createPageCache({
   ttlMs: config.env === "development" ? 0 : config.pageCacheMs,
   publicUrl: config.publicUrl,
   build,
-  loadContext,
+  loadContext: sharedLoadContext,
   issueFormToken: () => issueFormToken(),
   fallback: createRequestHandler({ build, getLoadContext: loadContext }),
 });

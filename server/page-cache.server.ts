@@ -36,7 +36,10 @@ export interface PageCacheOptions {
   maxBytes?: number;
   publicUrl: string;
   build: () => Promise<ServerBuild>;
-  /** This response's load context: its CSP nonce (from res.locals) and a fresh form time-stamp. */
+  /**
+   * The load context of a shared render: this response's CSP nonce (from res.locals) and a fresh
+   * form time-stamp — nothing else of the visitor (not their address).
+   */
   loadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
   /** Issues a new form time-stamp (for each visitor served from the cache). */
   issueFormToken: () => string;
