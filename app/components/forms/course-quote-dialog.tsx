@@ -20,6 +20,7 @@ import {
   type Modality,
 } from "#app/lib/inquiry-schemas.ts";
 import {
+  ContactField,
   controlProps,
   Field,
   fieldIds,
@@ -214,42 +215,27 @@ function CourseQuoteFormBody({
           ) : null}
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field baseId={base} name="name" label="Full Name" required errors={errors}>
-            <Input
-              {...controlProps(base, "name", errors)}
-              autoComplete="name"
-              required
-              maxLength={LIMITS.name}
-              defaultValue={initial.name}
-            />
-          </Field>
-          <Field baseId={base} name="email" label="Email" required errors={errors}>
-            <Input
-              {...controlProps(base, "email", errors)}
-              type="email"
-              autoComplete="email"
-              required
-              maxLength={LIMITS.email}
-              defaultValue={initial.email}
-            />
-          </Field>
-          <Field baseId={base} name="phone" label="Phone" errors={errors}>
-            <Input
-              {...controlProps(base, "phone", errors)}
-              type="tel"
-              autoComplete="tel"
-              maxLength={LIMITS.phone}
-              defaultValue={initial.phone}
-            />
-          </Field>
-          <Field baseId={base} name="company" label="Company" errors={errors}>
-            <Input
-              {...controlProps(base, "company", errors)}
-              autoComplete="organization"
-              maxLength={LIMITS.company}
-              defaultValue={initial.company}
-            />
-          </Field>
+          <ContactField
+            field="name"
+            baseId={base}
+            errors={errors}
+            required
+            defaultValue={initial.name}
+          />
+          <ContactField
+            field="email"
+            baseId={base}
+            errors={errors}
+            required
+            defaultValue={initial.email}
+          />
+          <ContactField field="phone" baseId={base} errors={errors} defaultValue={initial.phone} />
+          <ContactField
+            field="company"
+            baseId={base}
+            errors={errors}
+            defaultValue={initial.company}
+          />
           {showClassroom ? (
             <>
               <Field

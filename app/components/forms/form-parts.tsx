@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher, useRouteLoaderData } from "react-router";
 import type { z } from "zod/mini";
+import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { cn } from "#app/lib/cn.ts";
 import {
@@ -8,6 +9,7 @@ import {
   FORM_FIELD,
   FORM_ID_FIELD,
   HONEYPOT_FIELD,
+  LIMITS,
   TOKEN_FIELD,
   type FieldErrors,
   type FormResult,
@@ -115,6 +117,56 @@ export function Field({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The contact details the inquiry forms ask for: label, input type, autofill hint and limit. */
+const CONTACT_FIELDS = {
+  name: { label: "Full Name", type: undefined, autoComplete: "name", maxLength: LIMITS.name },
+  email: { label: "Email", type: "email", autoComplete: "email", maxLength: LIMITS.email },
+  company: {
+    label: "Company",
+    type: undefined,
+    autoComplete: "organization",
+    maxLength: LIMITS.company,
+  },
+  phone: { label: "Phone", type: "tel", autoComplete: "tel", maxLength: LIMITS.phone },
+} as const;
+
+/** One contact detail as a labelled input with its message (`label` overrides the usual one). */
+export function ContactField({
+  field,
+  baseId,
+  errors,
+  defaultValue,
+  required,
+  label,
+}: {
+  field: keyof typeof CONTACT_FIELDS;
+  baseId: string;
+  errors: FieldErrors;
+  defaultValue: string | undefined;
+  required?: boolean;
+  label?: string;
+}) {
+  const spec = CONTACT_FIELDS[field];
+  return (
+    <Field
+      baseId={baseId}
+      name={field}
+      label={label ?? spec.label}
+      required={required}
+      errors={errors}
+    >
+      <Input
+        {...controlProps(baseId, field, errors)}
+        type={spec.type}
+        autoComplete={spec.autoComplete}
+        required={required}
+        maxLength={spec.maxLength}
+        defaultValue={defaultValue}
+      />
+    </Field>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import {
@@ -13,6 +12,7 @@ import {
   USE_CASES,
 } from "#app/lib/inquiry-schemas.ts";
 import {
+  ContactField,
   controlProps,
   Field,
   FormMessage,
@@ -85,49 +85,29 @@ export function LicenceForm(props: { id?: string }) {
       <fieldset disabled={busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field baseId={base} name="name" label="Full Name" required errors={errors}>
-            <Input
-              {...controlProps(base, "name", errors)}
-              autoComplete="name"
-              required
-              maxLength={LIMITS.name}
-              defaultValue={initial.name}
-            />
-          </Field>
-          <Field baseId={base} name="email" label="Email" required errors={errors}>
-            <Input
-              {...controlProps(base, "email", errors)}
-              type="email"
-              autoComplete="email"
-              required
-              maxLength={LIMITS.email}
-              defaultValue={initial.email}
-            />
-          </Field>
-          <Field
+          <ContactField
+            field="name"
             baseId={base}
-            name="company"
-            label="Company / Organisation"
-            required
             errors={errors}
-          >
-            <Input
-              {...controlProps(base, "company", errors)}
-              autoComplete="organization"
-              required
-              maxLength={LIMITS.company}
-              defaultValue={initial.company}
-            />
-          </Field>
-          <Field baseId={base} name="phone" label="Phone" errors={errors}>
-            <Input
-              {...controlProps(base, "phone", errors)}
-              type="tel"
-              autoComplete="tel"
-              maxLength={LIMITS.phone}
-              defaultValue={initial.phone}
-            />
-          </Field>
+            required
+            defaultValue={initial.name}
+          />
+          <ContactField
+            field="email"
+            baseId={base}
+            errors={errors}
+            required
+            defaultValue={initial.email}
+          />
+          <ContactField
+            field="company"
+            label="Company / Organisation"
+            baseId={base}
+            errors={errors}
+            required
+            defaultValue={initial.company}
+          />
+          <ContactField field="phone" baseId={base} errors={errors} defaultValue={initial.phone} />
           <Field
             baseId={base}
             name="licence_count"
