@@ -13,7 +13,7 @@ function clientChunk(id: string): string | null {
   const path = id.replaceAll("\\", "/");
   if (/\/node_modules\/(react|react-dom|scheduler|react-router)\//.test(path)) return "framework";
   // Loaded on demand, each in its own chunk: Quill (admin editor), the hero particles.
-  if (/\/node_modules\/quill\/|\/app\/components\/site\/particle-field\.tsx$/.test(path))
+  if (/\/node_modules\/quill\/|\/app\/components\/site\/particle-field\.ts$/.test(path))
     return null;
   if (/\/app\/components\/admin\//.test(path)) return "admin";
   if (/\/app\/components\/ui\/(alert-dialog|checkbox|table)\.tsx$/.test(path)) return "admin";
@@ -34,6 +34,9 @@ export default defineConfig(({ isSsrBuild }) => ({
       // and the React Router handler live in one module graph (one database instance).
       { rollupOptions: { input: "./server/app.ts" } }
     : {
+        // Kept (build/client/.vite/manifest.json, never served): the server finds the particle
+        // chunk's file name there for pages that hydrate on interaction.
+        manifest: true,
         rolldownOptions: {
           output: {
             codeSplitting: {

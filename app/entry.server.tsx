@@ -1,11 +1,13 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
+import { hydratesOnInteraction } from "#app/lib/hydration.ts";
 import { StylesProvider } from "#app/lib/inline-styles.tsx";
 import { NonceProvider } from "#app/lib/nonce.ts";
 import siteCss from "./app.css?inline";
+import { holdBackScripts } from "#server/hydration.server.ts";
 import { log } from "#server/log.server.ts";
 
 export const streamTimeout = 5_000;
@@ -22,13 +24,17 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const nonce = loadContext.cspNonce;
+  // A page that hydrates on interaction is rewritten as a whole, so it is rendered whole.
+  const waits = !import.meta.env.DEV && waitsForInteraction(routerContext);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
     // Crawlers get the whole document at once; people get the shell as soon as it is ready.
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      waits || (userAgent && isbot(userAgent)) || routerContext.isSpaMode
+        ? "onAllReady"
+        : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
       () => abort(),
       streamTimeout + 1000,
@@ -37,7 +43,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <StylesProvider css={siteCss}>
-          <LowPriorityModulePreloads context={routerContext} nonce={nonce} />
+          {waits ? null : <LowPriorityModulePreloads context={routerContext} nonce={nonce} />}
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </StylesProvider>
       </NonceProvider>,
@@ -45,6 +51,28 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          if (waits) {
+            const chunks: Buffer[] = [];
+            pipe(
+              new Writable({
+                write(chunk: Buffer, _encoding, callback) {
+                  chunks.push(chunk);
+                  callback();
+                },
+                final(callback) {
+                  clearTimeout(timeoutId);
+                  timeoutId = undefined;
+                  const html = holdBackScripts(Buffer.concat(chunks).toString("utf8"), nonce);
+                  resolve(
+                    new Response(html, { headers: responseHeaders, status: responseStatusCode }),
+                  );
+                  callback();
+                },
+              }),
+            );
+            return;
+          }
           const body = new PassThrough({
             final(callback) {
               clearTimeout(timeoutId);
@@ -52,7 +80,6 @@ export default function handleRequest(
               callback();
             },
           });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
@@ -72,6 +99,14 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/** Whether the page's deepest route asks to hydrate on interaction (app/lib/hydration.ts). */
+function waitsForInteraction({ staticHandlerContext, routeModules, isSpaMode }: EntryContext) {
+  const leaf = staticHandlerContext.matches.at(-1);
+  return (
+    !isSpaMode && leaf !== undefined && hydratesOnInteraction(routeModules[leaf.route.id]?.handle)
+  );
 }
 
 /**

@@ -5,11 +5,13 @@ import { ROOT } from "#tests/support/site-process.ts";
 import { kb, table } from "./lib.ts";
 
 /**
- * JavaScript and CSS a browser downloads to show each public page, gzipped, from React Router's
+ * JavaScript and CSS each public page needs once hydrated, gzipped, from React Router's
  * client manifest (build/client/assets/manifest-*.js): the client entry, then for the route
  * chain root → site layout → page each module with its imports, plus the style sheets those
  * modules link. Files loaded later on demand (lazy imports) are listed apart. Also proves that
- * no admin-editor chunk (Quill) can be reached from a public page, even lazily.
+ * no admin-editor chunk (Quill) can be reached from a public page, even lazily. A page that
+ * hydrates on interaction is sent none of its JS until then: page-js.ts measures what Chromium
+ * downloads, and judges the budget for /.
  */
 
 interface ManifestRoute {
@@ -28,7 +30,6 @@ interface Manifest {
   routes: Record<string, ManifestRoute>;
 }
 
-export const JS_TARGET_KB_ON_HOME = 110;
 const PUBLIC_LAYOUT = "routes/site/layout";
 /** Chunks of the admin rich-text editor: never for visitors. */
 const ADMIN_EDITOR = /(^|\/)(quill|rich-text-editor)[-.]/i;
@@ -188,7 +189,9 @@ export function runBundleReport(buildDir: string) {
         .slice(0, 8)
     : [];
 
-  console.log("\nJavaScript and CSS sent to each public page (gzip, from the client manifest)\n");
+  console.log(
+    "\nJavaScript and CSS of each public page once hydrated (gzip, from the client manifest)\n",
+  );
   console.log(
     table(
       ["page", "JS KB gz", "JS files", "CSS KB gz", "lazy JS KB gz", "editor reachable"],
@@ -211,9 +214,8 @@ export function runBundleReport(buildDir: string) {
     `Largest JS files on /: ${homeLargest.map((f) => `${f.file} ${f.gzipKb} KB`).join(", ")}`,
   );
   const editorLeaks = pages.filter((p) => p.adminEditorChunksReachable.length > 0);
-  const homeOk = home !== undefined && home.jsGzipKb <= JS_TARGET_KB_ON_HOME;
   console.log(
-    `Target JS on / ≤ ${JS_TARGET_KB_ON_HOME} KB gz: ${home ? `${home.jsGzipKb} KB` : "no / route"} → ${homeOk ? "met" : "MISSED"}; ` +
+    `JS of / once hydrated: ${home ? `${home.jsGzipKb} KB` : "no / route"}; ` +
       `admin editor reachable from a public page: ${editorLeaks.length ? `YES (${editorLeaks.map((p) => p.path).join(", ")})` : "no"}`,
   );
   const editorChunksInBuild = [
@@ -225,11 +227,7 @@ export function runBundleReport(buildDir: string) {
     homeLargest,
     inlineStylesKb: styles ? { raw: kb(styles.raw), gzip: kb(styles.gz) } : null,
     editorChunksInBuild,
-    targets: {
-      homeJsGzipKbAtMost: JS_TARGET_KB_ON_HOME,
-      homeJsGzipKb: home?.jsGzipKb ?? null,
-      homeMet: homeOk,
-      adminEditorUnreachableFromPublicPages: editorLeaks.length === 0,
-    },
+    homeHydratedJsGzipKb: home?.jsGzipKb ?? null,
+    adminEditorUnreachableFromPublicPages: editorLeaks.length === 0,
   };
 }

@@ -13,6 +13,7 @@ export const PORTS = {
   static: 4501,
   lighthouse: 4502,
   scale: 4503,
+  pageJs: 4504,
 } as const;
 
 export interface LoadResult {

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { buildSite } from "#tests/support/site-process.ts";
 import { runBundleReport } from "./bundle.ts";
 import { runLighthouseBench } from "./lighthouse.ts";
+import { runPageJsReport } from "./page-js.ts";
 import { machine, writeResult } from "./lib.ts";
 import { runScaleBench } from "./scale.ts";
 import { runSsrBench } from "./ssr.ts";
@@ -9,7 +10,8 @@ import { runSsrBench } from "./ssr.ts";
 /**
  * npm run bench [-- options]: builds into BUILD_DIR (default build-bench), then runs
  *   ssr        SSR vs static HTML, side by side (autocannon)
- *   bundle     JS/CSS per public page, gzipped; no admin editor on public pages
+ *   bundle     JS/CSS per public page, gzipped, from the manifest; no admin editor on public
+ *              pages; then the JS Chromium downloads on load and after using a form
  *   lighthouse Lighthouse mobile on /, the catalogue and a course page (npm run bench:lighthouse)
  *   scale      catalogue and admin lists at volume on PostgreSQL
  * Each part prints a table and writes bench/results/<part>-<time>.json (and <part>-latest.json).
@@ -64,7 +66,10 @@ for (const part of parts) {
         seconds: Number(values.seconds),
       });
     } else if (part === "bundle") {
-      result = runBundleReport(buildDir);
+      result = {
+        manifest: runBundleReport(buildDir),
+        browser: await runPageJsReport({ buildDir }),
+      };
     } else if (part === "lighthouse") {
       result = await runLighthouseBench({ buildDir, runs: Number(values["lighthouse-runs"]) });
     } else {

@@ -143,6 +143,8 @@ const schema = z.object({
     .min(0)
     .max(10_000)
     .default(2000),
+  // Where `npm run build` wrote the site (react-router.config.ts and server.ts read the same).
+  BUILD_DIR: z.string().trim().min(1).default("build"),
   SEED_DEMO_CONTENT: z
     .enum(["true", "false"])
     .default("true")
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     media: mediaStorageConfig(e),
     pageCacheMs: e.PAGE_CACHE_MS,
+    buildDir: path.resolve(e.BUILD_DIR),
     seedDemoContent: e.SEED_DEMO_CONTENT,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -1,33 +1,47 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
+import { cn } from "#app/lib/cn.ts";
 
 /**
  * The decorative particle animation of a hero (spec §1: 80 particles). Bundled with the site,
- * not fetched from a third-party host. Nothing renders on the server or on first paint: the
+ * not fetched from a third-party host. Nothing is drawn on the server or on first paint: the
  * canvas code is a separate chunk, requested only once the page is interactive and the browser
  * is idle, and never when the visitor prefers reduced motion. Place inside a `relative` box;
  * it fills it, sits behind the content and ignores the pointer.
  */
 
-const ParticleField = lazy(() => import("./particle-field.tsx"));
+export const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
 
-const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+/** Marks the box the field is drawn in; the home page's pre-hydration script looks for it. */
+export const PARTICLES_ATTRIBUTE = "data-particles";
 
 export function DeferredParticles({ className }: { className?: string }) {
-  const [show, setShow] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
     const motion = window.matchMedia(REDUCED_MOTION);
     let idle: number | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopField: (() => void) | undefined;
+    let unmounted = false;
     const cancel = () => {
       if (idle !== undefined) window.cancelIdleCallback?.(idle);
       if (timer !== undefined) clearTimeout(timer);
       idle = timer = undefined;
     };
+    const start = () => {
+      void import("./particle-field.ts").then(({ mountParticleField }) => {
+        if (!unmounted && !motion.matches) stopField = mountParticleField(box);
+      });
+    };
     const schedule = () => {
       cancel();
-      if (motion.matches) return setShow(false);
-      const start = () => setShow(true);
+      stopField?.();
+      stopField = undefined;
+      if (motion.matches) return;
+      // Already drawn by the pre-hydration script: take it over now rather than when idle.
+      if (box.firstChild) return start();
       if ("requestIdleCallback" in window)
         idle = window.requestIdleCallback(start, { timeout: 3000 });
       else timer = setTimeout(start, 1500);
@@ -35,15 +49,22 @@ export function DeferredParticles({ className }: { className?: string }) {
     schedule();
     motion.addEventListener("change", schedule);
     return () => {
+      unmounted = true;
       cancel();
+      stopField?.();
       motion.removeEventListener("change", schedule);
     };
   }, []);
 
-  if (!show) return null;
+  // React leaves the inside of this box alone (an inner HTML it never changes): the canvas is
+  // added by plain DOM code, possibly before hydration, and must not count as a mismatch.
   return (
-    <Suspense fallback={null}>
-      <ParticleField className={className} />
-    </Suspense>
+    <div
+      ref={ref}
+      {...{ [PARTICLES_ATTRIBUTE]: "" }}
+      aria-hidden="true"
+      className={cn("pointer-events-none absolute inset-0", className)}
+      dangerouslySetInnerHTML={{ __html: "" }}
+    />
   );
 }

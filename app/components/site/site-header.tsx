@@ -103,12 +103,18 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   const [enhanced, setEnhanced] = useState(false);
   const { pathname } = useLocation();
   const panelId = useId();
-  useEffect(() => setEnhanced(true), []);
   const ref = useRef<HTMLDivElement>(null);
   const active =
     pathname.startsWith("/services/counter-fraud-training") || pathname.startsWith("/courses/");
 
   useEffect(() => close(), [pathname]);
+  // After the close above (effects run in order), so on hydration this one has the last word.
+  useEffect(() => {
+    setEnhanced(true);
+    // A panel the CSS already shows (pointer over it, or focus in it, before scripts ran) stays.
+    if (ref.current?.matches(":focus-within")) setOpenedBy("click");
+    else if (ref.current?.matches(":hover")) setOpenedBy("hover");
+  }, []);
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {
@@ -164,7 +170,12 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
 export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const { pathname } = useLocation();
+  const mobileMenu = useRef<HTMLDetailsElement>(null);
   useEffect(() => setMobileOpen(false), [pathname]);
+  // Opened before scripts ran (a page that hydrates on interaction): keep it open, say so.
+  useEffect(() => {
+    if (mobileMenu.current?.open) setMobileOpen(true);
+  }, []);
   const close = () => setMobileOpen(false);
 
   return (
@@ -198,6 +209,7 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
 
         {/* Below 768 px: a toggle menu. <details> keeps it usable before scripts load. */}
         <details
+          ref={mobileMenu}
           className="md:hidden"
           open={mobileOpen}
           onToggle={(event) => setMobileOpen(event.currentTarget.open)}

@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { PARTICLES_ATTRIBUTE, REDUCED_MOTION } from "#app/components/site/particles.tsx";
+import { waitForInteraction, type WaitingPageOptions } from "#app/lib/hydration.ts";
+import { config } from "./config.server.ts";
+import { log } from "./log.server.ts";
+
+/**
+ * The server half of hydration on interaction (app/lib/hydration.ts, decision 0008): turns a
+ * page React Router rendered into one whose scripts wait for the visitor.
+ *
+ * - Module preload links are dropped, so nothing of the framework is fetched on load.
+ * - React Router's module script (the imports of the route modules and the client entry) is
+ *   kept in place with a type the browser does not run, so hydration later finds the same
+ *   elements where the server put them. The classic scripts (loader data, scroll restoration)
+ *   run as usual: they only store data.
+ * - The small inline script of `waitForInteraction` is added to the head with the page's nonce.
+ *
+ * If React Router's output ever stops matching what is expected here, the page is sent as
+ * rendered (hydrating at once) and the mismatch is logged: never a page that cannot hydrate.
+ */
+
+const BOOTSTRAP_ID = "deferred-hydration";
+const MODULE_PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*>/g;
+const MODULE_SCRIPT = /<script\b[^>]*\btype="module"[^>]*>/g;
+
+/** The client chunk a source module was built into, from Vite's client manifest. */
+function clientChunkUrl(source: string): string | null {
+  const file = path.join(config.buildDir, "client/.vite/manifest.json");
+  try {
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as Record<string, { file?: string }>;
+    const chunk = manifest[source]?.file;
+    if (chunk) return `/${chunk}`;
+    log.warn({ source, file }, "a client module is missing from the build manifest");
+  } catch (error) {
+    log.warn({ err: error, file }, "could not read the client build manifest");
+  }
+  return null;
+}
+
+let particlesUrl: string | null | undefined;
+
+function waitingScript(nonce: string): string {
+  particlesUrl ??= clientChunkUrl("app/components/site/particle-field.ts");
+  const options: WaitingPageOptions = {
+    bootstrapId: BOOTSTRAP_ID,
+    triggers: "form, button, summary",
+    particles: particlesUrl
+      ? { url: particlesUrl, boxes: `[${PARTICLES_ATTRIBUTE}]`, reducedMotion: REDUCED_MOTION }
+      : null,
+  };
+  // JSON inside a script element: "<" escaped so no text can close the element.
+  const json = JSON.stringify(options).replaceAll("<", "\\u003c");
+  return `<script nonce="${nonce}">(${String(waitForInteraction)})(${json})</script>`;
+}
+
+let warned = false;
+
+export function holdBackScripts(html: string, nonce: string): string {
+  const modules = [...html.matchAll(MODULE_SCRIPT)];
+  const bootstrap = modules[0];
+  const headEnd = html.indexOf("</head>");
+  if (modules.length !== 1 || !bootstrap || headEnd < 0 || bootstrap.index < headEnd) {
+    if (!warned) {
+      warned = true;
+      log.warn(
+        { moduleScripts: modules.length },
+        "page sent with its scripts: React Router's output is not as hydration on interaction expects",
+      );
+    }
+    return html;
+  }
+  const body =
+    html.slice(headEnd, bootstrap.index) +
+    `<script type="text/x-deferred-module" id="${BOOTSTRAP_ID}">` +
+    html.slice(bootstrap.index + bootstrap[0].length);
+  const head = html.slice(0, headEnd).replace(MODULE_PRELOAD, "");
+  return head + waitingScript(nonce) + body.replace(MODULE_PRELOAD, "");
+}
