@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
-import { hydratesOnInteraction } from "#app/lib/hydration.ts";
+import { hydrationMode } from "#app/lib/hydration.ts";
 import { StylesProvider } from "#app/lib/inline-styles.tsx";
 import { NonceProvider } from "#app/lib/nonce.ts";
 import siteCss from "./app.css?inline";
@@ -24,8 +24,9 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const nonce = loadContext.cspNonce;
-  // A page that hydrates on interaction is rewritten as a whole, so it is rendered whole.
-  const waits = !import.meta.env.DEV && waitsForInteraction(routerContext);
+  // A page whose hydration is held back is rewritten as a whole, so it is rendered whole.
+  const start = import.meta.env.DEV ? null : heldHydrationStart(routerContext);
+  const waits = start !== null;
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -63,7 +64,11 @@ export default function handleRequest(
                 final(callback) {
                   clearTimeout(timeoutId);
                   timeoutId = undefined;
-                  const html = holdBackScripts(Buffer.concat(chunks).toString("utf8"), nonce);
+                  const html = holdBackScripts(
+                    Buffer.concat(chunks).toString("utf8"),
+                    nonce,
+                    start,
+                  );
                   resolve(
                     new Response(html, { headers: responseHeaders, status: responseStatusCode }),
                   );
@@ -101,12 +106,13 @@ export default function handleRequest(
   });
 }
 
-/** Whether the page's deepest route asks to hydrate on interaction (app/lib/hydration.ts). */
-function waitsForInteraction({ staticHandlerContext, routeModules, isSpaMode }: EntryContext) {
-  const leaf = staticHandlerContext.matches.at(-1);
-  return (
-    !isSpaMode && leaf !== undefined && hydratesOnInteraction(routeModules[leaf.route.id]?.handle)
+/** When a page with held-back hydration starts it (app/lib/hydration.ts); null: React Router's way. */
+function heldHydrationStart({ staticHandlerContext, routeModules, isSpaMode }: EntryContext) {
+  if (isSpaMode) return null;
+  const mode = hydrationMode(
+    staticHandlerContext.matches.map((match) => routeModules[match.route.id]?.handle),
   );
+  return mode === "after-paint" ? "paint" : mode === "on-interaction" ? "interaction" : null;
 }
 
 /**

@@ -32,7 +32,12 @@ async function scriptBytes(page: Page, work: () => Promise<void>) {
   };
   page.on("requestfinished", onFinished);
   await work();
-  await page.waitForLoadState("networkidle");
+  // Until no script has been requested for a second (networkidle fires only once per page).
+  let seen = -1;
+  while (seen !== pending.length) {
+    seen = pending.length;
+    await page.waitForTimeout(1000);
+  }
   await Promise.all(pending);
   page.off("requestfinished", onFinished);
   return files;
@@ -53,7 +58,14 @@ export async function runPageJsReport(options: { buildDir: string }) {
         // Idle-time work (the hero particles) starts within about three seconds.
         await page.waitForTimeout(3500);
       });
-      const field = page.locator("form input:not([type=hidden]):visible").first();
+      // The first field a visitor would fill in (not the spam trap, which is out of reach).
+      // Scripts written into the HTML (data, scroll restoration, a page's waiting script), as text.
+      const inlineBytes = await page.evaluate(() =>
+        [...document.querySelectorAll("script:not([src])")]
+          .filter((s) => ["", "module", "text/javascript"].includes(s.getAttribute("type") ?? ""))
+          .reduce((n, s) => n + new TextEncoder().encode(s.textContent ?? "").length, 0),
+      );
+      const field = page.locator("form input:not([type=hidden]):not([tabindex='-1'])").first();
       const afterForm =
         (await field.count()) > 0 ? await scriptBytes(page, () => field.focus()) : [];
       await context.close();
@@ -62,6 +74,7 @@ export async function runPageJsReport(options: { buildDir: string }) {
         page: benchPage.name,
         path: benchPage.path,
         onLoadKb: sum(onLoad),
+        inlineKb: kb(inlineBytes),
         onLoadFiles: onLoad.map((f) => f.file),
         afterFormKb: sum([...onLoad, ...afterForm]),
         afterFormFiles: afterForm.map((f) => f.file),
@@ -70,11 +83,12 @@ export async function runPageJsReport(options: { buildDir: string }) {
     console.log("\nJavaScript downloaded by Chromium (bytes on the wire, gzip)\n");
     console.log(
       table(
-        ["page", "on load KB", "files", "after using a form KB", "more files"],
+        ["page", "on load KB", "files", "inline KB (raw)", "after using a form KB", "more files"],
         pages.map((p) => [
           p.path,
           p.onLoadKb,
           p.onLoadFiles.length,
+          p.inlineKb,
           p.afterFormKb,
           p.afterFormFiles.length,
         ]),

@@ -1,20 +1,20 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PARTICLES_ATTRIBUTE, REDUCED_MOTION } from "#app/components/site/particles.tsx";
-import { waitForInteraction, type WaitingPageOptions } from "#app/lib/hydration.ts";
+import { HYDRATED_EVENT, holdHydration, type WaitingPageOptions } from "#app/lib/hydration.ts";
 import { config } from "./config.server.ts";
 import { log } from "./log.server.ts";
 
 /**
- * The server half of hydration on interaction (app/lib/hydration.ts, decision 0008): turns a
- * page React Router rendered into one whose scripts wait for the visitor.
+ * The server half of held-back hydration (app/lib/hydration.ts, decision 0008): turns a page
+ * React Router rendered into one whose scripts wait for the first paint or for the visitor.
  *
- * - Module preload links are dropped, so nothing of the framework is fetched on load.
+ * - Module preload links are dropped, so nothing of the framework is fetched with the page.
  * - React Router's module script (the imports of the route modules and the client entry) is
  *   kept in place with a type the browser does not run, so hydration later finds the same
  *   elements where the server put them. The classic scripts (loader data, scroll restoration)
  *   run as usual: they only store data.
- * - The small inline script of `waitForInteraction` is added to the head with the page's nonce.
+ * - The small inline script of `holdHydration` is added to the head with the page's nonce.
  *
  * If React Router's output ever stops matching what is expected here, the page is sent as
  * rendered (hydrating at once) and the mismatch is logged: never a page that cannot hydrate.
@@ -40,23 +40,33 @@ function clientChunkUrl(source: string): string | null {
 
 let particlesUrl: string | null | undefined;
 
-function waitingScript(nonce: string): string {
-  particlesUrl ??= clientChunkUrl("app/components/site/particle-field.ts");
+function waitingScript(nonce: string, start: WaitingPageOptions["start"]): string {
+  // Until a page that waits for the visitor hydrates, the hero particles are started without React.
+  if (start === "interaction")
+    particlesUrl ??= clientChunkUrl("app/components/site/particle-field.ts");
   const options: WaitingPageOptions = {
+    start,
     bootstrapId: BOOTSTRAP_ID,
     triggers: "form, button, summary",
-    particles: particlesUrl
-      ? { url: particlesUrl, boxes: `[${PARTICLES_ATTRIBUTE}]`, reducedMotion: REDUCED_MOTION }
-      : null,
+    hydratedEvent: HYDRATED_EVENT,
+    submitWaitMs: 10_000,
+    particles:
+      start === "interaction" && particlesUrl
+        ? { url: particlesUrl, boxes: `[${PARTICLES_ATTRIBUTE}]`, reducedMotion: REDUCED_MOTION }
+        : null,
   };
   // JSON inside a script element: "<" escaped so no text can close the element.
   const json = JSON.stringify(options).replaceAll("<", "\\u003c");
-  return `<script nonce="${nonce}">(${String(waitForInteraction)})(${json})</script>`;
+  return `<script nonce="${nonce}">(${String(holdHydration)})(${json})</script>`;
 }
 
 let warned = false;
 
-export function holdBackScripts(html: string, nonce: string): string {
+export function holdBackScripts(
+  html: string,
+  nonce: string,
+  start: WaitingPageOptions["start"],
+): string {
   const modules = [...html.matchAll(MODULE_SCRIPT)];
   const bootstrap = modules[0];
   const headEnd = html.indexOf("</head>");
@@ -65,7 +75,7 @@ export function holdBackScripts(html: string, nonce: string): string {
       warned = true;
       log.warn(
         { moduleScripts: modules.length },
-        "page sent with its scripts: React Router's output is not as hydration on interaction expects",
+        "page sent with its scripts: React Router's output is not as held-back hydration expects",
       );
     }
     return html;
@@ -75,5 +85,5 @@ export function holdBackScripts(html: string, nonce: string): string {
     `<script type="text/x-deferred-module" id="${BOOTSTRAP_ID}">` +
     html.slice(bootstrap.index + bootstrap[0].length);
   const head = html.slice(0, headEnd).replace(MODULE_PRELOAD, "");
-  return head + waitingScript(nonce) + body.replace(MODULE_PRELOAD, "");
+  return head + waitingScript(nonce, start) + body.replace(MODULE_PRELOAD, "");
 }

@@ -157,11 +157,76 @@ test.describe("home page: hydration on interaction", () => {
     await context.close();
   });
 
-  test("other pages hydrate on load", async ({ page }) => {
+  test("other pages hydrate without being touched", async ({ page }) => {
     const seen = watch(page);
     await page.goto("/about");
     await expect.poll(() => hydrated(page)).toBe(true);
     expect(seen.framework().length).toBeGreaterThan(0);
     expect(seen.errors).toEqual([]);
+  });
+});
+
+test.describe("public pages: hydration after the first paint", () => {
+  /** Holds the framework back for a while, so the visitor acts before the page is hydrated. */
+  async function slowFramework(page: Page, ms: number) {
+    await page.route(/\/assets\/framework-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.continue();
+    });
+  }
+
+  test("the scripts are fetched after the page is on screen, without preloads", async ({
+    page,
+  }) => {
+    const seen = watch(page);
+    const response = await page.goto("/courses/introduction-to-counter-fraud");
+    const html = (await response?.text()) ?? "";
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).toContain('type="text/x-deferred-module"');
+    // Nobody touches the page: it hydrates by itself.
+    await expect.poll(() => hydrated(page)).toBe(true);
+    expect(seen.framework().length).toBeGreaterThanOrEqual(3);
+    expect(seen.errors).toEqual([]);
+  });
+
+  test("a dialog trigger clicked before hydration opens the dialog once it is there", async ({
+    page,
+  }) => {
+    const seen = watch(page);
+    await slowFramework(page, 1500);
+    await page.goto("/courses/introduction-to-counter-fraud");
+    expect(await hydrated(page)).toBe(false);
+    await page.getByRole("button", { name: "Book a Classroom Class" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    // Opened by React, not by the plain-HTML fallback (a reload with ?quote=…).
+    expect(new URL(page.url()).search).toBe("");
+    expect(seen.errors).toEqual([]);
+  });
+
+  test("a form posted before hydration is posted by React once it is there", async ({ page }) => {
+    const seen = watch(page);
+    await slowFramework(page, 1500);
+    await page.goto("/about");
+    expect(await hydrated(page)).toBe(false);
+    const form = page.locator("form#newsletter-form");
+    await form.getByLabel("Email address").fill(`early-${Date.now()}@example.com`);
+    await form.getByRole("button", { name: "Subscribe" }).click();
+    await expect(
+      page
+        .getByRole("region", { name: /Notifications/ })
+        .getByText("Successfully Subscribed!", { exact: true }),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/about$/);
+    expect(seen.errors).toEqual([]);
+  });
+
+  test("if the scripts cannot load, a form is posted the plain way", async ({ page }) => {
+    await page.route(/\/assets\/framework-[\w-]+\.js$/, (route) => route.abort());
+    await page.goto("/about");
+    const form = page.locator("form#newsletter-form");
+    await form.getByLabel("Email address").fill(`plain-${Date.now()}@example.com`);
+    await form.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page).toHaveURL(/\/newsletter$/);
+    await expect(page.getByRole("status")).toContainText("Successfully Subscribed!");
   });
 });

@@ -31,7 +31,7 @@ import("/assets/entry.client-b2.js");</script>`;
 describe("holdBackScripts", () => {
   it("drops the preloads, keeps the module script unrun in its place, adds the waiting script", () => {
     const before = page();
-    const after = holdBackScripts(before, NONCE);
+    const after = holdBackScripts(before, NONCE, "interaction");
 
     expect(after).not.toContain("modulepreload");
     expect(after).not.toMatch(/type="module"/);
@@ -66,7 +66,7 @@ describe("holdBackScripts", () => {
       page({ moduleInHead: true }),
       "<html><body>no head</body></html>",
     ]) {
-      expect(holdBackScripts(unexpected, NONCE)).toBe(unexpected);
+      expect(holdBackScripts(unexpected, NONCE, "paint")).toBe(unexpected);
     }
   });
 });

@@ -111,9 +111,10 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   // After the close above (effects run in order), so on hydration this one has the last word.
   useEffect(() => {
     setEnhanced(true);
-    // A panel the CSS already shows (pointer over it, or focus in it, before scripts ran) stays.
-    if (ref.current?.matches(":focus-within")) setOpenedBy("click");
-    else if (ref.current?.matches(":hover")) setOpenedBy("hover");
+    // A panel the CSS already shows (pointer over it, keyboard focus in it, before scripts ran)
+    // stays open. A mouse click made before is replayed after this (app/lib/hydration.ts).
+    if (ref.current?.matches(":hover")) setOpenedBy("hover");
+    else if (ref.current?.querySelector(":focus-visible")) setOpenedBy("click");
   }, []);
   useEffect(() => {
     if (!open) return;
