@@ -12,7 +12,10 @@ import { log } from "#server/log.server.ts";
 
 export const streamTimeout = 5_000;
 
-/** React Router's Node entry, plus the CSP nonce on every script it renders. */
+/**
+ * React Router's Node entry, plus the CSP nonce on every script it renders, and held-back
+ * hydration for the pages that ask for it (app/lib/hydration.ts, decision 0008).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -31,7 +34,8 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
-    // Crawlers get the whole document at once; people get the shell as soon as it is ready.
+    // Crawlers and held-back pages get the whole document at once; other pages stream from the
+    // shell as soon as it is ready.
     const readyOption: keyof RenderToPipeableStreamOptions =
       waits || (userAgent && isbot(userAgent)) || routerContext.isSpaMode
         ? "onAllReady"

@@ -38,26 +38,30 @@ function clientChunkUrl(source: string): string | null {
   return null;
 }
 
-let particlesUrl: string | null | undefined;
+/** The waiting script's text per start mode (the nonce is added per page). */
+const scripts = new Map<WaitingPageOptions["start"], string>();
 
-function waitingScript(nonce: string, start: WaitingPageOptions["start"]): string {
+function waitingScript(start: WaitingPageOptions["start"]): string {
+  let script = scripts.get(start);
+  if (script) return script;
   // Until a page that waits for the visitor hydrates, the hero particles are started without React.
-  if (start === "interaction")
-    particlesUrl ??= clientChunkUrl("app/components/site/particle-field.ts");
+  const particlesUrl =
+    start === "interaction" ? clientChunkUrl("app/components/site/particle-field.ts") : null;
   const options: WaitingPageOptions = {
     start,
     bootstrapId: BOOTSTRAP_ID,
     triggers: "form, button, summary",
     hydratedEvent: HYDRATED_EVENT,
     submitWaitMs: 10_000,
-    particles:
-      start === "interaction" && particlesUrl
-        ? { url: particlesUrl, boxes: `[${PARTICLES_ATTRIBUTE}]`, reducedMotion: REDUCED_MOTION }
-        : null,
+    particles: particlesUrl
+      ? { url: particlesUrl, boxes: `[${PARTICLES_ATTRIBUTE}]`, reducedMotion: REDUCED_MOTION }
+      : null,
   };
   // JSON inside a script element: "<" escaped so no text can close the element.
   const json = JSON.stringify(options).replaceAll("<", "\\u003c");
-  return `<script nonce="${nonce}">(${String(holdHydration)})(${json})</script>`;
+  script = `(${String(holdHydration)})(${json})`;
+  scripts.set(start, script);
+  return script;
 }
 
 let warned = false;
@@ -85,5 +89,6 @@ export function holdBackScripts(
     `<script type="text/x-deferred-module" id="${BOOTSTRAP_ID}">` +
     html.slice(bootstrap.index + bootstrap[0].length);
   const head = html.slice(0, headEnd).replace(MODULE_PRELOAD, "");
-  return head + waitingScript(nonce, start) + body.replace(MODULE_PRELOAD, "");
+  const waiting = `<script nonce="${nonce}">${waitingScript(start)}</script>`;
+  return head + waiting + body.replace(MODULE_PRELOAD, "");
 }
