@@ -34,6 +34,29 @@ export interface CatalogueFormSpec<Values> {
   remove(id: string): Promise<boolean>;
 }
 
+/**
+ * The loader answer of a catalogue screen: its lists, never cached; if they cannot be read, the
+ * failure is logged and the page gets `empty` with `loadFailed` (it shows the spec's toast).
+ */
+export async function catalogueListData<Lists extends object>(
+  entity: string,
+  load: () => Promise<Lists>,
+  empty: Lists,
+) {
+  try {
+    return data(
+      { ...(await load()), loadFailed: false },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  } catch (error) {
+    log.error({ err: error }, `could not load the admin ${entity} list`);
+    return data(
+      { ...empty, loadFailed: true },
+      { status: 500, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+}
+
 function reply(result: AdminFormResult, status = 200) {
   return data(result, { status, headers: { "Cache-Control": "no-store" } });
 }

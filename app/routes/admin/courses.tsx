@@ -1,24 +1,21 @@
-import { useEffect, useId, useRef, useState } from "react";
-import { ArrowLeft, ExternalLink, FolderTree, Handshake, Pencil, Plus, Star } from "lucide-react";
-import { data, Link, useFetcher } from "react-router";
+import { ExternalLink, FolderTree, Handshake, Star } from "lucide-react";
+import { Link } from "react-router";
 import type { Route } from "./+types/courses";
 import { RichTextEditor, richTextEditorLinks } from "#app/components/admin/rich-text-editor.tsx";
 import {
-  ConfirmDelete,
+  CataloguePage,
+  useCatalogueForm,
+} from "#app/components/admin/catalogue/catalogue-page.tsx";
+import {
   Field,
-  describe,
-  focusFirstError,
   formatAdminDate,
   ImageInput,
   unreadableNumbers,
-  useActionResult,
 } from "#app/components/admin/catalogue/form-parts.tsx";
 import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
-import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogFooter,
@@ -27,21 +24,8 @@ import {
 } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from "#app/components/ui/table.tsx";
+import { TableCell, TableHead } from "#app/components/ui/table.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
-import {
-  fieldErrorsOf,
-  formValues,
-  type AdminFormResult,
-  type FieldErrors,
-} from "#app/lib/admin-form.ts";
 import {
   COURSE_STATUS_LABELS,
   COURSE_STATUSES,
@@ -55,17 +39,15 @@ import {
 } from "#app/lib/course-form.ts";
 import { formatPrice } from "#app/lib/format.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
-import { toast } from "#app/lib/toast.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { listCategoryOptions } from "#server/categories.server.ts";
-import { catalogueFormAction } from "#server/catalogue-form-action.server.ts";
+import { catalogueFormAction, catalogueListData } from "#server/catalogue-form-action.server.ts";
 import {
   createCourse,
   deleteCourse,
   listAdminCourses,
   updateCourse,
 } from "#server/course-admin.server.ts";
-import { log } from "#server/log.server.ts";
 import { listPartnerOptions } from "#server/partners.server.ts";
 
 export const links: Route.LinksFunction = () => richTextEditorLinks();
@@ -74,23 +56,18 @@ export const meta: Route.MetaFunction = () => adminMeta("Courses");
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  try {
-    const [courses, categories, partners] = await Promise.all([
-      listAdminCourses(),
-      listCategoryOptions(),
-      listPartnerOptions(),
-    ]);
-    return data(
-      { courses, categories, partners, loadFailed: false },
-      { headers: { "Cache-Control": "no-store" } },
-    );
-  } catch (error) {
-    log.error({ err: error }, "could not load the admin course list");
-    return data(
-      { courses: [] as AdminCourse[], categories: [], partners: [], loadFailed: true },
-      { status: 500, headers: { "Cache-Control": "no-store" } },
-    );
-  }
+  return catalogueListData(
+    "course",
+    async () => {
+      const [courses, categories, partners] = await Promise.all([
+        listAdminCourses(),
+        listCategoryOptions(),
+        listPartnerOptions(),
+      ]);
+      return { courses, categories, partners };
+    },
+    { courses: [] as AdminCourse[], categories: [], partners: [] },
+  );
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -121,127 +98,78 @@ const STATUS_BADGE: Record<CourseStatus, BadgeVariant> = {
 type Option = { id: string; name: string };
 
 export default function AdminCourses({ loaderData }: Route.ComponentProps) {
-  const { courses, categories, partners, loadFailed } = loaderData;
-  // Each opening of the dialog gets a fresh form (spec §4: reset on Add).
-  const [editing, setEditing] = useState<{ key: number; course: AdminCourse | null } | null>(null);
-  const openCount = useRef(0);
-  // Page-level, not per row: the row is gone once the list reloads, its toast must still show.
-  const deleter = useFetcher<AdminFormResult>({ key: "course-delete" });
-  useActionResult(deleter);
-  const open = (course: AdminCourse | null) => setEditing({ key: ++openCount.current, course });
-
-  useEffect(() => {
-    if (loadFailed)
-      toast({ title: "Error", description: "Failed to fetch courses", variant: "destructive" });
-  }, [loadFailed]);
-
+  const { courses, categories, partners } = loaderData;
   return (
-    <div>
-      <div>
-        <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
-          <Link to="/admin/dashboard">
-            <ArrowLeft aria-hidden /> Back to Dashboard
-          </Link>
-        </Button>
-        <AdminPageHeader
-          title="Course Management"
-          description="Create, edit and publish training courses. Only published courses appear on the site."
-          actions={
-            <>
-              <Button asChild variant="outline">
-                <Link to="/admin/categories">
-                  <FolderTree aria-hidden /> Categories
-                </Link>
-              </Button>
-              <Button asChild variant="outline">
-                <Link to="/admin/partners">
-                  <Handshake aria-hidden /> Partners
-                </Link>
-              </Button>
-              <Button type="button" onClick={() => open(null)}>
-                <Plus aria-hidden /> Add Course
-              </Button>
-            </>
-          }
+    <CataloguePage
+      noun="Course"
+      plural="Courses"
+      title="Course Management"
+      description="Create, edit and publish training courses. Only published courses appear on the site."
+      items={courses}
+      loadFailed={loaderData.loadFailed}
+      loadFailedMessage="Failed to fetch courses"
+      emptyText="No courses yet. Add your first course to get started."
+      deleteQuestion="Are you sure you want to delete this course?"
+      links={
+        <>
+          <Button asChild variant="outline">
+            <Link to="/admin/categories">
+              <FolderTree aria-hidden /> Categories
+            </Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/admin/partners">
+              <Handshake aria-hidden /> Partners
+            </Link>
+          </Button>
+        </>
+      }
+      columns={
+        <>
+          <TableHead className="w-10">
+            <span className="sr-only">Featured</span>
+          </TableHead>
+          <TableHead>Title</TableHead>
+          <TableHead>Category</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>Price</TableHead>
+          <TableHead>Duration</TableHead>
+          <TableHead>Created</TableHead>
+        </>
+      }
+      cells={(course) => <CourseCells course={course} />}
+      label={(course) => course.title}
+      rowAttributes={(course) => ({ "data-course-id": course.id })}
+      moreActions={(course) =>
+        course.externalLink ? (
+          <Button asChild variant="ghost" size="icon">
+            <a
+              href={course.externalLink}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={`Open external link for ${course.title} (opens in a new tab)`}
+              title="Open external link"
+            >
+              <ExternalLink aria-hidden />
+            </a>
+          </Button>
+        ) : null
+      }
+      form={(course, onSaved) => (
+        <CourseFormDialog
+          course={course}
+          categories={categories}
+          partners={partners}
+          onSaved={onSaved}
         />
-      </div>
-
-      <section
-        aria-labelledby="courses-heading"
-        className="rounded-lg border border-border bg-card"
-      >
-        <h2 id="courses-heading" className="p-4 text-lg font-semibold">
-          Courses ({courses.length})
-        </h2>
-        {courses.length === 0 ? (
-          <p className="px-4 pb-6 text-sm text-muted-foreground">
-            No courses yet. Add your first course to get started.
-          </p>
-        ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead className="w-10">
-                  <span className="sr-only">Featured</span>
-                </TableHead>
-                <TableHead>Title</TableHead>
-                <TableHead>Category</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Price</TableHead>
-                <TableHead>Duration</TableHead>
-                <TableHead>Created</TableHead>
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {courses.map((course) => (
-                <CourseRow
-                  key={course.id}
-                  course={course}
-                  onEdit={() => open(course)}
-                  onDelete={() =>
-                    deleter.submit({ intent: "delete", id: course.id }, { method: "post" })
-                  }
-                  deleting={deleter.state !== "idle" && deleter.formData?.get("id") === course.id}
-                />
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </section>
-
-      <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
-        {editing ? (
-          <CourseFormDialog
-            key={editing.key}
-            course={editing.course}
-            categories={categories}
-            partners={partners}
-            onSaved={() => setEditing(null)}
-          />
-        ) : null}
-      </Dialog>
-    </div>
+      )}
+    />
   );
 }
 
-function CourseRow({
-  course,
-  onEdit,
-  onDelete,
-  deleting,
-}: {
-  course: AdminCourse;
-  onEdit: () => void;
-  onDelete: () => void;
-  deleting: boolean;
-}) {
+function CourseCells({ course }: { course: AdminCourse }) {
   return (
-    <TableRow
-      data-course-id={course.id}
-      aria-busy={deleting || undefined}
-      className={deleting ? "opacity-50" : undefined}
-    >
+    <>
       <TableCell>
         {course.featured ? (
           <Star className="size-4 fill-warning text-warning" aria-label="Featured" role="img" />
@@ -269,40 +197,7 @@ function CourseRow({
         {course.durationHours === null ? "—" : `${course.durationHours}h`}
       </TableCell>
       <TableCell className="whitespace-nowrap">{formatAdminDate(course.createdAt)}</TableCell>
-      <TableCell>
-        <div className="flex justify-end gap-1">
-          <Button
-            type="button"
-            variant="ghost"
-            size="icon"
-            onClick={onEdit}
-            aria-label={`Edit ${course.title}`}
-            title="Edit"
-          >
-            <Pencil aria-hidden />
-          </Button>
-          {course.externalLink ? (
-            <Button asChild variant="ghost" size="icon">
-              <a
-                href={course.externalLink}
-                target="_blank"
-                rel="noopener noreferrer"
-                aria-label={`Open external link for ${course.title} (opens in a new tab)`}
-                title="Open external link"
-              >
-                <ExternalLink aria-hidden />
-              </a>
-            </Button>
-          ) : null}
-          <ConfirmDelete
-            question="Are you sure you want to delete this course?"
-            label={`Delete ${course.title}`}
-            disabled={deleting}
-            onConfirm={onDelete}
-          />
-        </div>
-      </TableCell>
-    </TableRow>
+    </>
   );
 }
 
@@ -317,22 +212,11 @@ function CourseFormDialog({
   partners: Option[];
   onSaved: () => void;
 }) {
-  const fetcher = useFetcher<AdminFormResult>();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const uid = useId();
-  const id = (name: string) => `${uid}-${name}`;
-  const saving = fetcher.state !== "idle";
-  useActionResult(fetcher, {
-    onSuccess: onSaved,
-    onFailure: (result) => {
-      const found = (!result.ok && result.errors) || {};
-      setErrors(found);
-      focusFirstError(formRef.current, found);
-    },
+  const { fetcher, formRef, errors, id, field, saving, onSubmit } = useCatalogueForm({
+    schema: courseFormSchema,
+    onSaved,
+    extraErrors: unreadableNumbers,
   });
-
-  const field = (name: string) => describe(id(name), errors[name]);
 
   return (
     <DialogContent className="sm:max-w-3xl">
@@ -350,21 +234,7 @@ function CourseFormDialog({
         encType="multipart/form-data"
         noValidate
         className="grid gap-4"
-        onSubmit={(event) => {
-          const form = event.currentTarget;
-          const parsed = courseFormSchema.safeParse(formValues(new FormData(form)));
-          const found = {
-            ...(parsed.success ? {} : fieldErrorsOf(parsed.error)),
-            ...unreadableNumbers(form),
-          };
-          if (Object.keys(found).length) {
-            event.preventDefault();
-            setErrors(found);
-            focusFirstError(form, found);
-            return;
-          }
-          setErrors({});
-        }}
+        onSubmit={onSubmit}
       >
         <input type="hidden" name="intent" value="save" />
         {course ? <input type="hidden" name="id" value={course.id} /> : null}
@@ -386,7 +256,7 @@ function CourseFormDialog({
               hint="Optional: made from the title when left empty"
             >
               <Input
-                {...describe(id("slug"), errors.slug, true)}
+                {...field("slug", true)}
                 name="slug"
                 defaultValue={course?.slug ?? ""}
                 placeholder="e.g. intro-to-counter-fraud"
@@ -446,7 +316,7 @@ function CourseFormDialog({
               hint="Leave empty for none (shown as Free)"
             >
               <Input
-                {...describe(id("price"), errors.price, true)}
+                {...field("price", true)}
                 name="price"
                 type="number"
                 min="0"

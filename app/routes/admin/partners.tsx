@@ -1,19 +1,11 @@
-import { useEffect, useId, useRef, useState } from "react";
-import { ArrowLeft, Pencil, Plus } from "lucide-react";
-import { data, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/partners";
 import {
-  ConfirmDelete,
-  Field,
-  describe,
-  focusFirstError,
-  ImageInput,
-  useActionResult,
-} from "#app/components/admin/catalogue/form-parts.tsx";
-import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+  CataloguePage,
+  useCatalogueForm,
+} from "#app/components/admin/catalogue/catalogue-page.tsx";
+import { Field, ImageInput } from "#app/components/admin/catalogue/form-parts.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogFooter,
@@ -21,27 +13,12 @@ import {
   DialogTitle,
 } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from "#app/components/ui/table.tsx";
+import { TableCell, TableHead } from "#app/components/ui/table.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
-import {
-  fieldErrorsOf,
-  formValues,
-  type AdminFormResult,
-  type FieldErrors,
-} from "#app/lib/admin-form.ts";
 import { partnerFormSchema, type AdminPartner } from "#app/lib/partner-form.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
-import { toast } from "#app/lib/toast.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import { catalogueFormAction } from "#server/catalogue-form-action.server.ts";
-import { log } from "#server/log.server.ts";
+import { catalogueFormAction, catalogueListData } from "#server/catalogue-form-action.server.ts";
 import {
   createPartner,
   deletePartner,
@@ -53,18 +30,9 @@ export const meta: Route.MetaFunction = () => adminMeta("Partners");
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  try {
-    return data(
-      { partners: await listPartners(), loadFailed: false },
-      { headers: { "Cache-Control": "no-store" } },
-    );
-  } catch (error) {
-    log.error({ err: error }, "could not load the admin partner list");
-    return data(
-      { partners: [] as AdminPartner[], loadFailed: true },
-      { status: 500, headers: { "Cache-Control": "no-store" } },
-    );
-  }
+  return catalogueListData("partner", async () => ({ partners: await listPartners() }), {
+    partners: [] as AdminPartner[],
+  });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -87,108 +55,38 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminPartners({ loaderData }: Route.ComponentProps) {
-  const { partners, loadFailed } = loaderData;
-  const [editing, setEditing] = useState<{ key: number; partner: AdminPartner | null } | null>(
-    null,
-  );
-  const openCount = useRef(0);
-  // Page-level, not per row: the row is gone once the list reloads, its toast must still show.
-  const deleter = useFetcher<AdminFormResult>({ key: "partner-delete" });
-  useActionResult(deleter);
-  const open = (partner: AdminPartner | null) => setEditing({ key: ++openCount.current, partner });
-
-  useEffect(() => {
-    if (loadFailed)
-      toast({ title: "Error", description: "Failed to fetch partners", variant: "destructive" });
-  }, [loadFailed]);
-
   return (
-    <div>
-      <div>
-        <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
-          <Link to="/admin/dashboard">
-            <ArrowLeft aria-hidden /> Back to Dashboard
-          </Link>
-        </Button>
-        <AdminPageHeader
-          title="Partner Management"
-          description="Training partners whose courses are sold through their own purchase pages."
-          actions={
-            <Button type="button" onClick={() => open(null)}>
-              <Plus aria-hidden /> Add Partner
-            </Button>
-          }
-        />
-      </div>
-
-      <section
-        aria-labelledby="partners-heading"
-        className="rounded-lg border border-border bg-card"
-      >
-        <h2 id="partners-heading" className="p-4 text-lg font-semibold">
-          Partners ({partners.length})
-        </h2>
-        {partners.length === 0 ? (
-          <p className="px-4 pb-6 text-sm text-muted-foreground">
-            No partners found. Create your first partner to get started.
-          </p>
-        ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Logo</TableHead>
-                <TableHead>Name</TableHead>
-                <TableHead>Purchase URL</TableHead>
-                <TableHead>Website</TableHead>
-                <TableHead>Contact</TableHead>
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {partners.map((partner) => (
-                <PartnerRow
-                  key={partner.id}
-                  partner={partner}
-                  onEdit={() => open(partner)}
-                  onDelete={() =>
-                    deleter.submit({ intent: "delete", id: partner.id }, { method: "post" })
-                  }
-                  deleting={deleter.state !== "idle" && deleter.formData?.get("id") === partner.id}
-                />
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </section>
-
-      <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
-        {editing ? (
-          <PartnerFormDialog
-            key={editing.key}
-            partner={editing.partner}
-            onSaved={() => setEditing(null)}
-          />
-        ) : null}
-      </Dialog>
-    </div>
+    <CataloguePage
+      noun="Partner"
+      plural="Partners"
+      title="Partner Management"
+      description="Training partners whose courses are sold through their own purchase pages."
+      items={loaderData.partners}
+      loadFailed={loaderData.loadFailed}
+      loadFailedMessage="Failed to fetch partners"
+      emptyText="No partners found. Create your first partner to get started."
+      deleteQuestion="Are you sure you want to delete this partner?"
+      columns={
+        <>
+          <TableHead>Logo</TableHead>
+          <TableHead>Name</TableHead>
+          <TableHead>Purchase URL</TableHead>
+          <TableHead>Website</TableHead>
+          <TableHead>Contact</TableHead>
+        </>
+      }
+      cells={(partner) => <PartnerCells partner={partner} />}
+      label={(partner) => partner.name}
+      form={(partner, onSaved) => <PartnerFormDialog partner={partner} onSaved={onSaved} />}
+    />
   );
 }
 
 const none = <span className="text-muted-foreground">—</span>;
 
-function PartnerRow({
-  partner,
-  onEdit,
-  onDelete,
-  deleting,
-}: {
-  partner: AdminPartner;
-  onEdit: () => void;
-  onDelete: () => void;
-  deleting: boolean;
-}) {
+function PartnerCells({ partner }: { partner: AdminPartner }) {
   return (
-    <TableRow aria-busy={deleting || undefined} className={deleting ? "opacity-50" : undefined}>
+    <>
       <TableCell>
         {partner.logoUrl ? (
           <img
@@ -253,27 +151,7 @@ function PartnerRow({
           none
         )}
       </TableCell>
-      <TableCell>
-        <div className="flex justify-end gap-1">
-          <Button
-            type="button"
-            variant="ghost"
-            size="icon"
-            onClick={onEdit}
-            aria-label={`Edit ${partner.name}`}
-            title="Edit"
-          >
-            <Pencil aria-hidden />
-          </Button>
-          <ConfirmDelete
-            question="Are you sure you want to delete this partner?"
-            label={`Delete ${partner.name}`}
-            disabled={deleting}
-            onConfirm={onDelete}
-          />
-        </div>
-      </TableCell>
-    </TableRow>
+    </>
   );
 }
 
@@ -284,21 +162,10 @@ function PartnerFormDialog({
   partner: AdminPartner | null;
   onSaved: () => void;
 }) {
-  const fetcher = useFetcher<AdminFormResult>();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const uid = useId();
-  const id = (name: string) => `${uid}-${name}`;
-  const saving = fetcher.state !== "idle";
-  useActionResult(fetcher, {
-    onSuccess: onSaved,
-    onFailure: (result) => {
-      const found = (!result.ok && result.errors) || {};
-      setErrors(found);
-      focusFirstError(formRef.current, found);
-    },
+  const { fetcher, formRef, errors, id, field, saving, onSubmit } = useCatalogueForm({
+    schema: partnerFormSchema,
+    onSaved,
   });
-  const field = (name: string) => describe(id(name), errors[name]);
 
   return (
     <DialogContent className="sm:max-w-2xl">
@@ -314,17 +181,7 @@ function PartnerFormDialog({
         encType="multipart/form-data"
         noValidate
         className="grid gap-4"
-        onSubmit={(event) => {
-          const parsed = partnerFormSchema.safeParse(formValues(new FormData(event.currentTarget)));
-          if (!parsed.success) {
-            event.preventDefault();
-            const found = fieldErrorsOf(parsed.error);
-            setErrors(found);
-            focusFirstError(event.currentTarget, found);
-            return;
-          }
-          setErrors({});
-        }}
+        onSubmit={onSubmit}
       >
         <input type="hidden" name="intent" value="save" />
         {partner ? <input type="hidden" name="id" value={partner.id} /> : null}

@@ -1,0 +1,223 @@
+import {
+  Fragment,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+} from "react";
+import { ArrowLeft, Pencil, Plus } from "lucide-react";
+import { Link, useFetcher } from "react-router";
+import type { z } from "zod";
+import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Dialog } from "#app/components/ui/dialog.tsx";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "#app/components/ui/table.tsx";
+import {
+  fieldErrorsOf,
+  formValues,
+  type AdminFormResult,
+  type FieldErrors,
+} from "#app/lib/admin-form.ts";
+import { toast } from "#app/lib/toast.ts";
+import { ConfirmDelete, describe, focusFirstError, useActionResult } from "./form-parts.tsx";
+
+/**
+ * The frame the course, category and partner screens share (spec §4): back link, title and
+ * Add button, the list with its count or empty state, an edit button and a confirmed delete per
+ * row, one dialog for adding and editing, and the spec's toasts for loading, saving and deleting.
+ * Each screen supplies its columns, its cells and its form.
+ */
+export function CataloguePage<Item extends { id: string }>(props: {
+  /** The thing listed, capitalised: "Course", "Category", "Partner". */
+  noun: string;
+  /** Its plural, for the list heading: "Courses". */
+  plural: string;
+  title: string;
+  description: string;
+  items: readonly Item[];
+  loadFailed: boolean;
+  /** The spec's toast when the list cannot be loaded, e.g. "Failed to fetch courses". */
+  loadFailedMessage: string;
+  emptyText: string;
+  /** The spec's confirmation text for a delete. */
+  deleteQuestion: string;
+  /** Buttons shown before the Add button. */
+  links?: ReactNode;
+  /** The header cells before "Actions". */
+  columns: ReactNode;
+  /** A row's cells before its actions. */
+  cells: (item: Item) => ReactNode;
+  /** How a row is named to assistive technology ("Edit …", "Delete …"). */
+  label: (item: Item) => string;
+  rowAttributes?: (item: Item) => Record<`data-${string}`, string>;
+  /** Actions between Edit and Delete (a course's external link). */
+  moreActions?: (item: Item) => ReactNode;
+  /** The add/edit form for an item, or for a new one (null). */
+  form: (item: Item | null, onSaved: () => void) => ReactNode;
+}) {
+  const { noun, items, loadFailed, loadFailedMessage } = props;
+  const entity = noun.toLowerCase();
+  // Each opening of the dialog gets a fresh form (spec §4: reset on Add).
+  const [editing, setEditing] = useState<{ key: number; item: Item | null } | null>(null);
+  const openCount = useRef(0);
+  const open = (item: Item | null) => setEditing({ key: ++openCount.current, item });
+  // Page-level, not per row: the row is gone once the list reloads, its toast must still show.
+  const deleter = useFetcher<AdminFormResult>({ key: `${entity}-delete` });
+  useActionResult(deleter);
+
+  useEffect(() => {
+    if (loadFailed)
+      toast({ title: "Error", description: loadFailedMessage, variant: "destructive" });
+  }, [loadFailed, loadFailedMessage]);
+
+  const headingId = `${props.plural.toLowerCase()}-heading`;
+  return (
+    <div>
+      <div>
+        <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
+          <Link to="/admin/dashboard">
+            <ArrowLeft aria-hidden /> Back to Dashboard
+          </Link>
+        </Button>
+        <AdminPageHeader
+          title={props.title}
+          description={props.description}
+          actions={
+            <>
+              {props.links}
+              <Button type="button" onClick={() => open(null)}>
+                <Plus aria-hidden /> Add {noun}
+              </Button>
+            </>
+          }
+        />
+      </div>
+
+      <section aria-labelledby={headingId} className="rounded-lg border border-border bg-card">
+        <h2 id={headingId} className="p-4 text-lg font-semibold">
+          {props.plural} ({items.length})
+        </h2>
+        {items.length === 0 ? (
+          <p className="px-4 pb-6 text-sm text-muted-foreground">{props.emptyText}</p>
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                {props.columns}
+                <TableHead className="text-right">Actions</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {items.map((item) => {
+                const deleting =
+                  deleter.state !== "idle" && deleter.formData?.get("id") === item.id;
+                const label = props.label(item);
+                return (
+                  <TableRow
+                    key={item.id}
+                    {...props.rowAttributes?.(item)}
+                    aria-busy={deleting || undefined}
+                    className={deleting ? "opacity-50" : undefined}
+                  >
+                    {props.cells(item)}
+                    <TableCell>
+                      <div className="flex justify-end gap-1">
+                        <Button
+                          type="button"
+                          variant="ghost"
+                          size="icon"
+                          onClick={() => open(item)}
+                          aria-label={`Edit ${label}`}
+                          title="Edit"
+                        >
+                          <Pencil aria-hidden />
+                        </Button>
+                        {props.moreActions?.(item)}
+                        <ConfirmDelete
+                          question={props.deleteQuestion}
+                          label={`Delete ${label}`}
+                          disabled={deleting}
+                          onConfirm={() =>
+                            deleter.submit({ intent: "delete", id: item.id }, { method: "post" })
+                          }
+                        />
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
+      </section>
+
+      <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
+        {editing ? (
+          <Fragment key={editing.key}>{props.form(editing.item, () => setEditing(null))}</Fragment>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
+
+/**
+ * The state of a catalogue add/edit form: the same schema checks it in the browser before it
+ * is sent and on the server (`catalogueFormAction`); the server's answer becomes a toast, and
+ * its field messages are shown and the first one focused. `extraErrors` adds browser-only
+ * checks (number inputs whose text the browser could not read).
+ */
+export function useCatalogueForm(options: {
+  schema: z.ZodType;
+  onSaved: () => void;
+  extraErrors?: (form: HTMLFormElement) => FieldErrors;
+}) {
+  const fetcher = useFetcher<AdminFormResult>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const uid = useId();
+  const id = (name: string) => `${uid}-${name}`;
+  useActionResult(fetcher, {
+    onSuccess: options.onSaved,
+    onFailure: (result) => {
+      const found = (!result.ok && result.errors) || {};
+      setErrors(found);
+      focusFirstError(formRef.current, found);
+    },
+  });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    const parsed = options.schema.safeParse(formValues(new FormData(form)));
+    const found = {
+      ...(parsed.success ? {} : fieldErrorsOf(parsed.error)),
+      ...options.extraErrors?.(form),
+    };
+    if (Object.keys(found).length) {
+      event.preventDefault();
+      setErrors(found);
+      focusFirstError(form, found);
+      return;
+    }
+    setErrors({});
+  };
+
+  return {
+    fetcher,
+    formRef,
+    errors,
+    id,
+    /** The aria attributes of a field (`hasHint` when the field shows a hint). */
+    field: (name: string, hasHint = false) => describe(id(name), errors[name], hasHint),
+    saving: fetcher.state !== "idle",
+    onSubmit,
+  };
+}
