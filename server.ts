@@ -39,6 +39,10 @@ if (dev) {
   appModule = (await import(
     pathToFileURL(path.join(buildDir, "server/index.js")).href
   )) as AppModule;
+  // Files are answered before the app's security headers; a browser must still take each one
+  // as the type it is sent as.
+  const setHeaders = (res: { setHeader(name: string, value: string): unknown }) =>
+    res.setHeader("X-Content-Type-Options", "nosniff");
   // Hashed file names never change content: cache them for a year.
   server.use(
     "/assets",
@@ -46,11 +50,16 @@ if (dev) {
       immutable: true,
       maxAge: "1y",
       index: false,
+      setHeaders,
     }),
   );
   // Other public files (favicon): only names with an extension can be files, so page requests
   // skip the file-system lookup.
-  const publicFiles = express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false });
+  const publicFiles = express.static(path.join(buildDir, "client"), {
+    maxAge: "1h",
+    index: false,
+    setHeaders,
+  });
   server.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   server.use(appModule.app);
 }
