@@ -21,6 +21,7 @@ import {
 } from "#app/lib/inquiry-schemas.ts";
 import {
   ContactField,
+  NameAndEmailFields,
   controlProps,
   Field,
   fieldIds,
@@ -215,20 +216,7 @@ function CourseQuoteFormBody({
           ) : null}
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
-          <ContactField
-            field="name"
-            baseId={base}
-            errors={errors}
-            required
-            defaultValue={initial.name}
-          />
-          <ContactField
-            field="email"
-            baseId={base}
-            errors={errors}
-            required
-            defaultValue={initial.email}
-          />
+          <NameAndEmailFields baseId={base} errors={errors} initial={initial} />
           <ContactField field="phone" baseId={base} errors={errors} defaultValue={initial.phone} />
           <ContactField
             field="company"

@@ -170,6 +170,36 @@ export function ContactField({
   );
 }
 
+/** The required name and e-mail every inquiry form opens with. */
+export function NameAndEmailFields({
+  baseId,
+  errors,
+  initial,
+}: {
+  baseId: string;
+  errors: FieldErrors;
+  initial: { name?: string; email?: string };
+}) {
+  return (
+    <>
+      <ContactField
+        field="name"
+        baseId={baseId}
+        errors={errors}
+        required
+        defaultValue={initial.name}
+      />
+      <ContactField
+        field="email"
+        baseId={baseId}
+        errors={errors}
+        required
+        defaultValue={initial.email}
+      />
+    </>
+  );
+}
+
 /** A form-level message (e.g. rate limited, expired), announced when it appears. */
 export function FormMessage({ message }: { message?: string }) {
   if (!message) return null;

@@ -13,6 +13,7 @@ import {
 } from "#app/lib/inquiry-schemas.ts";
 import {
   ContactField,
+  NameAndEmailFields,
   controlProps,
   Field,
   FormMessage,
@@ -85,20 +86,7 @@ export function LicenceForm(props: { id?: string }) {
       <fieldset disabled={busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <ContactField
-            field="name"
-            baseId={base}
-            errors={errors}
-            required
-            defaultValue={initial.name}
-          />
-          <ContactField
-            field="email"
-            baseId={base}
-            errors={errors}
-            required
-            defaultValue={initial.email}
-          />
+          <NameAndEmailFields baseId={base} errors={errors} initial={initial} />
           <ContactField
             field="company"
             label="Company / Organisation"
