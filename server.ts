@@ -1,12 +1,13 @@
 import compression from "compression";
 import express from "express";
-import { createServer, type Server } from "node:http";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import type { Server } from "node:http";
+import { fileURLToPath } from "node:url";
 
 /**
  * The production (and `--dev`) entry: compression, static assets, then the app built from
  * server/app.ts. Opens the database before listening and closes it on SIGTERM/SIGINT.
+ * `npm run build` compiles this file to BUILD_DIR/server.js, beside the app it serves, and
+ * production runs that with plain Node; `npm run dev` runs this source with tsx and Vite.
  */
 
 type AppModule = typeof import("./server/app.ts");
@@ -35,10 +36,9 @@ if (dev) {
     }
   });
 } else {
-  const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
-  appModule = (await import(
-    pathToFileURL(path.join(buildDir, "server/index.js")).href
-  )) as AppModule;
+  // Compiled into the build directory: the app and its browser files are beside this file.
+  appModule = (await import(new URL("./server/index.js", import.meta.url).href)) as AppModule;
+  const clientDir = fileURLToPath(new URL("./client", import.meta.url));
   // Files are answered before the app's security headers; a browser must still take each one
   // as the type it is sent as.
   const setHeaders = (res: { setHeader(name: string, value: string): unknown }) =>
@@ -46,7 +46,7 @@ if (dev) {
   // Hashed file names never change content: cache them for a year.
   server.use(
     "/assets",
-    express.static(path.join(buildDir, "client/assets"), {
+    express.static(`${clientDir}/assets`, {
       immutable: true,
       maxAge: "1y",
       index: false,
@@ -55,7 +55,7 @@ if (dev) {
   );
   // Other public files (favicon): only names with an extension can be files, so page requests
   // skip the file-system lookup.
-  const publicFiles = express.static(path.join(buildDir, "client"), {
+  const publicFiles = express.static(clientDir, {
     maxAge: "1h",
     index: false,
     setHeaders,
@@ -76,12 +76,7 @@ try {
   process.exit(1);
 }
 
-// Public pages with a fresh copy in the page cache are answered before Express (server/app.ts).
-const http: Server = createServer((req, res) => {
-  if (!dev && appModule.answerFromPageCache(req, res)) return;
-  server(req, res);
-});
-http.listen(config.port, config.host, () => {
+const http: Server = server.listen(config.port, config.host, () => {
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port, url: config.publicUrl }, `NightWatch site listening on port ${port}`);

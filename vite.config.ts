@@ -34,9 +34,6 @@ export default defineConfig(({ isSsrBuild }) => ({
       // and the React Router handler live in one module graph (one database instance).
       { rollupOptions: { input: "./server/app.ts" } }
     : {
-        // Kept (build/client/.vite/manifest.json, never served): the server finds the particle
-        // chunk's file name there for pages that hydrate on interaction.
-        manifest: true,
         rolldownOptions: {
           output: {
             codeSplitting: {

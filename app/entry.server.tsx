@@ -1,43 +1,46 @@
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
+import { text } from "node:stream/consumers";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
-import { hydrationMode } from "#app/lib/hydration.ts";
+import { ServerRouter, type EntryContext } from "react-router";
+import { isSharedPage } from "#app/lib/http-cache.ts";
 import { StylesProvider } from "#app/lib/inline-styles.tsx";
 import { NonceProvider } from "#app/lib/nonce.ts";
 import siteCss from "./app.css?inline";
-import { holdBackScripts } from "#server/hydration.server.ts";
 import { log } from "#server/log.server.ts";
+import { documentPolicy, freshNonce, inlineScriptHashes } from "#server/security-headers.server.ts";
 
 export const streamTimeout = 5_000;
 
 /**
- * React Router's Node entry, plus the CSP nonce on every script it renders, and held-back
- * hydration for the pages that ask for it (app/lib/hydration.ts, decision 0008).
+ * React Router's Node entry, plus the page's Content-Security-Policy:
+ * - a page every anonymous visitor shares (it says so with a public, s-maxage Cache-Control) is
+ *   rendered whole and its inline scripts are allowed by their hashes, so the same bytes and
+ *   headers can be kept by any cache;
+ * - every other page (admin, a form's answer, an error) streams, its scripts carrying a fresh
+ *   nonce.
  */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
 ) {
+  const shared = isSharedPage(responseHeaders);
+  const nonce = shared ? "" : freshNonce();
+  if (!shared) responseHeaders.set("Content-Security-Policy", documentPolicy({ nonce }));
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const nonce = loadContext.cspNonce;
-  // A page whose hydration is held back is rewritten as a whole, so it is rendered whole.
-  const start = import.meta.env.DEV ? null : heldHydrationStart(routerContext);
-  const waits = start !== null;
 
-  return new Promise((resolve, reject) => {
+  return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
-    // Crawlers and held-back pages get the whole document at once; other pages stream from the
+    // Shared pages and crawlers get the whole document at once; other pages stream from the
     // shell as soon as it is ready.
     const readyOption: keyof RenderToPipeableStreamOptions =
-      waits || (userAgent && isbot(userAgent)) || routerContext.isSpaMode
+      shared || (userAgent && isbot(userAgent)) || routerContext.isSpaMode
         ? "onAllReady"
         : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
@@ -48,40 +51,15 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <StylesProvider css={siteCss}>
-          {waits ? null : <LowPriorityModulePreloads context={routerContext} nonce={nonce} />}
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <LowPriorityModulePreloads context={routerContext} nonce={nonce} />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
         </StylesProvider>
       </NonceProvider>,
       {
-        nonce,
+        nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          if (waits) {
-            const chunks: Buffer[] = [];
-            pipe(
-              new Writable({
-                write(chunk: Buffer, _encoding, callback) {
-                  chunks.push(chunk);
-                  callback();
-                },
-                final(callback) {
-                  clearTimeout(timeoutId);
-                  timeoutId = undefined;
-                  const html = holdBackScripts(
-                    Buffer.concat(chunks).toString("utf8"),
-                    nonce,
-                    start,
-                  );
-                  resolve(
-                    new Response(html, { headers: responseHeaders, status: responseStatusCode }),
-                  );
-                  callback();
-                },
-              }),
-            );
-            return;
-          }
           const body = new PassThrough({
             final(callback) {
               clearTimeout(timeoutId);
@@ -90,12 +68,22 @@ export default function handleRequest(
             },
           });
           pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          if (!shared) {
+            resolve(
+              new Response(createReadableStreamFromReadable(body), {
+                headers: responseHeaders,
+                status: responseStatusCode,
+              }),
+            );
+            return;
+          }
+          text(body).then((html) => {
+            responseHeaders.set(
+              "Content-Security-Policy",
+              documentPolicy({ hashes: inlineScriptHashes(html) }),
+            );
+            resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+          }, reject);
         },
         onShellError(error: unknown) {
           reject(error);
@@ -108,15 +96,6 @@ export default function handleRequest(
       },
     );
   });
-}
-
-/** When a page with held-back hydration starts it (app/lib/hydration.ts); null: React Router's way. */
-function heldHydrationStart({ staticHandlerContext, routeModules, isSpaMode }: EntryContext) {
-  if (isSpaMode) return null;
-  const mode = hydrationMode(
-    staticHandlerContext.matches.map((match) => routeModules[match.route.id]?.handle),
-  );
-  return mode === "after-paint" ? "paint" : mode === "on-interaction" ? "interaction" : null;
 }
 
 /**
@@ -135,7 +114,13 @@ function LowPriorityModulePreloads({ context, nonce }: { context: EntryContext; 
     for (const href of route.imports ?? []) hrefs.add(href);
   }
   return [...hrefs].map((href) => (
-    <link key={href} rel="modulepreload" href={href} fetchPriority="low" nonce={nonce} />
+    <link
+      key={href}
+      rel="modulepreload"
+      href={href}
+      fetchPriority="low"
+      nonce={nonce || undefined}
+    />
   ));
 }
 

@@ -1,17 +1,15 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { createHash } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
-import { HONEYPOT_FIELD, TOKEN_FIELD } from "#app/lib/inquiry-schemas.ts";
+import { HONEYPOT_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { config } from "./config.server.ts";
 import { db } from "./db/client.server.ts";
 import { rateLimitHits } from "./db/schema.ts";
 import { log } from "./log.server.ts";
 
 /**
- * Spam and abuse guards for public form posts: a honeypot field, a minimum time between the
- * page being served and the post (a signed time-stamp), and per-client rate limits counted in
- * PostgreSQL so that every server instance shares them.
+ * Spam and abuse guards for public form posts: a honeypot field, and per-client rate limits
+ * counted in PostgreSQL so that every server instance shares them. Nothing here needs anything
+ * per visitor in the page's HTML, which is shared by every anonymous visitor (and any cache).
  */
 
 declare module "react-router" {
@@ -21,76 +19,12 @@ declare module "react-router" {
   }
 }
 
-let signingKey: Buffer | undefined;
+export type SpamVerdict = "human" | "bot";
 
-/** The key that signs form time-stamps: FORM_SECRET, else stable per database (see .env.example). */
-function formSigningKey(): Buffer {
-  if (signingKey) return signingKey;
-  if (config.formSecret) {
-    signingKey = Buffer.from(config.formSecret);
-  } else if (config.databaseUrl) {
-    // Every instance on the same database derives the same key, and it survives restarts.
-    signingKey = createHash("sha256").update(`nightwatch-form:${config.databaseUrl}`).digest();
-  } else {
-    const file = path.join(config.dataDir, "form-secret");
-    if (!existsSync(file)) {
-      mkdirSync(config.dataDir, { recursive: true });
-      try {
-        writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
-      } catch (error) {
-        // Another process wrote it first: use theirs.
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-    }
-    signingKey = Buffer.from(readFileSync(file, "utf8").trim());
-  }
-  return signingKey;
-}
-
-function sign(issuedAt: number): string {
-  return createHmac("sha256", formSigningKey())
-    .update(`form-started:${issuedAt}`)
-    .digest("base64url")
-    .slice(0, 32);
-}
-
-/** A time-stamp for the form's hidden field: `<ms since epoch>.<signature>`. */
-export function issueFormToken(issuedAt: number = Date.now()): string {
-  return `${issuedAt}.${sign(issuedAt)}`;
-}
-
-export type TokenCheck = "ok" | "too_fast" | "invalid";
-
-export function checkFormToken(
-  token: unknown,
-  now: number = Date.now(),
-  minimumMs: number = config.formMinSubmitMs,
-): TokenCheck {
-  if (typeof token !== "string" || token.length > 100) return "invalid";
-  const match = /^(\d{13})\.([A-Za-z0-9_-]{32})$/.exec(token);
-  if (!match) return "invalid";
-  const issuedAt = Number(match[1]);
-  const expected = Buffer.from(sign(issuedAt));
-  const given = Buffer.from(match[2]!);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return "invalid";
-  // A time-stamp from the future (beyond clock skew between instances) is forged or broken.
-  if (issuedAt > now + 60_000) return "invalid";
-  return now - issuedAt < minimumMs ? "too_fast" : "ok";
-}
-
-export type SpamVerdict = "human" | "bot" | "expired";
-
-/**
- * Honeypot filled or posted faster than a person could → bot (the caller answers with a
- * normal-looking success and keeps nothing). A missing or unverifiable time-stamp (e.g. a page
- * served before FORM_SECRET changed) → expired: the visitor is asked to send again.
- */
-export function judgeSubmission(formData: FormData, now: number = Date.now()): SpamVerdict {
+/** Honeypot filled → bot (the caller answers with a normal-looking success and keeps nothing). */
+export function judgeSubmission(formData: FormData): SpamVerdict {
   const honeypot = formData.get(HONEYPOT_FIELD);
-  if (honeypot !== null && honeypot !== "") return "bot";
-  const token = checkFormToken(formData.get(TOKEN_FIELD), now);
-  if (token === "too_fast") return "bot";
-  return token === "invalid" ? "expired" : "human";
+  return honeypot !== null && honeypot !== "" ? "bot" : "human";
 }
 
 const WINDOW_MS = 60_000;

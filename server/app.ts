@@ -1,10 +1,8 @@
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
-import type { AppLoadContext } from "react-router";
+import { createRequestHandler as createReactRouterHandler } from "react-router";
 import { config } from "./config.server.ts";
-import { issueFormToken } from "./abuse.server.ts";
 import { onCatalogueChange } from "./catalogue-write.server.ts";
 import { closeDatabase, db, openDatabase } from "./db/client.server.ts";
 import { seedDemoContent } from "./db/seed.server.ts";
@@ -14,7 +12,7 @@ import { ensureInitialAdmin } from "./auth.server.ts";
 import { log } from "./log.server.ts";
 import { createPageCache } from "./page-cache.server.ts";
 import { logRequest } from "./request-log.server.ts";
-import { applySecurityHeaders, securityHeaders } from "./security-headers.server.ts";
+import { securityHeaders } from "./security-headers.server.ts";
 import { serveLocalMedia } from "./storage/local.server.ts";
 
 /**
@@ -57,48 +55,24 @@ app.get("/readyz", async (_req, res) => {
 if (config.media.kind === "local") app.use("/media", serveLocalMedia(config.media.dir));
 
 const build = () => import("virtual:react-router/server-build");
-// What a page shared between visitors is rendered with: this response's nonce and a new stamp.
-const sharedLoadContext = (_req: express.Request, res: express.Response): AppLoadContext => ({
-  cspNonce: String(res.locals.cspNonce ?? ""),
-  formStarted: issueFormToken(),
-});
-const loadContext = (req: express.Request, res: express.Response): AppLoadContext => ({
-  ...sharedLoadContext(req, res),
-  // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
-  clientIp: req.ip ?? req.socket.remoteAddress ?? "",
-});
+const mode = config.env === "development" ? "development" : "production";
 
 // Public pages for visitors without cookies come from a few-second cache; all else is rendered.
+const renderShared = createReactRouterHandler(build, mode);
 const pageCache = createPageCache({
   ttlMs: config.env === "development" ? 0 : config.pageCacheMs,
   publicUrl: config.publicUrl,
-  build,
-  loadContext: sharedLoadContext,
-  issueFormToken: () => issueFormToken(),
-  fallback: createRequestHandler({ build, getLoadContext: loadContext }),
+  // A shared render knows nothing of the visitor: no headers, no address.
+  render: (request) => renderShared(request, {}),
+  fallback: createRequestHandler({
+    build,
+    mode,
+    // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
+    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "" }),
+  }),
 });
 onCatalogueChange(() => pageCache.clear());
 app.use(pageCache.middleware);
-
-/**
- * server.ts asks this first for every request: a public page with a fresh copy in the page cache
- * is answered at once (logged, with its own security headers and nonce), without Express.
- */
-export function answerFromPageCache(req: IncomingMessage, res: ServerResponse): boolean {
-  return pageCache.answer(req, res, (req, res) => {
-    logRequest(req, res);
-    return applySecurityHeaders(res);
-  });
-}
-
-declare module "react-router" {
-  interface AppLoadContext {
-    /** This response's Content-Security-Policy nonce. */
-    cspNonce: string;
-    /** A signed time-stamp of when this page was served, for the public forms' spam guard. */
-    formStarted: string;
-  }
-}
 
 export async function start(): Promise<void> {
   const target = configuredTarget();

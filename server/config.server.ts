@@ -77,25 +77,13 @@ const schema = z.object({
         ),
     ),
   MAIL_REPLY_TO: optionalString.pipe(z.email({ message: "must be an e-mail address" }).optional()),
-  // Public forms: the least time between the page being served and the form being posted
-  // (faster posts are treated as bots), and posts allowed per client and form each minute.
-  FORM_MIN_SUBMIT_MS: z.coerce
-    .number({ message: "must be a number of milliseconds" })
-    .int()
-    .min(0)
-    .max(600_000)
-    .default(2000),
+  // Public forms: posts allowed per client and form each minute.
   FORM_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: "must be a whole number" })
     .int()
     .min(1)
     .max(100_000)
     .default(5),
-  // Signs the time-stamp hidden in public forms. Default: derived from DATABASE_URL, or a
-  // random secret kept in DATA_DIR. Set it when several instances share one database.
-  FORM_SECRET: optionalString.pipe(
-    z.string().min(16, { message: "must be at least 16 characters" }).optional(),
-  ),
   // Card payments (Stripe Checkout). Without a secret key, 'Pay with Card' is disabled and
   // only invoices can be requested.
   STRIPE_SECRET_KEY: optionalString.pipe(
@@ -189,9 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailReplyTo: e.MAIL_REPLY_TO ?? (e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS[0]! : e.ADMIN_EMAIL),
-    formMinSubmitMs: e.FORM_MIN_SUBMIT_MS,
     formRateLimitPerMinute: e.FORM_RATE_LIMIT_PER_MINUTE,
-    formSecret: e.FORM_SECRET,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -1,11 +1,22 @@
 import type { HeadersArgs } from "react-router";
 
 /**
- * Lets a CDN keep a public page for a minute and serve it stale while it refetches. It also marks
- * the page as the same for every visitor without cookies, so server/page-cache.server.ts keeps it
- * for a few seconds: only pages whose output depends on nothing but their URL may send it.
+ * Lets any HTTP cache (a CDN, the site's own page cache) keep a public page for a minute and
+ * serve it stale while it refetches. Only pages whose output depends on nothing but their URL
+ * may send it: the page is then the same bytes for every visitor without cookies, and its
+ * script policy is made of hashes, not a per-response nonce (app/entry.server.tsx).
  */
 export const PUBLIC_PAGE_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
+
+/** Whether a response's headers declare it shareable between visitors (see PUBLIC_PAGE_CACHE). */
+export function isSharedPage(headers: Headers): boolean {
+  const cacheControl = (headers.get("cache-control") ?? "").toLowerCase();
+  return (
+    /\bpublic\b/.test(cacheControl) &&
+    /\bs-maxage=\d+/.test(cacheControl) &&
+    !headers.has("set-cookie")
+  );
+}
 
 /**
  * `headers` for public pages. A form's result or an error is rendered for one visitor, so when

@@ -62,10 +62,9 @@ export const MODALITY_LABELS: Record<Modality, string> = {
 export const INQUIRY_FORMS = ["enquiry", "licence", "course_quote"] as const;
 export type InquiryForm = (typeof INQUIRY_FORMS)[number];
 
-/** Hidden fields every public form carries: which form, which instance, and the spam guards. */
+/** Hidden fields every public form carries: which form, which instance, and the honeypot. */
 export const FORM_FIELD = "form";
 export const FORM_ID_FIELD = "form_id";
-export const TOKEN_FIELD = "form_started";
 /** The honeypot: hidden from people, tempting to bots. Any value in it marks the post as a bot's. */
 export const HONEYPOT_FIELD = "contact_website";
 
@@ -341,8 +340,8 @@ export type FormResult =
       form: InquiryForm | "newsletter" | null;
       formId: string;
       returnTo?: string;
-      /** Why it failed: invalid (field errors), expired (stale form), rate_limited, duplicate, error. */
-      reason: "invalid" | "expired" | "rate_limited" | "duplicate" | "error";
+      /** Why it failed: invalid (field errors), rate_limited, duplicate, error. */
+      reason: "invalid" | "rate_limited" | "duplicate" | "error";
       fieldErrors: FieldErrors;
       message?: string;
       values: Record<string, string>;

@@ -1,8 +1,10 @@
 import { createContext, createElement, useContext, type ReactNode } from "react";
 
 /**
- * The per-request CSP nonce. The server renders it into every inline script React Router emits;
- * in the browser it reads as "" (browsers hide nonces from the DOM), which is what hydration expects.
+ * The CSP nonce of a page rendered for one visitor (app/entry.server.tsx), for the inline
+ * scripts and styles it renders. Pages shared between visitors have none ("": their scripts are
+ * allowed by hash). In the browser it reads as undefined (browsers hide nonces from the DOM),
+ * which is what hydration expects.
  */
 const NonceContext = createContext("");
 
@@ -10,6 +12,6 @@ export function NonceProvider({ value, children }: { value: string; children: Re
   return createElement(NonceContext.Provider, { value }, children);
 }
 
-export function useNonce(): string {
-  return useContext(NonceContext);
+export function useNonce(): string | undefined {
+  return useContext(NonceContext) || undefined;
 }

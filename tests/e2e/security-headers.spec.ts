@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import { expect, test, type APIResponse } from "@playwright/test";
 
 /**
- * The security headers of issue 8 on what the production server answers: pages (rendered and
- * from the page cache), a 404, an admin redirect, an API answer and a static asset. Over plain
+ * The security headers on what the production server answers: shared pages (rendered and from
+ * the page cache: scripts by hash), a 404 (scripts by nonce), an admin redirect, an API answer
+ * and a static asset. Over plain
  * http there is no HSTS (tests/unit/security-headers.test.ts covers an https PUBLIC_URL).
  */
 
@@ -28,38 +30,64 @@ function policy(response: APIResponse) {
 }
 
 test.describe("security headers", () => {
-  for (const path of ["/", "/services/counter-fraud-training", "/courses/no-such-course"]) {
-    test(`${path}: a nonce-only script policy that matches the page's scripts`, async ({
+  function expectCommonDirectives(directives: Record<string, string[]>) {
+    expect(directives["default-src"]).toEqual(["'self'"]);
+    expect(directives["frame-ancestors"]).toEqual(["'none'"]);
+    expect(directives["object-src"]).toEqual(["'none'"]);
+    expect(directives["base-uri"]).toEqual(["'self'"]);
+    const scripts = directives["script-src"] ?? [];
+    expect(scripts).not.toContain("'unsafe-inline'");
+    expect(scripts).not.toContain("'unsafe-eval'");
+  }
+
+  /** The inline scripts a browser would run: attributes and text. */
+  const inlineScripts = (html: string) =>
+    [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+      .filter((m) => !/\bsrc=/.test(m[1]!) && !/type="application\/ld\+json"/.test(m[1]!))
+      .map((m) => ({ attributes: m[1]!, text: m[2]! }));
+
+  for (const path of ["/", "/services/counter-fraud-training"]) {
+    test(`${path}: shared page, its inline scripts allowed by hash and nothing else`, async ({
       request,
     }) => {
-      // Twice: the second answer may come from the page cache, which must set the same headers.
+      // Twice: the second answer may come from the page cache, which must send the same policy.
       for (let attempt = 0; attempt < 2; attempt++) {
         const response = await request.get(path);
         expectSafeHeaders(response);
         const directives = policy(response);
-        expect(directives["default-src"]).toEqual(["'self'"]);
-        expect(directives["frame-ancestors"]).toEqual(["'none'"]);
-        expect(directives["object-src"]).toEqual(["'none'"]);
-        expect(directives["base-uri"]).toEqual(["'self'"]);
+        expectCommonDirectives(directives);
         const scripts = directives["script-src"] ?? [];
-        expect(scripts).not.toContain("'unsafe-inline'");
-        expect(scripts).not.toContain("'unsafe-eval'");
-        const nonce = scripts.find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
-        expect(nonce).toBeTruthy();
-        // Every inline script the page runs carries this response's nonce.
+        expect(scripts.some((s) => s.startsWith("'nonce-"))).toBe(false);
         const html = await response.text();
-        const inline = [...html.matchAll(/<script\b([^>]*)>/g)]
-          .map((m) => m[1]!)
-          .filter((attributes) => !/\bsrc=/.test(attributes))
-          .filter(
-            (attributes) =>
-              !/type="(application\/ld\+json|text\/x-deferred-module)"/.test(attributes),
-          );
+        const inline = inlineScripts(html);
         expect(inline.length).toBeGreaterThan(0);
-        for (const attributes of inline) expect(attributes).toContain(`nonce="${nonce}"`);
+        for (const { attributes, text } of inline) {
+          expect(attributes).not.toContain("nonce=");
+          const hash = createHash("sha256").update(text).digest("base64");
+          expect(scripts).toContain(`'sha256-${hash}'`);
+        }
       }
     });
   }
+
+  test("a page for one visitor (a 404): a nonce-only script policy that matches its scripts", async ({
+    request,
+  }) => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await request.get("/courses/no-such-course");
+      expect(response.status()).toBe(404);
+      expectSafeHeaders(response);
+      const directives = policy(response);
+      expectCommonDirectives(directives);
+      const scripts = directives["script-src"] ?? [];
+      expect(scripts).toHaveLength(2);
+      const nonce = scripts.find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
+      expect(nonce).toBeTruthy();
+      const inline = inlineScripts(await response.text());
+      expect(inline.length).toBeGreaterThan(0);
+      for (const { attributes } of inline) expect(attributes).toContain(`nonce="${nonce}"`);
+    }
+  });
 
   test("an admin redirect, an API answer and a static asset carry them too", async ({
     request,

@@ -5,7 +5,7 @@ import Stripe from "stripe";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "#tests/support/fake-stripe.ts";
 import { seededRandom, withSiteDatabase } from "#tests/support/site-client.ts";
-import { formToken, startSite, type Site } from "#tests/support/site-process.ts";
+import { startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
  * Thousands of malformed submissions to every form and API of the running production server —
@@ -251,14 +251,10 @@ const LICENCES = ["1", "2-5", "6-10", "11-25", "26-50", "50+", "custom"];
 const USE_CASES = ["law-enforcement", "counter-fraud", "kyc", "forensics", "other"];
 
 function submission(
-  token: string,
   courseId: string,
   stripeEvent: (payload: string) => string,
 ): Submission {
   const guards = () => ({
-    form_started: chance(0.9)
-      ? token
-      : pick(["", "123", `${Date.now()}.forged`, token.replace(/.$/, "x"), oddValue() as string]),
     contact_website: chance(0.95) ? "" : "http://spam.example",
   });
   const r = random();
@@ -548,7 +544,6 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
       buildDir,
       dataDir,
       env: {
-        FORM_MIN_SUBMIT_MS: "0",
         FORM_RATE_LIMIT_PER_MINUTE: "100000",
         STRIPE_SECRET_KEY: "sk_test_fuzz",
         STRIPE_API_BASE: stripe.url,
@@ -556,7 +551,6 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
         LOG_LEVEL: "error",
       },
     });
-    const token = await formToken(site.url, "/contact");
     const coursePage = await (await fetch(`${site.url}/courses/${COURSE}`)).text();
     const courseId = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(
       coursePage,
@@ -572,7 +566,7 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
     const worker = async () => {
       while (sent < COUNT) {
         sent++;
-        const s = submission(token, courseId!, sign);
+        const s = submission(courseId!, sign);
         let status: number | string;
         try {
           const response = await fetch(`${site!.url}${s.path}`, {

@@ -5,7 +5,6 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { post, withSiteDatabase, type DatabaseRef } from "#tests/support/site-client.ts";
 import {
   createScratchDatabase,
-  formToken,
   postgresReachable,
   sleep,
   startSite,
@@ -35,7 +34,6 @@ interface Acks {
 /** Posts until `stop` is set, noting in `acks` what the server acknowledged. */
 async function writeLoad(
   site: Site,
-  token: string,
   round: string,
   stop: { now: boolean },
   acks: Acks,
@@ -48,7 +46,6 @@ async function writeLoad(
       try {
         const answer = await post(`${site.url}/contact`, {
           form: "enquiry",
-          form_started: token,
           contact_website: "",
           name: "Kill Test",
           email,
@@ -93,10 +90,9 @@ async function writeLoad(
 }
 
 async function killUnderLoad(site: Site, round: string) {
-  const token = await formToken(site.url, "/contact");
   const stop = { now: false };
   const acks: Acks = { inquiries: [], orders: [], failedInFlight: 0, refused: {} };
-  const running = writeLoad(site, token, round, stop, acks);
+  const running = writeLoad(site, round, stop, acks);
   const started = Date.now();
   // Enough acknowledged writes to matter (bounded in time on a slow machine), then the crash
   // while requests are in flight.
@@ -161,7 +157,6 @@ describe.each(targets)("kill -9 under write load on $name", ({ name, port, postg
         ? { kind: "postgres", url: database.url }
         : { kind: "pglite", dataDir };
       const env = {
-        FORM_MIN_SUBMIT_MS: "0",
         FORM_RATE_LIMIT_PER_MINUTE: "100000",
         TRUST_PROXY: "loopback",
       };

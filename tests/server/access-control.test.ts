@@ -175,7 +175,7 @@ function paramsFor(routePath: string, id: string): { url: string; params: Record
   return { url: `${origin}/${segments.join("/")}`, params };
 }
 
-const context = { cspNonce: "", clientIp: "203.0.113.99" };
+const context = { clientIp: "203.0.113.99" };
 
 async function settle(call: () => unknown): Promise<unknown> {
   try {

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs } from "react-router";
-import { HONEYPOT_FIELD, TOKEN_FIELD, type FormResult } from "#app/lib/inquiry-schemas.ts";
-import { issueFormToken } from "#server/abuse.server.ts";
+import { HONEYPOT_FIELD, type FormResult } from "#app/lib/inquiry-schemas.ts";
 
 /** Posting to the form actions as a browser would, and reading their answers. */
 
@@ -9,11 +8,6 @@ let nextIp = 1;
 export function freshIp(): string {
   const n = nextIp++;
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-}
-
-/** A time-stamp the server accepts (served long enough ago). */
-export function humanToken(): string {
-  return issueFormToken(Date.now() - 60_000);
 }
 
 export function formRequest(
@@ -51,7 +45,7 @@ export function formRequest(
 
 /** Adds the hidden fields a real page would send. */
 export function withGuards(fields: Record<string, string>): Record<string, string> {
-  return { [TOKEN_FIELD]: humanToken(), [HONEYPOT_FIELD]: "", ...fields };
+  return { [HONEYPOT_FIELD]: "", ...fields };
 }
 
 type Action = (args: ActionFunctionArgs) => Promise<unknown>;
@@ -64,7 +58,7 @@ export async function callAction(
   const result = (await action({
     request,
     params: {},
-    context: { clientIp: ip, cspNonce: "" },
+    context: { clientIp: ip },
   } as unknown as ActionFunctionArgs)) as {
     data: FormResult;
     init?: ResponseInit | null;

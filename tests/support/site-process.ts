@@ -43,7 +43,7 @@ export interface Site {
 
 const OUTPUT_LIMIT = 2_000_000;
 
-/** Spawns `node --import tsx server.ts` and resolves once /readyz answers 200. */
+/** Spawns `node BUILD_DIR/server.js` and resolves once /readyz answers 200. */
 export async function startSite(options: SiteOptions): Promise<Site> {
   const url = `http://127.0.0.1:${options.port}`;
   const env: Record<string, string> = {};
@@ -73,7 +73,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child = spawn(process.execPath, [path.join(options.buildDir, "server.js")], {
     cwd: ROOT,
     env,
     stdio: ["ignore", options.stdout ?? "pipe", "pipe"],
@@ -154,18 +154,15 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** Builds the app into `buildDir` (relative to the project) unless told not to. */
 export function buildSite(buildDir: string): void {
   const started = Date.now();
-  const result = spawnSync(
-    process.execPath,
-    [path.join(ROOT, "node_modules/@react-router/dev/bin.js"), "build"],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", BUILD_DIR: buildDir },
-      stdio: ["ignore", "pipe", "pipe"],
-      encoding: "utf8",
-    },
-  );
+  // `npm run build`: the site (React Router) and the compiled server entry.
+  const result = spawnSync("npm", ["run", "--silent", "build"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", BUILD_DIR: buildDir },
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
   if (result.status !== 0) {
-    throw new Error(`react-router build failed:\n${result.stdout}\n${result.stderr}`);
+    throw new Error(`npm run build failed:\n${result.stdout}\n${result.stderr}`);
   }
   console.log(`built ${buildDir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -237,17 +234,6 @@ export async function createScratchDatabase(
 
 /* ------------------------------------------------------------------------------------------ */
 /* Talking to the site like a browser                                                           */
-
-/** The value of the hidden `form_started` field of a page (forms' signed time-stamp). */
-export async function formToken(siteUrl: string, pagePath = "/contact"): Promise<string> {
-  const response = await fetch(`${siteUrl}${pagePath}`);
-  const html = await response.text();
-  const match =
-    /name="form_started"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="form_started"/.exec(html);
-  const token = match?.[1] ?? match?.[2];
-  if (!token) throw new Error(`No form_started field on ${pagePath} (status ${response.status})`);
-  return token;
-}
 
 /** Creates an admin with scripts/admin-create.ts (before the site starts, for PGlite). */
 export function createAdmin(options: {

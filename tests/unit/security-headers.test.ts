@@ -1,23 +1,24 @@
-import { IncomingMessage, ServerResponse } from "node:http";
-import { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 /**
- * The security headers as the site sets them, for an http and for an https PUBLIC_URL (which is
- * read once, at start): HSTS and upgrade-insecure-requests only on https; a fresh nonce per
- * response. tests/e2e/security-headers.spec.ts checks them on the running server.
+ * The page policies as the site builds them, for an http and for an https PUBLIC_URL (read
+ * once, at start): HSTS and upgrade-insecure-requests only on https; a shared page's scripts
+ * allowed by hash, any other page's by a fresh nonce. tests/e2e/security-headers.spec.ts checks
+ * them on the running server.
  */
 
-async function headersFor(publicUrl: string) {
+async function load(publicUrl: string) {
   vi.resetModules();
   vi.stubEnv("PUBLIC_URL", publicUrl);
-  const { applySecurityHeaders } = await import("#server/security-headers.server.ts");
-  const respond = () => {
-    const res = new ServerResponse(new IncomingMessage(new Socket()));
-    const nonce = applySecurityHeaders(res);
-    return { nonce, header: (name: string) => res.getHeader(name) as string | undefined };
-  };
-  return { first: respond(), second: respond() };
+  return import("#server/security-headers.server.ts");
+}
+
+async function fixedHeaders(publicUrl: string) {
+  const { securityHeaders } = await load(publicUrl);
+  const headers = new Map<string, string>();
+  const res = { setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value) };
+  securityHeaders()({} as never, res as never, () => {});
+  return headers;
 }
 
 afterEach(() => {
@@ -25,26 +26,48 @@ afterEach(() => {
   vi.resetModules();
 });
 
-describe("applySecurityHeaders", () => {
+describe("security headers", () => {
   it("over https: HSTS for a year with subdomains, and insecure requests upgraded", async () => {
-    const { first } = await headersFor("https://www.example.co.uk");
-    expect(first.header("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
-    expect(first.header("content-security-policy")).toContain("upgrade-insecure-requests");
+    const headers = await fixedHeaders("https://www.example.co.uk");
+    expect(headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    const { documentPolicy } = await load("https://www.example.co.uk");
+    expect(documentPolicy({ nonce: "abc" })).toContain("upgrade-insecure-requests");
   });
 
   it("over http: no HSTS (a browser would refuse the site until it expired)", async () => {
-    const { first } = await headersFor("http://localhost:3000");
-    expect(first.header("strict-transport-security")).toBeUndefined();
-    expect(first.header("content-security-policy")).not.toContain("upgrade-insecure-requests");
+    const headers = await fixedHeaders("http://localhost:3000");
+    expect(headers.get("strict-transport-security")).toBeUndefined();
+    expect(headers.get("x-content-type-options")).toBe("nosniff");
+    expect(headers.get("x-frame-options")).toBe("DENY");
+    const { documentPolicy } = await load("http://localhost:3000");
+    expect(documentPolicy({ nonce: "abc" })).not.toContain("upgrade-insecure-requests");
   });
 
-  it("gives every response its own nonce, and only that one in its policy", async () => {
-    const { first, second } = await headersFor("https://www.example.co.uk");
-    expect(first.nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
-    expect(second.nonce).not.toBe(first.nonce);
-    const scripts = /script-src ([^;]*)/.exec(first.header("content-security-policy") ?? "")?.[1];
-    expect(scripts?.split(" ")).toEqual(["'self'", `'nonce-${first.nonce}'`]);
-    expect(first.header("x-content-type-options")).toBe("nosniff");
-    expect(first.header("x-frame-options")).toBe("DENY");
+  it("a page for one visitor: its own nonce and no other script source", async () => {
+    const { documentPolicy, freshNonce } = await load("http://localhost:3000");
+    const first = freshNonce();
+    expect(first).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(freshNonce()).not.toBe(first);
+    const scripts = /script-src ([^;]*)/.exec(documentPolicy({ nonce: first }))?.[1];
+    expect(scripts?.split(" ")).toEqual(["'self'", `'nonce-${first}'`]);
+  });
+
+  it("a shared page: its inline scripts by SHA-256 hash, script files by origin", async () => {
+    const { documentPolicy, inlineScriptHashes } = await load("http://localhost:3000");
+    // The example of the CSP specification: alert('Hello, world.');
+    const html =
+      `<head><script>alert('Hello, world.');</script><script src="/assets/a.js"></script></head>` +
+      `<body><script type="module">import "/x.js";</script>` +
+      `<script>alert('Hello, world.');</script></body>`;
+    const hashes = inlineScriptHashes(html);
+    expect(hashes).toEqual([
+      "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='",
+      expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/),
+    ]);
+    const policy = documentPolicy({ hashes });
+    expect(/script-src ([^;]*)/.exec(policy)?.[1]).toBe(`'self' ${hashes.join(" ")}`);
+    expect(policy).not.toContain("nonce");
+    expect(/script-src [^;]*unsafe/.test(policy)).toBe(false);
+    expect(documentPolicy({ hashes: [] })).toContain("script-src 'self'; ");
   });
 });

@@ -142,7 +142,7 @@ function useCourseQuote(formId: string, close: () => void) {
       description: SUCCESS[result.modality ?? "face_to_face"],
     }),
     failureToast: (result) =>
-      result && (result.reason === "rate_limited" || result.reason === "expired")
+      result?.reason === "rate_limited"
         ? { title: FAILURE.title, description: result.message }
         : FAILURE,
     onSuccess: close,

@@ -42,7 +42,7 @@ export function EnquiryForm(props: { defaultService?: ServiceInterest; id?: stri
     names: FIELDS.enquiry,
     successToast: () => SUCCESS,
     failureToast: (result) =>
-      result && (result.reason === "rate_limited" || result.reason === "expired")
+      result?.reason === "rate_limited"
         ? { title: FAILURE.title, description: result.message }
         : FAILURE,
   });

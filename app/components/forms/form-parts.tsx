@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { useActionData, useFetcher, useRouteLoaderData } from "react-router";
+import { useActionData, useFetcher } from "react-router";
 import type { z } from "zod/mini";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
@@ -10,7 +10,6 @@ import {
   FORM_ID_FIELD,
   HONEYPOT_FIELD,
   LIMITS,
-  TOKEN_FIELD,
   type FieldErrors,
   type FormResult,
   type InquiryForm,
@@ -26,13 +25,7 @@ export function useHydrated(): boolean {
   return hydrated;
 }
 
-/** The signed time-stamp the site layout's loader hands to every page (spam guard). */
-function useFormStarted(): string {
-  const layout = useRouteLoaderData("routes/site/layout") as { formStarted?: string } | undefined;
-  return layout?.formStarted ?? "";
-}
-
-/** Which form this is, and the two spam guards: a time-stamp and a honeypot people never see. */
+/** Which form this is, and the spam guard: a honeypot people never see. */
 export function HiddenFormFields({
   form,
   formId,
@@ -40,12 +33,10 @@ export function HiddenFormFields({
   form: InquiryForm | "newsletter";
   formId: string;
 }) {
-  const started = useFormStarted();
   return (
     <>
       {form !== "newsletter" ? <input type="hidden" name={FORM_FIELD} value={form} /> : null}
       <input type="hidden" name={FORM_ID_FIELD} value={formId} />
-      <input type="hidden" name={TOKEN_FIELD} value={started} />
       {/* Off-screen rather than display:none, which some bots skip; hidden from assistive tech. */}
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
         <label>
@@ -200,7 +191,7 @@ export function NameAndEmailFields({
   );
 }
 
-/** A form-level message (e.g. rate limited, expired), announced when it appears. */
+/** A form-level message (e.g. rate limited), announced when it appears. */
 export function FormMessage({ message }: { message?: string }) {
   if (!message) return null;
   return (

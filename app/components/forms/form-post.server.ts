@@ -123,5 +123,3 @@ export function rateLimited(
   );
 }
 
-export const EXPIRED_MESSAGE =
-  "This form has expired. Please check your details and send it again.";

@@ -18,7 +18,6 @@ import {
 } from "#server/inquiries.server.ts";
 import { log } from "#server/log.server.ts";
 import {
-  EXPIRED_MESSAGE,
   failure,
   formIdOf,
   invalid,
@@ -74,9 +73,6 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
       // Looks like success to the sender; nothing is stored or sent.
       log.info({ form }, "form post discarded as automated");
       return success(form, formData);
-    }
-    if (verdict === "expired") {
-      return failure(400, { form, formData, names, reason: "expired", message: EXPIRED_MESSAGE });
     }
 
     // A field sent twice (or as a file) stays so, and the schema rejects it.

@@ -53,7 +53,7 @@ export function LicenceForm(props: { id?: string }) {
     names: FIELDS.licence,
     successToast: () => SUCCESS,
     failureToast: (result) =>
-      result && (result.reason === "rate_limited" || result.reason === "expired")
+      result?.reason === "rate_limited"
         ? { title: FAILURE.title, description: result.message }
         : FAILURE,
   });

@@ -10,7 +10,6 @@ import { clientAddress, hitRateLimit, judgeSubmission } from "#server/abuse.serv
 import { log } from "#server/log.server.ts";
 import { subscribe } from "#server/newsletter.server.ts";
 import {
-  EXPIRED_MESSAGE,
   failure,
   formIdOf,
   invalid,
@@ -64,15 +63,6 @@ async function subscribeFromForm(formData: FormData, context: ActionFunctionArgs
     if (verdict === "bot") {
       log.info({ form: "newsletter" }, "form post discarded as automated");
       return subscribed(formData);
-    }
-    if (verdict === "expired") {
-      return failure(400, {
-        form: "newsletter",
-        formData,
-        names,
-        reason: "expired",
-        message: EXPIRED_MESSAGE,
-      });
     }
     const parsed = newsletterSchema.safeParse(formValues(formData, names));
     if (!parsed.success) return invalid("newsletter", formData, names, parsed.error);

@@ -37,7 +37,7 @@ export function newsletterMessage(result: FormResult | undefined): ToastInput {
         ? { title: NEWSLETTER_MESSAGES.invalid.title, description: result.fieldErrors.email }
         : NEWSLETTER_MESSAGES.failed;
   }
-  if (result.reason === "rate_limited" || result.reason === "expired") {
+  if (result.reason === "rate_limited") {
     return { title: NEWSLETTER_MESSAGES.failed.title, description: result.message };
   }
   return NEWSLETTER_MESSAGES.failed;

@@ -1,8 +1,7 @@
 /**
  * 80 slowly drifting dots joined by faint lines when close: a canvas loaded lazily by
- * `DeferredParticles` (particles.tsx), or before hydration by the home page's inline script
- * (app/lib/hydration.ts). Plain DOM code, no React, so a page that has not hydrated can run it.
- * Drawing pauses while the canvas is off screen.
+ * `DeferredParticles` (particles.tsx). Plain DOM code: the box it draws in is React's, the
+ * canvas is not. Drawing pauses while the canvas is off screen.
  */
 
 const PARTICLE_COUNT = 80;

@@ -5,15 +5,11 @@ import { cn } from "#app/lib/cn.ts";
  * The decorative particle animation of a hero (spec §1: 80 particles). Bundled with the site,
  * not fetched from a third-party host. Nothing is drawn on the server or on first paint: the
  * canvas code is a separate chunk, requested once the page is interactive and the browser is
- * idle (on a page that hydrates on interaction, by its waiting script before hydration), and
- * never when the visitor prefers reduced motion. Place inside a `relative` box; it fills it,
+ * idle, and never when the visitor prefers reduced motion. Place inside a `relative` box; it fills it,
  * sits behind the content and ignores the pointer.
  */
 
 export const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
-
-/** Marks the box the field is drawn in; the home page's pre-hydration script looks for it. */
-export const PARTICLES_ATTRIBUTE = "data-particles";
 
 export function DeferredParticles({ className }: { className?: string }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -41,8 +37,6 @@ export function DeferredParticles({ className }: { className?: string }) {
       stopField?.();
       stopField = undefined;
       if (motion.matches) return;
-      // Already drawn by the pre-hydration script: take it over now rather than when idle.
-      if (box.firstChild) return start();
       if ("requestIdleCallback" in window)
         idle = window.requestIdleCallback(start, { timeout: 3000 });
       else timer = setTimeout(start, 1500);
@@ -57,15 +51,13 @@ export function DeferredParticles({ className }: { className?: string }) {
     };
   }, []);
 
-  // React leaves the inside of this box alone (an inner HTML it never changes): the canvas is
-  // added by plain DOM code, possibly before hydration, and must not count as a mismatch.
+  // The canvas inside is added by plain DOM code (particle-field.ts), which React leaves alone.
   return (
     <div
       ref={ref}
-      {...{ [PARTICLES_ATTRIBUTE]: "" }}
+      data-particles=""
       aria-hidden="true"
       className={cn("pointer-events-none absolute inset-0", className)}
-      dangerouslySetInnerHTML={{ __html: "" }}
     />
   );
 }

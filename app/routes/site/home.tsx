@@ -26,7 +26,6 @@ import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import type { HydrationHandle } from "#app/lib/hydration.ts";
 import { CONTACT_EMAIL } from "#app/lib/navigation.ts";
 import { jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
 import type { Route } from "./+types/home";
@@ -55,9 +54,6 @@ export const action = inquiryAction;
 
 export const headers = publicPageHeaders;
 
-// Most visitors read this page and follow a link: the framework is fetched only when they start
-// to use a form, a button or the mobile menu (decision 0008).
-export const handle = { hydrate: "on-interaction" } satisfies HydrationHandle;
 
 export const meta: Route.MetaFunction = (args) => {
   const origin = publicUrlFrom(args);

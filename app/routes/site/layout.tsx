@@ -4,20 +4,11 @@ import { loadSiteNavigation } from "#server/courses.server.ts";
 import { NewsletterForm } from "#app/components/forms/newsletter-form.tsx";
 import { SiteFooter } from "#app/components/site/site-footer.tsx";
 import { SiteHeader } from "#app/components/site/site-header.tsx";
-import type { HydrationHandle } from "#app/lib/hydration.ts";
 import type { Route } from "./+types/layout";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return {
-    ...(await loadSiteNavigation()),
-    publicUrl: config.publicUrl,
-    // Signed time the page was served: public forms must not be posted sooner than FORM_MIN_SUBMIT_MS after it.
-    formStarted: context.formStarted,
-  };
+export async function loader() {
+  return { ...(await loadSiteNavigation()), publicUrl: config.publicUrl };
 }
-
-// Public pages are on screen before their scripts are fetched (decision 0008).
-export const handle = { hydrate: "after-paint" } satisfies HydrationHandle;
 
 // The menus change only when an admin edits courses; navigating the site need not reload them.
 export function shouldRevalidate({
