@@ -74,13 +74,12 @@ function authSecret(): string {
 /* ---------------------------------------------------------------- better-auth */
 
 function createAuth(database: Database) {
-  const origin = new URL(config.publicUrl).origin;
   return betterAuth({
     appName: "NightWatch",
     baseURL: config.publicUrl,
     basePath: AUTH_BASE_PATH,
     secret: authSecret(),
-    trustedOrigins: [origin],
+    trustedOrigins: config.trustedOrigins,
     database: drizzleAdapter(database, {
       provider: "pg",
       schema: { user, session, account, verification, rateLimit },
@@ -207,7 +206,7 @@ export async function requireAdmin(request: Request): Promise<AdminUser> {
   const isRead = request.method === "GET" || request.method === "HEAD";
   if (!isRead) {
     const origin = request.headers.get("origin");
-    if (origin && origin !== new URL(config.publicUrl).origin) {
+    if (origin && !config.trustedOrigins.includes(origin)) {
       throw jsonError(403, "forbidden", "This request came from another site.");
     }
   }

@@ -162,6 +162,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const trustProxy = e.TRUST_PROXY;
+  if (publicUrl.startsWith("https://") && trustProxy === false) {
+    // The server speaks plain http, so an https address means a proxy terminates TLS in front.
+    // Without trusting it, every request looks like http from the proxy's address: the
+    // browser's https Origin is refused on every form post and sign-in, and all visitors share
+    // one rate-limit bucket.
+    throw new Error(
+      "Invalid configuration:\n" +
+        `  TRUST_PROXY: PUBLIC_URL is ${publicUrl}, so a proxy terminates TLS in front of this ` +
+        "server; set TRUST_PROXY to its hops (e.g. 1) or addresses (e.g. loopback, 10.0.0.0/8) " +
+        "so that the visitor's https address and IP address are believed from its " +
+        "X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For headers.\nSee .env.example.",
+    );
+  }
   return {
     env: e.NODE_ENV,
     isProduction: e.NODE_ENV === "production",
@@ -169,7 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     port: e.PORT,
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    publicUrl,
+    trustedOrigins: trustedOrigins(publicUrl),
     adminEmail: e.ADMIN_EMAIL,
     adminEmails: e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS : [e.ADMIN_EMAIL],
     authSecret: e.BETTER_AUTH_SECRET,
@@ -188,8 +204,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     buildDir: path.resolve(e.BUILD_DIR),
     seedDemoContent: e.SEED_DEMO_CONTENT,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy,
   };
+}
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * The origins whose pages may post to the site (admin sign-in, admin actions): PUBLIC_URL's, and
+ * when that is a loopback address, its other loopback names on the same port, so a site started
+ * on the defaults works whether it is opened as localhost or 127.0.0.1.
+ */
+function trustedOrigins(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  if (!LOOPBACK_HOSTS.includes(url.hostname)) return [url.origin];
+  return LOOPBACK_HOSTS.map((host) => {
+    const alias = new URL(url.origin);
+    alias.hostname = host;
+    return alias.origin;
+  });
 }
 
 export type MediaStorageConfig =

@@ -96,13 +96,30 @@ async function compressPage(response: Response): Promise<CachedPage> {
   };
 }
 
+/**
+ * Brotli, else gzip, else plain: the smallest encoding the client takes (named with q > 0, or
+ * covered by `*`). Browsers list gzip before br with equal weight, so the client's order is not
+ * a preference.
+ */
+export function preferredEncoding(header: string | undefined): Encoding {
+  if (!header) return "identity";
+  const weights = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    weights.set(name!.trim(), q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  const takes = (name: string) => (weights.get(name) ?? weights.get("*") ?? 0) > 0;
+  return takes("br") ? "br" : takes("gzip") ? "gzip" : "identity";
+}
+
 function send(req: ExpressRequest, res: ExpressResponse, page: CachedPage, state: PageCacheState) {
   res.setHeader("X-Page-Cache", state);
   for (const [name, value] of page.headers) res.setHeader(name, value);
   res.setHeader("Vary", "Accept-Encoding");
   res.setHeader("ETag", page.etag);
   if (req.fresh) return res.status(304).end();
-  const encoding = (req.acceptsEncodings("br", "gzip", "identity") || "identity") as Encoding;
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const body = page.bodies[encoding];
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);

@@ -33,6 +33,7 @@ const fake = await vi.hoisted(async () => {
   process.env.STRIPE_WEBHOOK_SECRET = "whsec_test_nightwatch";
   process.env.STRIPE_API_BASE = started.url;
   process.env.PUBLIC_URL = "https://shop.example.co.uk";
+  process.env.TRUST_PROXY = "loopback"; // https is served through a TLS-terminating proxy
   process.env.ADMIN_EMAILS = "sales@example.co.uk,ops@example.co.uk";
   return started;
 });

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 async function load(publicUrl: string) {
   vi.resetModules();
   vi.stubEnv("PUBLIC_URL", publicUrl);
+  vi.stubEnv("TRUST_PROXY", "loopback");
   return import("#server/security-headers.server.ts");
 }
 
