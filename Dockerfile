@@ -14,7 +14,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build
-COPY server.ts ./
+# The command-line tasks (db:migrate, admin:create) run from source with tsx.
 COPY server ./server
 COPY app ./app
 COPY scripts ./scripts
@@ -25,4 +25,5 @@ USER node
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["npx", "tsx", "server.ts"]
+# One process: Node on the compiled server entry.
+CMD ["node", "build/server.js"]
