@@ -111,3 +111,8 @@ export const BENCH_PAGES = [
   { name: "catalogue", path: "/services/counter-fraud-training" },
   { name: "course", path: `/courses/${DEMO_COURSE_SLUG}` },
 ] as const;
+/** The pages measured in the browser: the cached pages above and the checkout (never cached). */
+export const BROWSER_PAGES = [
+  ...BENCH_PAGES,
+  { name: "checkout", path: `/courses/${DEMO_COURSE_SLUG}/checkout` },
+] as const;

@@ -1,31 +1,35 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
 import { startSite } from "#tests/support/site-process.ts";
-import { BENCH_PAGES, kb, PORTS, table } from "./lib.ts";
+import { BROWSER_PAGES, kb, PORTS, table } from "./lib.ts";
 
 /**
- * JavaScript a browser actually downloads for each benchmark page, as sent over the wire (gzip,
- * from Chromium's own byte counts), in two moments: once the page has loaded and the browser
- * has been idle (what a visitor who reads gets), then after the visitor starts to use the page's
- * first form (where a page that hydrates on interaction fetches the framework). The manifest
- * report (bundle.ts) says what each page could need; this says what it was sent.
+ * JavaScript a browser actually downloads for each public page within 5 s of load with no
+ * interaction: the files Chromium fetched, counted twice — as sent over the wire (Chromium's own
+ * byte counts, in the encoding it negotiated: brotli) and as gzip (level 9) of the same files, the
+ * budget's unit — then what more it fetches once the visitor uses the page's first form. The
+ * manifest report (bundle.ts) says what each page could need; this says what it was sent.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const JS_TARGET_KB_ON_HOME_LOAD = 110;
+export const JS_TARGET_KB_GZIP = 160;
 
-async function scriptBytes(page: Page, work: () => Promise<void>) {
-  const files: { file: string; bytes: number }[] = [];
+async function scriptBytes(page: Page, buildDir: string, work: () => Promise<void>) {
+  const files: { file: string; bytes: number; gzip: number }[] = [];
   const pending: Promise<void>[] = [];
   const onFinished = (request: import("@playwright/test").Request) => {
     if (request.resourceType() !== "script") return;
     pending.push(
       request.sizes().then((sizes) => {
+        const pathname = new URL(request.url()).pathname;
+        const file = path.join(buildDir, "client", pathname);
         files.push({
-          file: path.posix.basename(new URL(request.url()).pathname),
+          file: path.posix.basename(pathname),
           bytes: sizes.responseBodySize,
+          gzip: gzipSync(readFileSync(file), { level: 9 }).length,
         });
       }),
     );
@@ -49,10 +53,10 @@ export async function runPageJsReport(options: { buildDir: string }) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   try {
     const pages = [];
-    for (const benchPage of BENCH_PAGES) {
+    for (const benchPage of BROWSER_PAGES) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      const onLoad = await scriptBytes(page, async () => {
+      const onLoad = await scriptBytes(page, options.buildDir, async () => {
         await page.goto(`${site.url}${benchPage.path}`);
         await page.waitForLoadState("networkidle");
         // Idle-time work (the hero particles) starts within about three seconds.
@@ -67,26 +71,39 @@ export async function runPageJsReport(options: { buildDir: string }) {
       );
       const field = page.locator("form input:not([type=hidden]):not([tabindex='-1'])").first();
       const afterForm =
-        (await field.count()) > 0 ? await scriptBytes(page, () => field.focus()) : [];
+        (await field.count()) > 0
+          ? await scriptBytes(page, options.buildDir, () => field.focus())
+          : [];
       await context.close();
       const sum = (files: { bytes: number }[]) => kb(files.reduce((n, f) => n + f.bytes, 0));
+      const gzip = (files: { gzip: number }[]) => kb(files.reduce((n, f) => n + f.gzip, 0));
       pages.push({
         page: benchPage.name,
         path: benchPage.path,
         onLoadKb: sum(onLoad),
+        onLoadGzipKb: gzip(onLoad),
         inlineKb: kb(inlineBytes),
         onLoadFiles: onLoad.map((f) => f.file),
         afterFormKb: sum([...onLoad, ...afterForm]),
         afterFormFiles: afterForm.map((f) => f.file),
       });
     }
-    console.log("\nJavaScript downloaded by Chromium (bytes on the wire, gzip)\n");
+    console.log("\nJavaScript fetched by Chromium within 5 s of load, no interaction\n");
     console.log(
       table(
-        ["page", "on load KB", "files", "inline KB (raw)", "after using a form KB", "more files"],
+        [
+          "page",
+          "on load KB (wire)",
+          "on load KB (gzip -9)",
+          "files",
+          "inline KB (raw)",
+          "after using a form KB (wire)",
+          "more files",
+        ],
         pages.map((p) => [
           p.path,
           p.onLoadKb,
+          p.onLoadGzipKb,
           p.onLoadFiles.length,
           p.inlineKb,
           p.afterFormKb,
@@ -94,16 +111,18 @@ export async function runPageJsReport(options: { buildDir: string }) {
         ]),
       ),
     );
-    const home = pages.find((p) => p.path === "/");
-    const met = home !== undefined && home.onLoadKb <= JS_TARGET_KB_ON_HOME_LOAD;
+    const over = pages.filter((p) => p.onLoadGzipKb > JS_TARGET_KB_GZIP);
+    const met = over.length === 0;
     console.log(
-      `Target JS on / on load ≤ ${JS_TARGET_KB_ON_HOME_LOAD} KB gz: ${home?.onLoadKb ?? "?"} KB → ${met ? "met" : "MISSED"}` +
-        (home ? ` (${home.afterFormKb} KB once a form is used)` : ""),
+      `Target JS per public page on load ≤ ${JS_TARGET_KB_GZIP} KB gzip: ` +
+        (met
+          ? "met"
+          : `MISSED on ${over.map((p) => `${p.path} (${p.onLoadGzipKb} KB)`).join(", ")}`),
     );
     return {
       chromium: CHROMIUM,
       pages,
-      targets: { homeOnLoadKbAtMost: JS_TARGET_KB_ON_HOME_LOAD, met },
+      targets: { onLoadGzipKbAtMost: JS_TARGET_KB_GZIP, met },
     };
   } finally {
     await browser.close();

@@ -20,13 +20,13 @@ import { BENCH_PAGES, PORTS, load, round, table, type LoadResult } from "./lib.t
  */
 
 /**
- * What is left when a page misses: public pages already come from the few-second page cache
- * (server/page-cache.server.ts), so the gap is Express's fixed work per request.
+ * What is left when the target is missed: public pages come from the page cache as stored
+ * responses, so the gap is Express's fixed work per request (routing, headers, the log line).
  */
 const PROPOSAL =
-  "Next steps: answer page-cache hits before Express's router (request id, log line and " +
-  "security headers written directly), and keep each cached page as gzip pieces so that " +
-  "browsers' compressed answers need no deflate per response.";
+  "Next steps: profile a cached answer (Express routing, the request log, headers); a CDN in " +
+  "front may keep these pages for their s-maxage.";
+const TARGET_RATIO = 0.8;
 
 export interface SsrOptions {
   buildDir: string;
@@ -188,9 +188,9 @@ export async function runSsrBench(options: SsrOptions) {
         ]),
       ),
     );
-    const misses = pages.filter((p) => p.ratio < 0.5 || p.ssr.latencyP99Ms >= 50);
+    const misses = pages.filter((p) => p.ratio < TARGET_RATIO || p.ssr.latencyP99Ms >= 50);
     const targets = {
-      ratioAtLeast: 0.5,
+      ratioAtLeast: TARGET_RATIO,
       p99BelowMs: 50,
       met: misses.length === 0,
       missed: misses.map((p) => ({ path: p.path, ratio: p.ratio, p99Ms: p.ssr.latencyP99Ms })),
@@ -198,10 +198,10 @@ export async function runSsrBench(options: SsrOptions) {
     };
     if (misses.length) {
       console.log(
-        `\nTarget missed (ratio ≥ 0.5 and p99 < 50 ms) on ${misses.map((p) => p.path).join(", ")}.\n${PROPOSAL}`,
+        `\nTarget missed (ratio ≥ ${TARGET_RATIO} and p99 < 50 ms) on ${misses.map((p) => p.path).join(", ")}.\n${PROPOSAL}`,
       );
     } else {
-      console.log("\nTargets met: SSR/static ≥ 0.5 and p99 < 50 ms on every page.");
+      console.log(`\nTargets met: SSR/static ≥ ${TARGET_RATIO} and p99 < 50 ms on every page.`);
     }
     return {
       database: options.postgres ? "postgres" : "pglite",
