@@ -90,42 +90,48 @@ function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: 
 }
 
 /**
- * A disclosure rather than a menu widget: its links are in the server HTML (crawlers, no-JS),
- * shown on hover and keyboard focus by CSS, and toggled by click when scripts run.
+ * A disclosure rather than a menu widget: its links are in the server HTML (crawlers, no-JS).
+ * Until scripts run, CSS shows the panel while the pointer is over it or focus is in it, so
+ * tabbing past it closes it by itself. Once they run, state alone does: Enter, Space or a click
+ * on the trigger (or a mouse hovering) opens it; focus moving out of it, Escape, a press
+ * elsewhere or a navigation closes it. Nothing done before scripts ran is carried over: the
+ * panel starts closed, whatever the CSS was showing.
  */
 function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
-  // Hovering opens it for a look; a click pins it open (or closes a pinned one), so a mouse
-  // user's click on a panel that hovering already opened does not close it again.
-  const [openedBy, setOpenedBy] = useState<"hover" | "click" | null>(null);
+  // Hovering opens it for a look; a click or key press holds it open (or closes a held one), so
+  // a mouse user's click on a panel that hovering already opened does not close it again.
+  const [openedBy, setOpenedBy] = useState<"hover" | "held" | null>(null);
   const open = openedBy !== null;
+  // Closed by the visitor while the pointer is over it: hovering does not reopen it until the
+  // pointer has left.
+  const hoverDismissed = useRef(false);
   const close = () => setOpenedBy(null);
-  // Until scripts run, CSS opens the panel on hover and focus; after that, state does.
-  const [enhanced, setEnhanced] = useState(false);
+  const dismiss = () => {
+    hoverDismissed.current = true;
+    close();
+  };
+  const scripted = useScripted();
   const { pathname } = useLocation();
   const panelId = useId();
   const ref = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const active =
     pathname.startsWith("/services/counter-fraud-training") || pathname.startsWith("/courses/");
 
   useEffect(() => close(), [pathname]);
-  // After the close above (effects run in order), so on hydration this one has the last word.
-  useEffect(() => {
-    setEnhanced(true);
-    // A panel the CSS already shows (pointer over it, keyboard focus in it, before scripts ran)
-    // stays open. A mouse click made before is replayed after this (app/lib/hydration.ts).
-    if (ref.current?.matches(":hover")) setOpenedBy("hover");
-    else if (ref.current?.querySelector(":focus-visible")) setOpenedBy("click");
-  }, []);
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {
       if (!ref.current?.contains(event.target as Node)) close();
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
-        close();
-        ref.current?.querySelector("button")?.focus();
-      }
+      if (event.key !== "Escape") return;
+      // Focus goes back to the trigger only from inside: Escape elsewhere (a panel opened by
+      // hovering) must not take the visitor's focus away.
+      const focusInside = ref.current?.contains(document.activeElement) ?? false;
+      dismiss();
+      if (focusInside) trigger.current?.focus();
     };
     document.addEventListener("pointerdown", onPointer);
     document.addEventListener("keydown", onKey);
@@ -135,31 +141,58 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
     };
   }, [open]);
 
+  const hover = (event: React.PointerEvent) => {
+    if (event.pointerType === "mouse" && !hoverDismissed.current) {
+      setOpenedBy((v) => v ?? "hover");
+    }
+  };
+
   return (
     <div
       ref={ref}
       className="group relative"
       data-state={open ? "open" : "closed"}
-      onPointerEnter={(e) => e.pointerType === "mouse" && setOpenedBy((v) => v ?? "hover")}
-      onPointerLeave={(e) =>
-        e.pointerType === "mouse" && setOpenedBy((v) => (v === "hover" ? null : v))
-      }
+      onPointerEnter={(e) => {
+        if (e.pointerType === "mouse") hoverDismissed.current = false;
+        hover(e);
+      }}
+      onPointerMove={hover}
+      onPointerLeave={(e) => {
+        if (e.pointerType !== "mouse") return;
+        hoverDismissed.current = false;
+        setOpenedBy((v) => (v === "hover" ? null : v));
+      }}
+      onFocus={(e) => {
+        // Focus in the panel holds it open, even once the pointer leaves.
+        if (panel.current?.contains(e.target)) setOpenedBy((v) => (v === "hover" ? "held" : v));
+      }}
+      onBlur={(e) => {
+        // Focus moving to anything outside the trigger and the panel closes it. No new target
+        // (the window lost focus, a press on a bare part of the panel) leaves it as it is.
+        const next = e.relatedTarget;
+        if (next && !e.currentTarget.contains(next)) close();
+      }}
     >
       <button
+        ref={trigger}
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpenedBy((v) => (v === "click" ? null : "click"))}
+        onClick={() => {
+          if (openedBy === "held") dismiss();
+          else setOpenedBy("held");
+        }}
         className={cn(linkClass({ isActive: active }), "inline-flex items-center gap-1")}
       >
         Training
         <ChevronDown aria-hidden className="size-4" />
       </button>
       <div
+        ref={panel}
         id={panelId}
         className={cn(
           "absolute left-0 top-full z-50 hidden max-h-[70vh] w-80 overflow-y-auto rounded-md border border-border bg-card p-2 shadow-xl",
-          enhanced ? "group-data-[state=open]:block" : "group-hover:block group-focus-within:block",
+          scripted ? "group-data-[state=open]:block" : "group-hover:block group-focus-within:block",
         )}
       >
         <TrainingLinks menu={menu} onNavigate={close} />
@@ -168,16 +201,43 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   );
 }
 
+/** False in the server HTML and until the page is hydrated, then true. */
+function useScripted(): boolean {
+  const [scripted, setScripted] = useState(false);
+  useEffect(() => setScripted(true), []);
+  return scripted;
+}
+
 export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
-  const [mobileOpen, setMobileOpen] = useState(false);
   const { pathname } = useLocation();
+  // The <details> element keeps its own open state (so it works before scripts run); the state
+  // here only mirrors it for the toggle's label. Scripts close it through the element.
   const mobileMenu = useRef<HTMLDetailsElement>(null);
-  useEffect(() => setMobileOpen(false), [pathname]);
-  // Opened before scripts ran (a page that hydrates on interaction): keep it open, say so.
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const close = () => {
+    if (mobileMenu.current) mobileMenu.current.open = false;
+  };
+  // The label says what the element shows, which may be open since before scripts ran.
+  useEffect(() => setMobileOpen(mobileMenu.current?.open ?? false), []);
+  // Closed on every navigation, by link or by history (not when the page first hydrates).
+  const shownPath = useRef(pathname);
   useEffect(() => {
-    if (mobileMenu.current?.open) setMobileOpen(true);
-  }, []);
-  const close = () => setMobileOpen(false);
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    close();
+  }, [pathname]);
+  useEffect(() => {
+    if (!mobileOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      const menu = mobileMenu.current;
+      const focusInside = menu?.contains(document.activeElement) ?? false;
+      close();
+      if (focusInside) menu?.querySelector("summary")?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [mobileOpen]);
 
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur">
@@ -211,19 +271,20 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
         {/* Below 768 px: a toggle menu. <details> keeps it usable before scripts load. */}
         <details
           ref={mobileMenu}
-          className="md:hidden"
-          open={mobileOpen}
+          className="group md:hidden"
           onToggle={(event) => setMobileOpen(event.currentTarget.open)}
+          onBlur={(event) => {
+            // Tabbing past its last link closes it rather than leaving it over the page.
+            const next = event.relatedTarget;
+            if (next && !event.currentTarget.contains(next)) close();
+          }}
         >
           <summary
             className="flex size-10 cursor-pointer list-none items-center justify-center rounded-md hover:bg-accent [&::-webkit-details-marker]:hidden"
             aria-label={mobileOpen ? "Close menu" : "Open menu"}
           >
-            {mobileOpen ? (
-              <X aria-hidden className="size-6" />
-            ) : (
-              <Menu aria-hidden className="size-6" />
-            )}
+            <Menu aria-hidden className="size-6 group-open:hidden" />
+            <X aria-hidden className="hidden size-6 group-open:block" />
           </summary>
           <nav
             aria-label="Mobile"
