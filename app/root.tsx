@@ -1,4 +1,5 @@
 import "./lib/zod-setup.ts";
+import { useEffect } from "react";
 import {
   Links,
   Meta,
@@ -19,6 +20,11 @@ export const links: Route.LinksFunction = () => [
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // Set once React has taken over the server's HTML: `html[data-hydrated]` tells styles and
+  // end-to-end tests that the page's scripts now handle the forms.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en-GB" className="dark">
       <head>

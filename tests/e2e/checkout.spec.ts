@@ -355,6 +355,32 @@ test.describe("checkout without JavaScript", () => {
     await expect(page.getByRole("heading", { name: "Booking Confirmed!" })).toBeVisible();
   });
 
+  test("the student blocks follow who the booking is for and how many, as they are chosen", async ({
+    page,
+  }) => {
+    await page.goto(CHECKOUT);
+    const blocks = page.getByRole("group", { name: /^Student \d+$/ });
+    await expect(blocks).toHaveCount(0);
+    await page.getByRole("radio", { name: /Someone else/ }).check();
+    await expect(blocks).toHaveCount(1);
+    await page.getByLabel("Number of students").selectOption("3");
+    await expect(blocks).toHaveCount(3);
+    await page.getByLabel("Number of students").selectOption("2");
+    await expect(blocks).toHaveCount(2);
+    await page.getByRole("radio", { name: /Myself/ }).check();
+    await expect(blocks).toHaveCount(0);
+
+    // Posted straight away, without 'Update': the hidden blocks are not asked for.
+    await page.getByRole("radio", { name: /Someone else/ }).check();
+    await page.locator("#billing-first-name").fill("Ada");
+    await page.locator("#billing-last-name").fill("Lovelace");
+    await page.locator("#billing-email").fill(uniqueEmail("nojs-live"));
+    await fillStudent(page, 1, "Grace", "grace@example.com");
+    await fillStudent(page, 2, "Alan", "alan@example.com");
+    await page.getByRole("button", { name: "Request Manual Invoice" }).click();
+    await expect(page).toHaveURL(`/courses/${COURSE}/success?invoice=true`);
+  });
+
   test("'Pay with Card' answers with a 303 to the Stripe page", async ({ request }) => {
     const response = await request.post(CHECKOUT, {
       form: {

@@ -1,4 +1,4 @@
-import { cloneElement, isValidElement, useState, type ReactNode } from "react";
+import { cloneElement, isValidElement, useEffect, useRef, useState, type ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import {
@@ -131,6 +131,10 @@ export function CourseQuoteDialog(props: {
   );
 }
 
+function isModality(value: unknown): value is Modality {
+  return (MODALITIES as readonly unknown[]).includes(value);
+}
+
 function useCourseQuote(formId: string, close: () => void) {
   return useSubmitCycle({
     form: "course_quote",
@@ -167,6 +171,15 @@ function CourseQuoteFormBody({
       ? initial.modality
       : (defaultModality ?? "face_to_face");
   const [modality, setModality] = useState<Modality>(initialModality);
+  const modalityGroup = useRef<HTMLFieldSetElement>(null);
+  // The radios are uncontrolled; on hydration the fields follow the one the visitor may have
+  // chosen before the page's scripts ran (the form is in the page with `?quote=`).
+  useEffect(() => {
+    const chosen = modalityGroup.current?.querySelector<HTMLInputElement>(
+      'input[name="modality"]:checked',
+    )?.value;
+    if (isModality(chosen)) setModality(chosen);
+  }, []);
   // Without JavaScript every field is shown; the labels say which modality needs what.
   const showClassroom = !hydrated || modality === "face_to_face";
   const base = formId;
@@ -187,6 +200,7 @@ function CourseQuoteFormBody({
       <fieldset disabled={busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage ?? errors.course_id} />
         <fieldset
+          ref={modalityGroup}
           className="grid gap-2"
           aria-invalid={errors.modality ? true : undefined}
           aria-describedby={errors.modality ? modalityIds.errorId : undefined}

@@ -59,7 +59,8 @@ export function LicenceForm(props: { id?: string }) {
   });
   const { errors, initial, busy, formRef, version } = cycle;
 
-  // Values shown again after a failed post (or a reset) decide the button's state too.
+  // The button follows the form's values, read from the form itself: on hydration (what the
+  // visitor typed before the scripts ran), after a failed post, and after a reset.
   useEffect(() => setComplete(isComplete(formRef.current)), [formRef, version]);
 
   if (cycle.pageResult?.ok) return <SuccessPanel {...SUCCESS} />;

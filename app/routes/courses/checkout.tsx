@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, data, redirect, useFetcher, useNavigate } from "react-router";
 import { ArrowLeft, CreditCard, ExternalLink, FileText, GraduationCap, Info } from "lucide-react";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
-import { useHydrated } from "#app/components/forms/form-parts.tsx";
 import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
 import { readPostedForm } from "#app/components/forms/form-post.server.ts";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
@@ -21,9 +20,9 @@ import {
   FIELD,
   MAX_QUANTITY,
   MESSAGES,
+  clampQuantity,
   formatPence,
   readCheckoutForm,
-  resizeStudents,
   validateCheckout,
   type CheckoutBuyer,
   type CheckoutMessage,
@@ -220,23 +219,41 @@ function CheckoutForm({
   pageAnswer: CheckoutAnswer | undefined;
 }) {
   const fetcher = useFetcher<CheckoutAnswer>();
-  const hydrated = useHydrated();
   const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
   // Without JavaScript, a failed post or an 'Update' redraws the page with what was typed.
   const initial: CheckoutValues | null =
     pageAnswer && "values" in pageAnswer ? pageAnswer.values : null;
   const buyer = initial?.buyer ?? emptyBuyer();
-  const [mode, setMode] = useState<StudentMode>(initial?.studentMode ?? "self");
+  const initialMode: StudentMode = initial?.studentMode ?? "self";
+  // The inputs are uncontrolled: the form holds what the visitor typed and chose, and the state
+  // below only follows it (for the student blocks and the summary), so hydration never resets it.
+  const [hydrated, setHydrated] = useState(false);
+  const [mode, setMode] = useState<StudentMode>(initialMode);
   const [quantity, setQuantity] = useState<number>(
-    initial?.studentMode === "others" && Number.isFinite(initial.quantity) ? initial.quantity : 1,
+    initialMode === "others" ? clampQuantity(initial?.quantity ?? 1) : 1,
   );
-  const [students, setStudents] = useState<CheckoutStudent[]>(
-    initial?.studentMode === "others" ? resizeStudents(initial.students, initial.quantity) : [],
+  // What a student block starts with when it is drawn: the posted values (no-JS answer) until
+  // the visitor switches to 'Myself', which clears the students.
+  const [studentDefaults, setStudentDefaults] = useState<readonly CheckoutStudent[]>(
+    initialMode === "others" ? (initial?.students ?? []) : [],
   );
   const [paymentUrl, setPaymentUrl] = useState<string | null>(null);
   const handled = useRef<unknown>(null);
   const busy = fetcher.state !== "idle";
   const pageMessage = pageAnswer && !pageAnswer.ok ? pageAnswer.message : null;
+
+  // The page may have been used before its scripts ran: on hydration, read who the booking is
+  // for and how many places from the form itself.
+  useEffect(() => {
+    const form = formRef.current;
+    if (form) {
+      const { values } = readCheckoutForm(new FormData(form));
+      setMode(values.studentMode);
+      setQuantity(values.studentMode === "others" ? clampQuantity(values.quantity) : 1);
+    }
+    setHydrated(true);
+  }, []);
 
   useEffect(() => {
     const answer = fetcher.data;
@@ -258,23 +275,13 @@ function CheckoutForm({
     }
   }, [fetcher.state, fetcher.data, navigate]);
 
+  // 'Myself' unmounts the quantity and the student blocks: they come back as 1 and empty.
   function chooseMode(next: StudentMode) {
     setMode(next);
     if (next === "self") {
       setQuantity(1);
-      setStudents([]);
-    } else {
-      setStudents((current) => resizeStudents(current, quantity));
+      setStudentDefaults([]);
     }
-  }
-
-  function chooseQuantity(next: number) {
-    setQuantity(next);
-    setStudents((current) => resizeStudents(current, next));
-  }
-
-  function updateStudent(index: number, part: keyof CheckoutStudent, value: string) {
-    setStudents((current) => current.map((s, i) => (i === index ? { ...s, [part]: value } : s)));
   }
 
   // Checked in the browser first (same rules as the server), so a typo costs no round trip.
@@ -290,11 +297,15 @@ function CheckoutForm({
     }
   }
 
-  const shownStudents = mode === "others" ? resizeStudents(students, quantity) : [];
-  const total = course.unitPriceCents * quantity;
+  // Before hydration (and without JavaScript) all the blocks are sent; the style sheet shows as
+  // many as the form's own choice asks for (app.css, [data-student-blocks]).
+  const studentBlocks = hydrated ? (mode === "others" ? quantity : 0) : MAX_QUANTITY;
+  const places = mode === "others" ? quantity : 1;
+  const total = course.unitPriceCents * places;
 
   return (
     <fetcher.Form
+      ref={formRef}
       method="post"
       noValidate
       onSubmit={onSubmit}
@@ -376,7 +387,7 @@ function CheckoutForm({
                   type="radio"
                   name={FIELD.studentMode}
                   value="self"
-                  checked={mode === "self"}
+                  defaultChecked={initialMode === "self"}
                   onChange={() => chooseMode("self")}
                   className="size-4 accent-primary"
                 />
@@ -387,7 +398,7 @@ function CheckoutForm({
                   type="radio"
                   name={FIELD.studentMode}
                   value="others"
-                  checked={mode === "others"}
+                  defaultChecked={initialMode === "others"}
                   onChange={() => chooseMode("others")}
                   className="size-4 accent-primary"
                 />
@@ -395,15 +406,17 @@ function CheckoutForm({
               </label>
             </fieldset>
 
-            {/* Without JavaScript the quantity is always offered; 'Update' redraws the list. */}
+            {/* Before hydration and without JavaScript the quantity is always offered; the style
+                sheet shows the blocks it asks for, and 'Update' redraws them for old browsers. */}
             {mode === "others" || !hydrated ? (
               <div className="grid max-w-xs gap-2">
                 <Label htmlFor="checkout-quantity">Number of students</Label>
                 <NativeSelect
                   id="checkout-quantity"
                   name={FIELD.quantity}
-                  value={String(quantity)}
-                  onChange={(e) => chooseQuantity(Number(e.target.value))}
+                  // Drawn afresh after 'Myself' (quantity 1); later changes of the prop are ignored.
+                  defaultValue={String(quantity)}
+                  onChange={(e) => setQuantity(clampQuantity(Number(e.target.value)))}
                 >
                   {Array.from({ length: MAX_QUANTITY }, (_, i) => i + 1).map((n) => (
                     <option key={n} value={n}>
@@ -428,39 +441,11 @@ function CheckoutForm({
               </div>
             ) : null}
 
-            {shownStudents.map((student, i) => (
-              <fieldset
-                key={i}
-                className="grid gap-4 rounded-md border border-border p-4 sm:grid-cols-3"
-              >
-                <legend className="px-1 text-sm font-semibold">Student {i + 1}</legend>
-                <TextField
-                  id={`student-${i}-first-name`}
-                  name={FIELD.student(i, "firstName")}
-                  label="First Name"
-                  required
-                  value={student.firstName}
-                  onValue={(v) => updateStudent(i, "firstName", v)}
-                />
-                <TextField
-                  id={`student-${i}-last-name`}
-                  name={FIELD.student(i, "lastName")}
-                  label="Last Name"
-                  required
-                  value={student.lastName}
-                  onValue={(v) => updateStudent(i, "lastName", v)}
-                />
-                <TextField
-                  id={`student-${i}-email`}
-                  name={FIELD.student(i, "email")}
-                  label="Email"
-                  type="email"
-                  required
-                  value={student.email}
-                  onValue={(v) => updateStudent(i, "email", v)}
-                />
-              </fieldset>
-            ))}
+            <div data-student-blocks className="contents">
+              {Array.from({ length: studentBlocks }, (_, i) => (
+                <StudentBlock key={i} index={i} initial={studentDefaults[i]} />
+              ))}
+            </div>
             {mode === "self" && hydrated ? (
               <p className="text-sm text-muted-foreground">
                 You will attend the course yourself; joining details go to your billing email.
@@ -480,7 +465,7 @@ function CheckoutForm({
             <dt className="text-muted-foreground">Price per student</dt>
             <dd data-testid="unit-price">{formatPence(course.unitPriceCents)}</dd>
             <dt className="text-muted-foreground">Quantity</dt>
-            <dd data-testid="quantity">{quantity}</dd>
+            <dd data-testid="quantity">{places}</dd>
             <dt className="border-t border-border pt-2 font-semibold">Total</dt>
             <dd data-testid="total" className="border-t border-border pt-2 text-lg font-semibold">
               {formatPence(total)}
@@ -553,6 +538,37 @@ function CheckoutForm({
   );
 }
 
+/** One student's details: uncontrolled, so what is typed stays in the form whatever React does. */
+function StudentBlock({ index, initial }: { index: number; initial?: CheckoutStudent }) {
+  return (
+    <fieldset className="grid gap-4 rounded-md border border-border p-4 sm:grid-cols-3">
+      <legend className="px-1 text-sm font-semibold">Student {index + 1}</legend>
+      <TextField
+        id={`student-${index}-first-name`}
+        name={FIELD.student(index, "firstName")}
+        label="First Name"
+        required
+        defaultValue={initial?.firstName ?? ""}
+      />
+      <TextField
+        id={`student-${index}-last-name`}
+        name={FIELD.student(index, "lastName")}
+        label="Last Name"
+        required
+        defaultValue={initial?.lastName ?? ""}
+      />
+      <TextField
+        id={`student-${index}-email`}
+        name={FIELD.student(index, "email")}
+        label="Email"
+        type="email"
+        required
+        defaultValue={initial?.email ?? ""}
+      />
+    </fieldset>
+  );
+}
+
 function TextField({
   id,
   name,
@@ -561,8 +577,6 @@ function TextField({
   type = "text",
   autoComplete,
   defaultValue,
-  value,
-  onValue,
   className,
 }: {
   id: string;
@@ -572,8 +586,6 @@ function TextField({
   type?: string;
   autoComplete?: string;
   defaultValue?: string;
-  value?: string;
-  onValue?: (value: string) => void;
   className?: string;
 }) {
   return (
@@ -593,9 +605,7 @@ function TextField({
         type={type}
         autoComplete={autoComplete}
         aria-required={required ? true : undefined}
-        {...(onValue
-          ? { value: value ?? "", onChange: (e) => onValue(e.target.value) }
-          : { defaultValue })}
+        defaultValue={defaultValue}
       />
     </div>
   );

@@ -1,5 +1,5 @@
 import { GraduationCap, MessagesSquare } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, useSubmit } from "react-router";
 import {
   catalogueFilterValue,
@@ -102,7 +102,8 @@ export default function CounterFraudTraining({ loaderData }: Route.ComponentProp
 /**
  * A GET form, so the filter is a link-able query parameter and works without JavaScript
  * (pick a radio, press 'Show courses'). With JavaScript a change navigates at once, keeping
- * the scroll position, and the button is hidden.
+ * the scroll position, and the button is hidden. The radios are uncontrolled: a filter picked
+ * before the page's scripts ran is still picked once they have, and is applied then.
  */
 function CatalogueFilter({
   options,
@@ -113,12 +114,29 @@ function CatalogueFilter({
 }) {
   const submit = useSubmit();
   const [hydrated, setHydrated] = useState(false);
-  const [checked, setChecked] = useState(selected);
+  const formRef = useRef<HTMLFormElement>(null);
+  // The filter the radios were last set to from the URL.
+  const shown = useRef(selected);
   useEffect(() => setHydrated(true), []);
-  useEffect(() => setChecked(selected), [selected]);
+
+  useEffect(() => {
+    const radios = formRef.current?.elements.namedItem("partner");
+    if (!(radios instanceof RadioNodeList)) return;
+    if (selected !== shown.current) {
+      // A navigation (a change, back/forward, a link) brought another filter: show it.
+      shown.current = selected;
+      radios.value = selected;
+    } else if (radios.value && radios.value !== selected) {
+      // Hydration found a filter the visitor picked meanwhile: apply it as a change would.
+      submit(radios.value === ALL ? {} : { partner: radios.value }, {
+        method: "get",
+        preventScrollReset: true,
+      });
+    }
+  }, [selected, submit]);
 
   return (
-    <Form method="get" preventScrollReset className="mt-6">
+    <Form ref={formRef} method="get" preventScrollReset className="mt-6">
       <fieldset className="rounded-lg border border-border bg-card/60 p-4">
         <legend className="px-1 text-sm font-semibold">Filter courses</legend>
         <div className="flex flex-wrap gap-x-6 gap-y-3">
@@ -131,9 +149,8 @@ function CatalogueFilter({
                 type="radio"
                 name="partner"
                 value={option.value}
-                checked={checked === option.value}
+                defaultChecked={option.value === selected}
                 onChange={() => {
-                  setChecked(option.value);
                   submit(option.value === ALL ? {} : { partner: option.value }, {
                     method: "get",
                     preventScrollReset: true,
