@@ -1,5 +1,6 @@
 import compression from "compression";
 import express from "express";
+import expressStaticGzip from "express-static-gzip";
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
 
@@ -43,14 +44,14 @@ if (dev) {
   // as the type it is sent as.
   const setHeaders = (res: { setHeader(name: string, value: string): unknown }) =>
     res.setHeader("X-Content-Type-Options", "nosniff");
-  // Hashed file names never change content: cache them for a year.
+  // Hashed file names never change content: cache them for a year. Each was compressed at build
+  // time (vite.config.ts): the brotli or gzip copy is sent to a browser that takes it.
   server.use(
     "/assets",
-    express.static(`${clientDir}/assets`, {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      setHeaders,
+    expressStaticGzip(`${clientDir}/assets`, {
+      enableBrotli: true,
+      orderPreference: ["br", "gzip"],
+      serveStatic: { immutable: true, maxAge: "1y", index: false, setHeaders },
     }),
   );
   // Other public files (favicon): only names with an extension can be files, so page requests

@@ -1,6 +1,8 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
+import { constants } from "node:zlib";
 import { defineConfig } from "vite";
+import { compression, defineAlgorithm } from "vite-plugin-compression2";
 
 /**
  * Which shared chunk a browser module belongs to. Left alone, the bundler makes one chunk per
@@ -52,5 +54,25 @@ export default defineConfig(({ isSsrBuild }) => ({
         },
       },
   server: { watch: { ignored: ["**/data/**", "**/test-results/**"] } },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    // Browser files are compressed once, at build time, at the best settings (brotli 11, gzip 9);
+    // server.ts sends the copy the browser takes. Compressing per request could afford neither.
+    ...(isSsrBuild
+      ? []
+      : [
+          compression({
+            include: /\.(js|css|svg)$/,
+            threshold: 1024,
+            algorithms: [
+              defineAlgorithm("gzip", { level: 9 }),
+              defineAlgorithm("brotliCompress", {
+                params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+              }),
+            ],
+            logLevel: "silent",
+          }),
+        ]),
+  ],
 }));
