@@ -1,12 +1,10 @@
-import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
 
 /**
- * The production (and `--dev`) entry: compression, static assets, then the app built from
- * server/app.ts. Opens the database before listening and closes it on SIGTERM/SIGINT.
+ * The production (and `--dev`) entry: static assets, then the app built from server/app.ts. Opens the database before listening and closes it on SIGTERM/SIGINT.
  * `npm run build` compiles this file to BUILD_DIR/server.js, beside the app it serves, and
  * production runs that with plain Node; `npm run dev` runs this source with tsx and Vite.
  */
@@ -18,7 +16,6 @@ const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
 const server = express();
 server.disable("x-powered-by");
-server.use(compression());
 
 let appModule: AppModule;
 if (dev) {

@@ -1,4 +1,5 @@
 import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
 import express from "express";
 import { sql } from "drizzle-orm";
 import { createRequestHandler as createReactRouterHandler } from "react-router";
@@ -57,22 +58,26 @@ if (config.media.kind === "local") app.use("/media", serveLocalMedia(config.medi
 const build = () => import("virtual:react-router/server-build");
 const mode = config.env === "development" ? "development" : "production";
 
-// Public pages for visitors without cookies come from a few-second cache; all else is rendered.
+// Public pages for visitors without cookies come from a few-second cache of whole responses
+// (compressed once per page); everything else is rendered by React Router and compressed as sent.
 const renderShared = createReactRouterHandler(build, mode);
 const pageCache = createPageCache({
   ttlMs: config.env === "development" ? 0 : config.pageCacheMs,
   publicUrl: config.publicUrl,
   // A shared render knows nothing of the visitor: no headers, no address.
   render: (request) => renderShared(request, {}),
-  fallback: createRequestHandler({
+});
+onCatalogueChange(() => pageCache.clear());
+app.use(pageCache.middleware);
+app.use(
+  compression(),
+  createRequestHandler({
     build,
     mode,
     // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
     getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "" }),
   }),
-});
-onCatalogueChange(() => pageCache.clear());
-app.use(pageCache.middleware);
+);
 
 export async function start(): Promise<void> {
   const target = configuredTarget();

@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import type {
+  Request as ExpressRequest,
+  RequestHandler,
+  Response as ExpressResponse,
+} from "express";
 import { LRUCache } from "lru-cache";
 import { isSharedPage } from "#app/lib/http-cache.ts";
 
@@ -31,8 +35,6 @@ export interface PageCacheOptions {
   publicUrl: string;
   /** Renders a page for the cache: React Router's handler, with nothing of the visitor. */
   render: (request: Request) => Promise<Response>;
-  /** Handles every request the cache does not (admin, forms, data requests, visitors with cookies). */
-  fallback: RequestHandler;
 }
 
 interface CachedPage {
@@ -75,19 +77,22 @@ function isShareable(response: Response): boolean {
   return isSharedPage(response.headers);
 }
 
+/** Compresses a page in `encoding` (brotli at quality 5: close to its best for HTML, in ms). */
+function encode(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (encoding === "gzip") return gzipped(body);
+  if (encoding === "identity") return Promise.resolve(body);
+  return brotli(body, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 5,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+}
+
 async function compressPage(response: Response): Promise<CachedPage> {
   const identity = Buffer.from(await response.arrayBuffer());
-  const [br, gz] = await Promise.all([
-    // Quality 5: close to the best ratio for HTML at a few milliseconds per page.
-    brotli(identity, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 5,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-    gzipped(identity),
-  ]);
+  const [br, gz] = await Promise.all([encode(identity, "br"), encode(identity, "gzip")]);
   return {
     status: response.status,
     headers: [...response.headers].filter(([name]) => !DROPPED_HEADERS.has(name)),
@@ -150,10 +155,21 @@ export function createPageCache(options: PageCacheOptions) {
       }),
     );
     if (!isShareable(response)) {
+      // Sent to this visitor only (a 404, a redirect), compressed like any other answer.
+      const raw = Buffer.from(await response.arrayBuffer());
+      const encoding = raw.length ? preferredEncoding(req.headers["accept-encoding"]) : "identity";
+      const body = await encode(raw, encoding);
       res.setHeader("X-Page-Cache", "bypass" satisfies PageCacheState);
       res.status(response.status);
-      for (const [name, value] of response.headers) res.append(name, value);
-      res.end(Buffer.from(await response.arrayBuffer()));
+      for (const [name, value] of response.headers) {
+        if (!DROPPED_HEADERS.has(name)) res.append(name, value);
+      }
+      if (encoding !== "identity") {
+        res.setHeader("Content-Encoding", encoding);
+        res.setHeader("Vary", "Accept-Encoding");
+      }
+      res.setHeader("Content-Length", body.length);
+      res.end(body);
       return null;
     }
     const page = await compressPage(response);
@@ -162,8 +178,12 @@ export function createPageCache(options: PageCacheOptions) {
     return page;
   }
 
+  /**
+   * Answers anonymous GETs of public pages (from the cache, or rendered for it); every other
+   * request (admin, forms, data requests, visitors with cookies) goes on to the next handler.
+   */
   const middleware: RequestHandler = async (req, res, next) => {
-    if (options.ttlMs <= 0 || !isAnonymousPageRequest(req)) return options.fallback(req, res, next);
+    if (options.ttlMs <= 0 || !isAnonymousPageRequest(req)) return next();
     const key = req.originalUrl;
     try {
       const cached = pages.get(key);
@@ -171,9 +191,9 @@ export function createPageCache(options: PageCacheOptions) {
       const pending = renders.get(key);
       if (pending) {
         const page = await pending;
-        return page ? send(req, res, page, "hit") : options.fallback(req, res, next);
+        return page ? send(req, res, page, "hit") : next();
       }
-      if (req.method === "HEAD") return options.fallback(req, res, next);
+      if (req.method === "HEAD") return next();
       const rendering = render(req, res);
       renders.set(
         key,

@@ -250,10 +250,7 @@ const SERVICES = [
 const LICENCES = ["1", "2-5", "6-10", "11-25", "26-50", "50+", "custom"];
 const USE_CASES = ["law-enforcement", "counter-fraud", "kyc", "forensics", "other"];
 
-function submission(
-  courseId: string,
-  stripeEvent: (payload: string) => string,
-): Submission {
+function submission(courseId: string, stripeEvent: (payload: string) => string): Submission {
   const guards = () => ({
     contact_website: chance(0.95) ? "" : "http://spam.example",
   });

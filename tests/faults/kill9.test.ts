@@ -32,12 +32,7 @@ interface Acks {
 }
 
 /** Posts until `stop` is set, noting in `acks` what the server acknowledged. */
-async function writeLoad(
-  site: Site,
-  round: string,
-  stop: { now: boolean },
-  acks: Acks,
-) {
+async function writeLoad(site: Site, round: string, stop: { now: boolean }, acks: Acks) {
   let n = 0;
   const refuse = (status: number) => (acks.refused[status] = (acks.refused[status] ?? 0) + 1);
   const enquiryLoop = async () => {

@@ -17,7 +17,9 @@ async function load(publicUrl: string) {
 async function fixedHeaders(publicUrl: string) {
   const { securityHeaders } = await load(publicUrl);
   const headers = new Map<string, string>();
-  const res = { setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value) };
+  const res = {
+    setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value),
+  };
   securityHeaders()({} as never, res as never, () => {});
   return headers;
 }

@@ -122,4 +122,3 @@ export function rateLimited(
     { "Retry-After": String(retryAfter) },
   );
 }
-

@@ -17,13 +17,7 @@ import {
   createLicenceInquiry,
 } from "#server/inquiries.server.ts";
 import { log } from "#server/log.server.ts";
-import {
-  failure,
-  formIdOf,
-  invalid,
-  rateLimited,
-  readPostedForm,
-} from "./form-post.server.ts";
+import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
 
 /**
  * The action of every page that shows an enquiry, licence or course-quote form

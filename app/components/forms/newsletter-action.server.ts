@@ -9,13 +9,7 @@ import {
 import { clientAddress, hitRateLimit, judgeSubmission } from "#server/abuse.server.ts";
 import { log } from "#server/log.server.ts";
 import { subscribe } from "#server/newsletter.server.ts";
-import {
-  failure,
-  formIdOf,
-  invalid,
-  rateLimited,
-  readPostedForm,
-} from "./form-post.server.ts";
+import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
 
 const names = FIELDS.newsletter;
 const RETURN_TO_FIELD = "return_to";

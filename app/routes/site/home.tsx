@@ -54,7 +54,6 @@ export const action = inquiryAction;
 
 export const headers = publicPageHeaders;
 
-
 export const meta: Route.MetaFunction = (args) => {
   const origin = publicUrlFrom(args);
   return [
