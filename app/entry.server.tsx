@@ -3,7 +3,7 @@ import { text } from "node:stream/consumers";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import { ServerRouter, type EntryContext } from "react-router";
+import { isRouteErrorResponse, ServerRouter, type EntryContext } from "react-router";
 import { isSharedPage } from "#app/lib/http-cache.ts";
 import { StylesProvider } from "#app/lib/inline-styles.tsx";
 import { NonceProvider } from "#app/lib/nonce.ts";
@@ -126,8 +126,21 @@ function LowPriorityModulePreloads({ context, nonce }: { context: EntryContext; 
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  log.error(
-    { err: error, path: new URL(request.url).pathname },
-    "unhandled error in a loader or action",
-  );
+  const path = new URL(request.url).pathname;
+  if (isClientError(error)) {
+    const reason = isRouteErrorResponse(error) ? String(error.data) : (error as Error).message;
+    log.warn({ method: request.method, path, reason }, "request refused by the router");
+    return;
+  }
+  log.error({ err: error, path }, "unhandled error in a loader or action");
+}
+
+/**
+ * The client's mistakes that React Router reports here before answering 4xx: a post to a page
+ * without an action (405), and its CSRF check on an Origin header that is not a URL or names
+ * another site (400). Nothing is wrong with the server.
+ */
+function isClientError(error: unknown): boolean {
+  if (isRouteErrorResponse(error)) return error.status < 500;
+  return error instanceof Error && error.message.endsWith("Aborting the action.");
 }

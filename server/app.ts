@@ -1,4 +1,3 @@
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import { sql } from "drizzle-orm";
@@ -12,6 +11,8 @@ import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
 import { ensureInitialAdmin } from "./auth.server.ts";
 import { log } from "./log.server.ts";
 import { createPageCache } from "./page-cache.server.ts";
+import { reactRouterHandler } from "./react-router-handler.server.ts";
+import { requestLimits } from "./request-limits.server.ts";
 import { logRequest } from "./request-log.server.ts";
 import { securityHeaders } from "./security-headers.server.ts";
 import { serveLocalMedia } from "./storage/local.server.ts";
@@ -35,6 +36,10 @@ app.use((req, res, next) => {
 });
 
 app.use(securityHeaders());
+
+// Methods, URLs and body sizes no route should see are refused here (405, 400, 413); bodies are
+// read through a cap per route (server/request-limits.server.ts).
+app.use(requestLimits());
 
 // Liveness: the process answers. Readiness: it can reach its database.
 app.get("/healthz", (_req, res) => {
@@ -60,23 +65,21 @@ const mode = config.env === "development" ? "development" : "production";
 
 // Public pages for visitors without cookies come from a few-second cache of whole responses
 // (compressed once per page); everything else is rendered by React Router and compressed as sent.
-const renderShared = createReactRouterHandler(build, mode);
+const handleRequest = createReactRouterHandler(build, mode);
 const pageCache = createPageCache({
   ttlMs: config.env === "development" ? 0 : config.pageCacheMs,
   publicUrl: config.publicUrl,
   // A shared render knows nothing of the visitor: no headers, no address.
-  render: (request) => renderShared(request, {}),
+  render: (request) => handleRequest(request, {}),
 });
 onCatalogueChange(() => pageCache.clear());
 app.use(pageCache.middleware);
 app.use(
   compression(),
-  createRequestHandler({
-    build,
-    mode,
-    // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
-    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "" }),
-  }),
+  // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
+  reactRouterHandler(handleRequest, (req) => ({
+    clientIp: req.ip ?? req.socket.remoteAddress ?? "",
+  })),
 );
 
 export async function start(): Promise<void> {

@@ -73,6 +73,10 @@ function authSecret(): string {
 
 /* ---------------------------------------------------------------- better-auth */
 
+/** better-auth's log messages for requests it refuses because of what the client sent. */
+const CLIENT_MISTAKE =
+  /^(Invalid (origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)\b|Blocked cross-site)/;
+
 function createAuth(database: Database) {
   return betterAuth({
     appName: "NightWatch",
@@ -110,8 +114,10 @@ function createAuth(database: Database) {
     telemetry: { enabled: false },
     logger: {
       log: (level, message, ...args) => {
-        const pinoLevel =
+        let pinoLevel: "debug" | "info" | "warn" | "error" =
           level === "debug" || level === "warn" || level === "error" ? level : "info";
+        // better-auth reports a refused Origin or callback URL (the client's doing) as an error.
+        if (pinoLevel === "error" && CLIENT_MISTAKE.test(message)) pinoLevel = "warn";
         log[pinoLevel]({ auth: args.length ? args : undefined }, `better-auth: ${message}`);
       },
     },
@@ -223,17 +229,22 @@ export async function requireAdmin(request: Request): Promise<AdminUser> {
  * both go through it, so both get its Origin checks and rate limit). `clientIp` is Express's
  * view of the caller; whatever the client put in CLIENT_IP_HEADER is dropped.
  */
-export function handleAuthRequest(
+export async function handleAuthRequest(
   request: Request,
   clientIp: string | undefined,
 ): Promise<Response> {
   const headers = new Headers(request.headers);
   headers.delete(CLIENT_IP_HEADER);
   if (clientIp) headers.set(CLIENT_IP_HEADER, clientIp);
-  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers };
+  const init: RequestInit = { method: request.method, headers };
   if (request.method !== "GET" && request.method !== "HEAD") {
-    init.body = request.body;
-    init.duplex = "half";
+    // Read here, within the cap on /api/auth bodies (server/request-limits.server.ts): a body
+    // refused or cut short never reaches better-auth, and the client has had its answer.
+    try {
+      init.body = await request.arrayBuffer();
+    } catch {
+      return new Response(null, { status: 400 });
+    }
   }
   return auth().handler(new Request(request.url, init));
 }

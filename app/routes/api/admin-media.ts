@@ -10,7 +10,10 @@ import { readFormData, storeImage, UploadError } from "#server/uploads.server.ts
  */
 
 const json = (body: unknown, status: number) =>
-  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+  Response.json(body, {
+    status,
+    headers: { "Cache-Control": "no-store", ...(status === 405 ? { Allow: "POST" } : {}) },
+  });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);

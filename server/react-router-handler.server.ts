@@ -1,0 +1,93 @@
+import { writeReadableStreamToWritable } from "@react-router/node";
+import type {
+  Request as ExpressRequest,
+  RequestHandler as ExpressHandler,
+  Response as ExpressResponse,
+} from "express";
+import type { AppLoadContext, RequestHandler } from "react-router";
+import { requestBody } from "./request-limits.server.ts";
+
+/**
+ * Express to React Router, as @react-router/express does it, with one difference: a route reads
+ * the request body through `requestBody`, which stops at the route's cap and answers 413 itself
+ * (server/request-limits.server.ts). Whatever the route then returns is dropped.
+ */
+export function reactRouterHandler(
+  handle: RequestHandler,
+  getLoadContext: (req: ExpressRequest) => AppLoadContext,
+): ExpressHandler {
+  return async (req, res, next) => {
+    let refused = false;
+    try {
+      const request = webRequest(req, res, () => (refused = true));
+      const response = await handle(request, getLoadContext(req));
+      await send(res, response);
+    } catch (error) {
+      // A route that failed because its body was refused: the client has its 413.
+      if (!refused) next(error);
+    }
+  };
+}
+
+function webRequest(req: ExpressRequest, res: ExpressResponse, onRefused: () => void): Request {
+  // The host as @react-router/express works it out (X-Forwarded-Host only behind a trusted proxy).
+  const [, forwardedPort] = req.app?.enabled("trust proxy")
+    ? (req.get("X-Forwarded-Host")?.split(":") ?? [])
+    : [];
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const port = [Number.parseInt(forwardedPort ?? "", 10), Number.parseInt(hostPort ?? "", 10)].find(
+    Number.isSafeInteger,
+  );
+  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  const url = new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+
+  // Aborted when the client goes away before the answer is sent, or when the body is refused:
+  // either way the route's outcome is not wanted (and its errors are not logged).
+  let controller: AbortController | null = new AbortController();
+  const abort = () => controller?.abort();
+  res.on("finish", () => (controller = null));
+  res.on("close", abort);
+
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+  };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = requestBody(req, res, () => {
+      onRefused();
+      abort();
+    });
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+async function send(res: ExpressResponse, response: Response) {
+  // Answered already (a refused body) or the client is gone.
+  if (res.headersSent || res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers) res.append(name, value);
+  // React Router's own 405 (a POST to a page without an action) names what the page takes.
+  if (response.status === 405 && !response.headers.has("Allow"))
+    res.setHeader("Allow", "GET, HEAD");
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}
