@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { z } from "zod";
 import { fieldErrorsOf, formValues, type AdminFormResult } from "#app/lib/admin-form.ts";
+import { hasNulByte } from "./admin-form.server.ts";
 import { InvalidInputError } from "./catalogue-write.server.ts";
 import { log } from "./log.server.ts";
 import { readFormData, UploadError } from "./uploads.server.ts";
@@ -76,7 +77,7 @@ export async function catalogueFormAction<Values>(
   }
   const intent = String(form.get(INTENT_FIELD) ?? "save");
   const id = String(form.get("id") ?? "").trim();
-  if (id !== "" && !UUID.test(id)) {
+  if ((id !== "" && !UUID.test(id)) || hasNulByte(form)) {
     return reply(
       {
         ok: false,

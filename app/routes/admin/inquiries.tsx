@@ -1,6 +1,7 @@
 import { Clock, Download, Eye, Inbox, MessageSquare, Pencil, Search } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { data, Form, useFetcher, useNavigate } from "react-router";
+import { readAdminForm } from "#server/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { inquiriesScreen, updateInquiryForAdmin } from "#server/inquiries.server.ts";
 import { log } from "#server/log.server.ts";
@@ -67,12 +68,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
+  const posted = await readAdminForm(request);
+  const intent = posted.ok ? String(posted.form.get("intent") ?? "") : "";
   const failed = (status: number): ReturnType<typeof data<AdminFormResult>> =>
     data({ ok: false, intent, message: "Failed to update inquiry" }, { status });
+  if (!posted.ok) return failed(posted.status);
   if (intent !== "update") return failed(400);
-  const parsed = inquiryUpdateSchema.safeParse(Object.fromEntries(form));
+  const parsed = inquiryUpdateSchema.safeParse(Object.fromEntries(posted.form));
   if (!parsed.success) return failed(400);
   try {
     const updated = await updateInquiryForAdmin(parsed.data);

@@ -1,6 +1,7 @@
 import { CalendarPlus, Download, Mail, Search, UserCheck } from "lucide-react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { data, Form, useFetcher } from "react-router";
+import { readAdminForm } from "#server/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import { setSubscriptionActive, subscriptionsScreen } from "#server/newsletter.server.ts";
@@ -51,15 +52,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
+  const posted = await readAdminForm(request);
+  const intent = posted.ok ? String(posted.form.get("intent") ?? "") : "";
   const failed = (status: number) =>
     data<AdminFormResult>(
       { ok: false, intent, message: "Failed to update subscription status" },
       { status },
     );
+  if (!posted.ok) return failed(posted.status);
   if (intent !== "toggle") return failed(400);
-  const parsed = subscriptionToggleSchema.safeParse(Object.fromEntries(form));
+  const parsed = subscriptionToggleSchema.safeParse(Object.fromEntries(posted.form));
   if (!parsed.success) return failed(400);
   try {
     const updated = await setSubscriptionActive(parsed.data.id, parsed.data.active);

@@ -11,6 +11,7 @@ import {
 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } from "react-router";
+import { readAdminForm } from "#server/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders.server.ts";
@@ -94,11 +95,13 @@ type StatusAnswer = { ok: true; status: OrderStatus } | { ok: false; message: st
 /** 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. */
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const form = await request.formData();
-  const orderId = String(form.get("orderId") ?? "");
-  const status = String(form.get("status") ?? "");
   const failed = (code: number) =>
     data<StatusAnswer>({ ok: false, message: "Failed to update order status" }, { status: code });
+  const posted = await readAdminForm(request);
+  if (!posted.ok) return failed(posted.status);
+  const { form } = posted;
+  const orderId = String(form.get("orderId") ?? "");
+  const status = String(form.get("status") ?? "");
   if (form.get("intent") !== "status" || !(ORDER_STATUSES as readonly string[]).includes(status)) {
     return failed(400);
   }
