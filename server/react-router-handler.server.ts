@@ -8,9 +8,9 @@ import type { AppLoadContext, RequestHandler } from "react-router";
 import { requestBody } from "./request-limits.server.ts";
 
 /**
- * Express to React Router, as @react-router/express does it, with one difference: a route reads
- * the request body through `requestBody`, which stops at the route's cap and answers 413 itself
- * (server/request-limits.server.ts). Whatever the route then returns is dropped.
+ * Express to React Router (in place of @react-router/express, whose handler reads the body with no
+ * cap): a route reads the request body through `requestBody`, which stops at the route's cap and
+ * answers 413 itself (server/request-limits.server.ts). Whatever the route then returns is dropped.
  */
 export function reactRouterHandler(
   handle: RequestHandler,
@@ -18,8 +18,14 @@ export function reactRouterHandler(
 ): ExpressHandler {
   return async (req, res, next) => {
     let refused = false;
+    let request: Request;
     try {
-      const request = webRequest(req, res, () => (refused = true));
+      request = webRequest(req, res, () => (refused = true));
+    } catch {
+      res.status(400).type("text/plain").send("Bad request.");
+      return;
+    }
+    try {
       const response = await handle(request, getLoadContext(req));
       await send(res, response);
     } catch (error) {
@@ -30,16 +36,10 @@ export function reactRouterHandler(
 }
 
 function webRequest(req: ExpressRequest, res: ExpressResponse, onRefused: () => void): Request {
-  // The host as @react-router/express works it out (X-Forwarded-Host only behind a trusted proxy).
-  const [, forwardedPort] = req.app?.enabled("trust proxy")
-    ? (req.get("X-Forwarded-Host")?.split(":") ?? [])
-    : [];
-  const [, hostPort] = req.get("host")?.split(":") ?? [];
-  const port = [Number.parseInt(forwardedPort ?? "", 10), Number.parseInt(hostPort ?? "", 10)].find(
-    Number.isSafeInteger,
-  );
-  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
-  const url = new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  // Express's view of the request: behind a trusted proxy (`trust proxy`), its scheme and host
+  // come from X-Forwarded-Proto and X-Forwarded-Host. React Router compares this origin with the
+  // browser's Origin header before running an action. A Host that makes no URL throws here.
+  const url = new URL(`${req.protocol}://${req.host ?? "localhost"}${req.originalUrl}`);
 
   // Aborted when the client goes away before the answer is sent, or when the body is refused:
   // either way the route's outcome is not wanted (and its errors are not logged).
