@@ -4,7 +4,8 @@ import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
 
 /**
- * The production (and `--dev`) entry: static assets, then the app built from server/app.ts. Opens the database before listening and closes it on SIGTERM/SIGINT.
+ * The production (and `--dev`) entry: static assets, then the app built from server/app.ts.
+ * Opens the database before listening and closes it on SIGTERM/SIGINT.
  * `npm run build` compiles this file to BUILD_DIR/server.js, beside the app it serves, and
  * production runs that with plain Node; `npm run dev` runs this source with tsx and Vite.
  */

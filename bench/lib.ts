@@ -14,6 +14,7 @@ export const PORTS = {
   lighthouse: 4502,
   scale: 4503,
   pageJs: 4504,
+  soak: 4505,
 } as const;
 
 export interface LoadResult {

@@ -5,6 +5,7 @@ import { runLighthouseBench } from "./lighthouse.ts";
 import { runPageJsReport } from "./page-js.ts";
 import { machine, writeResult } from "./lib.ts";
 import { runScaleBench } from "./scale.ts";
+import { runSoakBench } from "./soak.ts";
 import { runSsrBench } from "./ssr.ts";
 
 /**
@@ -14,14 +15,22 @@ import { runSsrBench } from "./ssr.ts";
  *              pages; then the JS Chromium downloads on load and after using a form
  *   lighthouse Lighthouse mobile on /, the catalogue and a course page (npm run bench:lighthouse)
  *   scale      catalogue and admin lists at volume on PostgreSQL
+ *   soak       memory (RSS, heap, WebAssembly) under minutes of mixed traffic and form posts,
+ *              then idle and after a forced collection (on PostgreSQL with --postgres)
  * Each part prints a table and writes bench/results/<part>-<time>.json (and <part>-latest.json).
  *
- * Options: --only ssr,bundle,… --postgres (SSR on a fresh PostgreSQL database) --no-build
- *          --connections 50 --seconds 10 --lighthouse-runs 1 --scale-requests 200
+ * Options: --only ssr,bundle,… --postgres (SSR and soak on a fresh PostgreSQL database)
+ *          --no-build --connections 50 --seconds 10 --lighthouse-runs 1 --scale-requests 200
+ *          --soak-seconds 300 --soak-connections 20 --soak-idle-seconds 30
+ *          --soak-snapshots DIR (heap snapshots early and late, written to DIR: tens of MB each,
+ *          keep them out of the repository)
+ * The soak part is not in the default set (it takes minutes): ask for it with --only soak.
  */
 
-const PARTS = ["ssr", "bundle", "lighthouse", "scale"] as const;
+const PARTS = ["ssr", "bundle", "lighthouse", "scale", "soak"] as const;
 type Part = (typeof PARTS)[number];
+/** What runs without --only. */
+const DEFAULT_PARTS: Part[] = ["ssr", "bundle", "lighthouse", "scale"];
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +41,10 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     "lighthouse-runs": { type: "string", default: "1" },
     "scale-requests": { type: "string", default: "200" },
+    "soak-seconds": { type: "string", default: "300" },
+    "soak-connections": { type: "string", default: "20" },
+    "soak-idle-seconds": { type: "string", default: "30" },
+    "soak-snapshots": { type: "string" },
   },
 });
 
@@ -42,7 +55,7 @@ const parts: Part[] = values.only
         throw new Error(`Unknown part ${p}: choose from ${PARTS.join(", ")}`);
       return part;
     })
-  : [...PARTS];
+  : [...DEFAULT_PARTS];
 const buildDir = process.env.BUILD_DIR ?? "build-bench";
 
 // Never the default build/ that others serve from.
@@ -72,8 +85,17 @@ for (const part of parts) {
       };
     } else if (part === "lighthouse") {
       result = await runLighthouseBench({ buildDir, runs: Number(values["lighthouse-runs"]) });
-    } else {
+    } else if (part === "scale") {
       result = await runScaleBench({ buildDir, requests: Number(values["scale-requests"]) });
+    } else {
+      result = await runSoakBench({
+        buildDir,
+        postgres: values.postgres,
+        seconds: Number(values["soak-seconds"]),
+        connections: Number(values["soak-connections"]),
+        idleSeconds: Number(values["soak-idle-seconds"]),
+        snapshotDir: values["soak-snapshots"],
+      });
     }
     // Other work on the machine skews every figure: keep the load average next to them.
     const load = { before: loadBefore, after: (await machine()).loadAverage };

@@ -23,6 +23,10 @@ export interface SiteOptions {
   readyTimeoutMs?: number;
   /** "ignore": drop stdout (the JSON logs) so that a benchmark does not pay for reading them. */
   stdout?: "pipe" | "ignore";
+  /** Node options before the script (e.g. `--expose-gc`, `--import` of a benchmark's probe). */
+  nodeArgs?: string[];
+  /** Opens an IPC channel to the server (`child.send`, `'message'`), for a benchmark's probe. */
+  ipc?: boolean;
 }
 
 export interface Site {
@@ -73,11 +77,15 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const child = spawn(process.execPath, [path.join(options.buildDir, "server.js")], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", options.stdout ?? "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), path.join(options.buildDir, "server.js")],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", options.stdout ?? "pipe", "pipe", ...(options.ipc ? ["ipc" as const] : [])],
+    },
+  );
   let output = "";
   const keep = (chunk: Buffer) => {
     output += chunk.toString("utf8");

@@ -1,5 +1,6 @@
+import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { preferredEncoding } from "#server/page-cache.server.ts";
+import { brotliWindowBits, preferredEncoding } from "#server/page-cache.server.ts";
 
 describe("page cache: the encoding a client is sent", () => {
   it("prefers brotli, then gzip, whatever the client's order", () => {
@@ -14,5 +15,33 @@ describe("page cache: the encoding a client is sent", () => {
     expect(preferredEncoding("*;q=0.5, br;q=0")).toBe("gzip");
     expect(preferredEncoding("*")).toBe("br");
     expect(preferredEncoding("gzip;q=0, identity")).toBe("identity");
+  });
+});
+
+describe("page cache: the brotli window", () => {
+  it("is the smallest that holds the page (a window of 2^bits − 16 bytes), 16 to 24 bits", () => {
+    expect(brotliWindowBits(0)).toBe(16);
+    expect(brotliWindowBits(2 ** 17 - 16)).toBe(17);
+    expect(brotliWindowBits(2 ** 17 - 15)).toBe(18);
+    expect(brotliWindowBits(121_380)).toBe(17);
+    expect(brotliWindowBits(100 * 2 ** 20)).toBe(24);
+  });
+
+  it("compresses a page as well as the default 4 MiB window does", () => {
+    const page = Buffer.from(
+      Array.from({ length: 3000 }, (_, i) => `<li class="c${i % 37}">Course ${i * 7919}</li>`).join(
+        "",
+      ),
+    );
+    const compress = (lgwin: number) =>
+      brotliCompressSync(page, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 5,
+          [constants.BROTLI_PARAM_LGWIN]: lgwin,
+        },
+      });
+    const small = compress(brotliWindowBits(page.length));
+    expect(small.length).toBe(compress(22).length);
+    expect(brotliDecompressSync(small).equals(page)).toBe(true);
   });
 });
