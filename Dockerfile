@@ -9,7 +9,10 @@ RUN npm run build
 
 # Runtime stage: production dependencies only, unprivileged user.
 FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+# MALLOC_ARENA_MAX: glibc gives each of Node's threads a malloc arena of its own and keeps what
+# they free. With two arenas, RSS after five minutes of mixed traffic on the embedded database is
+# ~150 MB lower (npm run bench -- --only soak; no difference measured on PostgreSQL).
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
