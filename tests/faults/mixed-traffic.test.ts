@@ -7,7 +7,7 @@ import { sleep, startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
  * A minute of mixed traffic at 100 connections against the production server with its default
- * abuse settings (2 s minimum time to submit, 5 posts per form per client a minute): page views
+ * abuse settings (5 posts per form per client a minute): page views
  * (GET) and form posts (enquiries, newsletter sign-ups, invoice orders). The server trusts the
  * loopback proxy (TRUST_PROXY=loopback), so each connection is a stream of visitors, each with its
  * own address in X-Forwarded-For: posts are stored for real, and 429 is still the only refusal
