@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request as ExpressRequest, RequestHandler } from "express";
-import { MAX_FORM_BYTES } from "#app/components/forms/form-post.server.ts";
+import { MAX_FORM_BYTES } from "./forms/form-post.server.ts";
 import { log } from "./log.server.ts";
 import { FORM_BODY_LIMIT } from "./uploads.server.ts";
 

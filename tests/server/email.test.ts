@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { AddressObject } from "mailparser";
 import { afterEach, describe, expect, it } from "vitest";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { config } from "#server/config.server.ts";
 import { courses, emailOutbox, inquiries } from "#server/db/schema.ts";
 import { queueEmails } from "#server/email/outbox.server.ts";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
-import { newsletterAction } from "#app/components/forms/newsletter-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
+import { newsletterAction } from "#server/forms/newsletter-action.server.ts";
 import { courses, emailOutbox, inquiries, newsletterSubscriptions } from "#server/db/schema.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { HONEYPOT_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { config } from "#server/config.server.ts";
 import { courses, emailOutbox, inquiries } from "#server/db/schema.ts";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { newsletterAction } from "#app/components/forms/newsletter-action.server.ts";
+import { newsletterAction } from "#server/forms/newsletter-action.server.ts";
 import { newsletterSubscriptions } from "#server/db/schema.ts";
 import { subscribe } from "#server/newsletter.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";

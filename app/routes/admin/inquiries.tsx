@@ -1,7 +1,7 @@
 import { Clock, Download, Eye, Inbox, MessageSquare, Pencil, Search } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { data, Form, useFetcher, useNavigate } from "react-router";
-import { readAdminForm } from "#server/admin-form.server.ts";
+import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { inquiriesScreen, updateInquiryForAdmin } from "#server/inquiries.server.ts";
 import { log } from "#server/log.server.ts";

@@ -1,7 +1,7 @@
 import { CalendarPlus, Download, Mail, Search, UserCheck } from "lucide-react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { data, Form, useFetcher } from "react-router";
-import { readAdminForm } from "#server/admin-form.server.ts";
+import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import { setSubscriptionActive, subscriptionsScreen } from "#server/newsletter.server.ts";

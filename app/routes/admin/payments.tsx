@@ -11,7 +11,7 @@ import {
 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } from "react-router";
-import { readAdminForm } from "#server/admin-form.server.ts";
+import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders.server.ts";

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "#app/components/
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { pageMeta } from "#app/lib/seo.ts";
-import { readPostedForm } from "#app/components/forms/form-post.server.ts";
+import { readPostedForm } from "#server/forms/form-post.server.ts";
 import type { Route } from "./+types/sign-in";
 
 /**

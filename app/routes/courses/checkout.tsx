@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, data, redirect, useFetcher, useNavigate } from "react-router";
 import { ArrowLeft, CreditCard, ExternalLink, FileText, GraduationCap, Info } from "lucide-react";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
-import { readPostedForm } from "#app/components/forms/form-post.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
+import { readPostedForm } from "#server/forms/form-post.server.ts";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import {

@@ -17,7 +17,7 @@ import {
 } from "#server/courses.server.ts";
 import { sanitizeCourseHtml } from "#server/html.server.ts";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { PartnerBadgeChip } from "#app/components/site/course-card.tsx";
 import { HeroBackdrop } from "#app/components/site/page-hero.tsx";
 import { RichText } from "#app/components/site/rich-text.tsx";

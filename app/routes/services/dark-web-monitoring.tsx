@@ -8,7 +8,7 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { CheckList, FeatureCard } from "#app/components/site/feature-card.tsx";
 import { FormPanel } from "#app/components/site/form-panel.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";

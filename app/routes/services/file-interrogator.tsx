@@ -14,7 +14,7 @@ import {
   UserCheck,
   WifiOff,
 } from "lucide-react";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { FeatureCard } from "#app/components/site/feature-card.tsx";
 import { LicenceQuote } from "#app/components/site/licence-quote.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";

@@ -7,7 +7,7 @@ import {
   Workflow,
 } from "lucide-react";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { CheckList, FeatureCard } from "#app/components/site/feature-card.tsx";
 import { FormPanel } from "#app/components/site/form-panel.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";

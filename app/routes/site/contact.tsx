@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { ContactLayout } from "#app/components/site/contact-layout.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";

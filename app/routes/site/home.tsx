@@ -13,7 +13,7 @@ import { Link } from "react-router";
 import { listPromotedCourses } from "#server/courses.server.ts";
 import { log } from "#server/log.server.ts";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { CheckList } from "#app/components/site/feature-card.tsx";
 import { FormPanel } from "#app/components/site/form-panel.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { newsletterAction } from "#app/components/forms/newsletter-action.server.ts";
+import { newsletterAction } from "#server/forms/newsletter-action.server.ts";
 import { NewsletterForm, newsletterMessage } from "#app/components/forms/newsletter-form.tsx";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/newsletter";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
-import { inquiryAction } from "#app/components/forms/inquiry-action.server.ts";
+import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { ContactLayout } from "#app/components/site/contact-layout.tsx";
 import { CheckList } from "#app/components/site/feature-card.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";

@@ -2,9 +2,9 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { fieldErrorsOf, formValues, type AdminFormResult } from "#app/lib/admin-form.ts";
 import { hasNulByte } from "./admin-form.server.ts";
-import { InvalidInputError } from "./catalogue-write.server.ts";
-import { log } from "./log.server.ts";
-import { readFormData, UploadError } from "./uploads.server.ts";
+import { InvalidInputError } from "../catalogue-write.server.ts";
+import { log } from "../log.server.ts";
+import { readFormData, UploadError } from "../uploads.server.ts";
 
 /**
  * The one shape of the course, category and partner admin actions: read the posted form (with a

@@ -6,7 +6,7 @@ import {
   type FieldErrors,
   type FormResult,
 } from "#app/lib/inquiry-schemas.ts";
-import { RATE_LIMIT_MESSAGE } from "#server/abuse.server.ts";
+import { RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 
 /** Reading and answering public form posts, shared by the inquiry and newsletter actions. */
 

@@ -10,13 +10,13 @@ import {
   type InquiryForm,
   type Modality,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, judgeSubmission } from "#server/abuse.server.ts";
+import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
 import {
   createCourseInquiry,
   createEnquiry,
   createLicenceInquiry,
-} from "#server/inquiries.server.ts";
-import { log } from "#server/log.server.ts";
+} from "../inquiries.server.ts";
+import { log } from "../log.server.ts";
 import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
 
 /**

@@ -6,9 +6,9 @@ import {
   safeReturnPath,
   type FormResult,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, judgeSubmission } from "#server/abuse.server.ts";
-import { log } from "#server/log.server.ts";
-import { subscribe } from "#server/newsletter.server.ts";
+import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
+import { log } from "../log.server.ts";
+import { subscribe } from "../newsletter.server.ts";
 import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
 
 const names = FIELDS.newsletter;

@@ -1,4 +1,4 @@
-import { readPostedForm } from "#app/components/forms/form-post.server.ts";
+import { readPostedForm } from "./form-post.server.ts";
 
 /**
  * Reading an admin screen's posted form (payments, inquiries, newsletter): a form body
