@@ -24,52 +24,6 @@ export class UploadError extends Error {
 /** The most an admin form with one image may weigh: the image cap plus room for the text fields. */
 export const FORM_BODY_LIMIT = MAX_IMAGE_BYTES + 2 * 1024 * 1024;
 
-/**
- * The posted form, read with a cap so no body is ever buffered beyond `maxBytes`: a declared
- * Content-Length over the cap is refused before reading; a body that grows past it while
- * streaming is refused as soon as it does.
- */
-export async function readFormData(
-  request: Request,
-  maxBytes = FORM_BODY_LIMIT,
-): Promise<FormData> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw new UploadError(IMAGE_TOO_LARGE, 413);
-  const contentType = request.headers.get("content-type") ?? "";
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        // Not cancelled: cancelling would close the connection before the answer is sent; the
-        // server discards the rest of the body once the response is finished.
-        reader.releaseLock();
-        throw new UploadError(IMAGE_TOO_LARGE, 413);
-      }
-      chunks.push(value);
-    }
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return await new Request("http://form.invalid/", {
-      method: "POST",
-      headers: { "content-type": contentType },
-      body,
-    }).formData();
-  } catch {
-    throw new UploadError("The form could not be read. Please try again.");
-  }
-}
-
 export interface ImageType {
   contentType: string;
   /** Extensions for this type, the preferred first. */

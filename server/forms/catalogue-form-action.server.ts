@@ -1,10 +1,11 @@
 import { data } from "react-router";
 import type { z } from "zod";
 import { fieldErrorsOf, formValues, type AdminFormResult } from "#app/lib/admin-form.ts";
-import { hasNulByte } from "./admin-form.server.ts";
+import { IMAGE_TOO_LARGE } from "#app/lib/image-upload.ts";
+import { readPostedForm } from "./form-post.server.ts";
 import { InvalidInputError } from "../catalogue-write.server.ts";
 import { log } from "../log.server.ts";
-import { readFormData, UploadError } from "../uploads.server.ts";
+import { FORM_BODY_LIMIT, UploadError } from "../uploads.server.ts";
 
 /**
  * The one shape of the course, category and partner admin actions: read the posted form (with a
@@ -67,17 +68,19 @@ export async function catalogueFormAction<Values>(
   spec: CatalogueFormSpec<Values>,
 ) {
   const { messages } = spec;
-  let form: FormData;
-  try {
-    form = await readFormData(request);
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    const errors = spec.imageField ? { [spec.imageField]: error.message } : undefined;
-    return reply({ ok: false, intent: "save", message: error.message, errors }, error.status);
+  const posted = await readPostedForm(request, {
+    maxBytes: FORM_BODY_LIMIT,
+    tooLarge: IMAGE_TOO_LARGE,
+  });
+  if (!posted.ok) {
+    const errors =
+      posted.status === 413 && spec.imageField ? { [spec.imageField]: posted.message } : undefined;
+    return reply({ ok: false, intent: "save", message: posted.message, errors }, posted.status);
   }
+  const form = posted.formData;
   const intent = String(form.get(INTENT_FIELD) ?? "save");
   const id = String(form.get("id") ?? "").trim();
-  if ((id !== "" && !UUID.test(id)) || hasNulByte(form)) {
+  if (id !== "" && !UUID.test(id)) {
     return reply(
       {
         ok: false,

@@ -8,7 +8,12 @@ import {
 } from "#app/lib/inquiry-schemas.ts";
 import { RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 
-/** Reading and answering public form posts, shared by the inquiry and newsletter actions. */
+/**
+ * The one way a posted form is read, for every form of the site (public, checkout, admin):
+ * urlencoded or multipart only, a size cap checked before and while reading, and no NUL byte in
+ * any field name or text value (PostgreSQL text cannot hold one). Never throws: a body that is
+ * not a readable form is a 4xx answer with a message the form shows, never a server error.
+ */
 
 /** Generous for the longest allowed message, even fully percent-encoded; more is refused unread. */
 export const MAX_FORM_BYTES = 128 * 1024;
@@ -16,23 +21,26 @@ export const MAX_FORM_BYTES = 128 * 1024;
 export type PostedForm =
   { ok: true; formData: FormData } | { ok: false; status: 400 | 413 | 415; message: string };
 
-const TOO_LARGE = "The form is too large to send. Please shorten your message and try again.";
+export const FORM_TOO_LARGE =
+  "The form is too large to send. Please shorten your message and try again.";
+export const FORM_UNREADABLE = "The form could not be read. Please try again.";
+const NOT_A_FORM = "Please send the form from the website.";
 
-/**
- * The request body as FormData, read with a size cap (urlencoded or multipart only). Never
- * throws: a broken body is a 4xx answer, not a server error.
- */
 export async function readPostedForm(
   request: Request,
-  maxBytes: number = MAX_FORM_BYTES,
+  {
+    maxBytes = MAX_FORM_BYTES,
+    tooLarge = FORM_TOO_LARGE,
+  }: { maxBytes?: number; tooLarge?: string } = {},
 ): Promise<PostedForm> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   const urlencoded = type.startsWith("application/x-www-form-urlencoded");
   if (!urlencoded && !type.startsWith("multipart/form-data")) {
-    return { ok: false, status: 415, message: "Please send the form from the website." };
+    return { ok: false, status: 415, message: NOT_A_FORM };
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return { ok: false, status: 413, message: TOO_LARGE };
+  if (declared > maxBytes) return { ok: false, status: 413, message: tooLarge };
+  let formData: FormData;
   try {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -42,24 +50,34 @@ export async function readPostedForm(
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
+        // The server reads off (within bounds) whatever the client still sends.
         await reader.cancel().catch(() => {});
-        return { ok: false, status: 413, message: TOO_LARGE };
+        return { ok: false, status: 413, message: tooLarge };
       }
       chunks.push(value);
     }
     const body = Buffer.concat(chunks);
     if (urlencoded) {
-      const formData = new FormData();
+      formData = new FormData();
       for (const [key, value] of new URLSearchParams(body.toString("utf8"))) {
         formData.append(key, value);
       }
-      return { ok: true, formData };
+    } else {
+      formData = await new Response(body, { headers: { "content-type": type } }).formData();
     }
-    const formData = await new Response(body, { headers: { "content-type": type } }).formData();
-    return { ok: true, formData };
   } catch {
-    return { ok: false, status: 400, message: "The form could not be read. Please try again." };
+    return { ok: false, status: 400, message: FORM_UNREADABLE };
   }
+  if (hasNulByte(formData)) return { ok: false, status: 400, message: FORM_UNREADABLE };
+  return { ok: true, formData };
+}
+
+/** Whether any field name or text value holds a NUL byte (files may: they are bytes). */
+export function hasNulByte(form: FormData): boolean {
+  for (const [name, value] of form) {
+    if (name.includes("\0") || (typeof value === "string" && value.includes("\0"))) return true;
+  }
+  return false;
 }
 
 export function formIdOf(formData: FormData | null): string {

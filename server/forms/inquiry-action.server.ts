@@ -11,11 +11,7 @@ import {
   type Modality,
 } from "#app/lib/inquiry-schemas.ts";
 import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
-import {
-  createCourseInquiry,
-  createEnquiry,
-  createLicenceInquiry,
-} from "../inquiries.server.ts";
+import { createCourseInquiry, createEnquiry, createLicenceInquiry } from "../inquiries.server.ts";
 import { log } from "../log.server.ts";
 import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
 

@@ -3,7 +3,8 @@ import { Agent, request, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { hasNulByte, readAdminForm } from "#server/forms/admin-form.server.ts";
+import { readAdminForm } from "#server/forms/admin-form.server.ts";
+import { hasNulByte } from "#server/forms/form-post.server.ts";
 import { reactRouterHandler } from "#server/react-router-handler.server.ts";
 import { bodyLimit, requestLimits } from "#server/request-limits.server.ts";
 

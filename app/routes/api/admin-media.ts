@@ -1,7 +1,13 @@
 import type { Route } from "./+types/admin-media";
-import { MAX_IMAGE_BYTES, MEDIA_FILE_FIELD, NOT_AN_IMAGE } from "#app/lib/image-upload.ts";
+import {
+  IMAGE_TOO_LARGE,
+  MAX_IMAGE_BYTES,
+  MEDIA_FILE_FIELD,
+  NOT_AN_IMAGE,
+} from "#app/lib/image-upload.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import { readFormData, storeImage, UploadError } from "#server/uploads.server.ts";
+import { readPostedForm } from "#server/forms/form-post.server.ts";
+import { storeImage, UploadError } from "#server/uploads.server.ts";
 
 /**
  * POST /api/admin/media: the rich-text editor's picture upload. One image in the `file` field,
@@ -25,7 +31,12 @@ export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return json({ error: "Use POST to upload an image." }, 405);
   try {
     // Room for one image plus the multipart framing.
-    const form = await readFormData(request, MAX_IMAGE_BYTES + 64 * 1024);
+    const posted = await readPostedForm(request, {
+      maxBytes: MAX_IMAGE_BYTES + 64 * 1024,
+      tooLarge: IMAGE_TOO_LARGE,
+    });
+    if (!posted.ok) return json({ error: posted.message }, posted.status);
+    const form = posted.formData;
     const file = form.get(MEDIA_FILE_FIELD);
     if (!(file instanceof File) || file.size === 0) return json({ error: NOT_AN_IMAGE }, 400);
     return json({ url: await storeImage("content", file) }, 201);
