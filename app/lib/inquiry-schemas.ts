@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import type { FormAnswer } from "./forms.ts";
 
 /**
  * The visitor forms' rules (spec §5), one zod schema per form. The browser runs them before
@@ -156,9 +157,8 @@ const emailField = z.pipe(
 
 const nameField = requiredLine("Full name", LIMITS.name, "Please enter your full name");
 
-const phoneField = optionalLine("Phone", LIMITS.phone).check(
-  z.refine((v) => v === null || /^[0-9+()\-.\s/x]+$/i.test(v), "Please enter a valid phone number"),
-);
+// Free text (spec §5): extensions, labels and international formats are all real numbers.
+const phoneField = optionalLine("Phone", LIMITS.phone);
 
 /** An optional choice: empty means none; anything not in the list is an error. */
 function optionalChoice<T extends readonly [string, ...string[]]>(values: T, message: string) {
@@ -283,42 +283,6 @@ export const FIELDS: Record<InquiryForm | "newsletter", readonly string[]> = {
   newsletter: ["email"],
 };
 
-/** Field name → first message, as shown next to each field. */
-export type FieldErrors = Record<string, string>;
-
-export function fieldErrorsOf(error: z.core.$ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
-
-/**
- * The named fields of a post. Text stays text; a file or a missing field becomes a value the
- * schema rejects or treats as absent, so odd posts end as field errors, never as exceptions.
- */
-export function formValues(formData: FormData, names: readonly string[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const name of names) {
-    const all = formData.getAll(name);
-    if (all.length === 0) continue;
-    values[name] = all.length === 1 ? all[0] : all;
-  }
-  return values;
-}
-
-/** What a form echoes back after a failed post without JavaScript, so nothing typed is lost. */
-export function echoValues(formData: FormData, names: readonly string[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const name of names) {
-    const value = formData.get(name);
-    if (typeof value === "string") values[name] = value.slice(0, LIMITS.message + 100);
-  }
-  return values;
-}
-
 /** A same-site path to send the visitor back to, or "/" for anything else. */
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== "string" || value.length > 500) return "/";
@@ -326,23 +290,8 @@ export function safeReturnPath(value: unknown): string {
 }
 
 /** The answer of an inquiry or newsletter post, as the forms read it (fetcher or action data). */
-export type FormResult =
-  | {
-      ok: true;
-      form: InquiryForm | "newsletter";
-      formId: string;
-      modality?: Modality | null;
-      /** Newsletter without JavaScript: the page to offer a link back to. */
-      returnTo?: string;
-    }
-  | {
-      ok: false;
-      form: InquiryForm | "newsletter" | null;
-      formId: string;
-      returnTo?: string;
-      /** Why it failed: invalid (field errors), rate_limited, duplicate, error. */
-      reason: "invalid" | "rate_limited" | "duplicate" | "error";
-      fieldErrors: FieldErrors;
-      message?: string;
-      values: Record<string, string>;
-    };
+export type FormResult = FormAnswer<{
+  modality?: Modality | null;
+  /** Newsletter without JavaScript: the page to offer a link back to. */
+  returnTo?: string;
+}>;

@@ -1,11 +1,6 @@
 import { data } from "react-router";
-import {
-  echoValues,
-  fieldErrorsOf,
-  FORM_ID_FIELD,
-  type FieldErrors,
-  type FormResult,
-} from "#app/lib/inquiry-schemas.ts";
+import { echoValues, type FieldErrors, type FormFailure } from "#app/lib/forms.ts";
+import { FORM_ID_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 
 /**
@@ -85,53 +80,48 @@ export function formIdOf(formData: FormData | null): string {
   return typeof value === "string" ? value.slice(0, 100) : "";
 }
 
-type Failure = Extract<FormResult, { ok: false }>;
-
 /** A failed post: status, reason, messages, and the visitor's values to show again. */
 export function failure(
   status: number,
   fields: {
-    form: Failure["form"];
+    form: string | null;
     formData: FormData | null;
-    names: readonly string[];
-    reason: Failure["reason"];
+    names: readonly string[] | "all";
+    reason: FormFailure["reason"];
     fieldErrors?: FieldErrors;
+    title?: string;
     message?: string;
   },
   headers?: HeadersInit,
 ) {
-  const result: FormResult = {
+  const answer: FormFailure = {
     ok: false,
     form: fields.form,
     formId: formIdOf(fields.formData),
     reason: fields.reason,
+    title: fields.title,
     fieldErrors: fields.fieldErrors ?? {},
     message: fields.message,
     values: fields.formData ? echoValues(fields.formData, fields.names) : {},
   };
-  return data(result, { status, headers });
+  return data(answer, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
 
+/** A post the form's schema refused: 400, a message per field. */
 export function invalid(
-  form: Failure["form"],
+  form: string,
   formData: FormData,
-  names: readonly string[],
-  error: Parameters<typeof fieldErrorsOf>[0],
+  names: readonly string[] | "all",
+  fieldErrors: FieldErrors,
+  message = "Please correct the highlighted fields.",
 ) {
-  return failure(400, {
-    form,
-    formData,
-    names,
-    reason: "invalid",
-    fieldErrors: fieldErrorsOf(error),
-    message: "Please correct the highlighted fields.",
-  });
+  return failure(400, { form, formData, names, reason: "invalid", fieldErrors, message });
 }
 
 export function rateLimited(
-  form: Failure["form"],
+  form: string,
   formData: FormData,
-  names: readonly string[],
+  names: readonly string[] | "all",
   retryAfter: number,
 ) {
   return failure(
@@ -139,4 +129,15 @@ export function rateLimited(
     { form, formData, names, reason: "rate_limited", message: RATE_LIMIT_MESSAGE },
     { "Retry-After": String(retryAfter) },
   );
+}
+
+/** A post that could not be read at all (`readPostedForm`'s refusal), as the form's answer. */
+export function unreadable(form: string | null, refusal: Extract<PostedForm, { ok: false }>) {
+  return failure(refusal.status, {
+    form,
+    formData: null,
+    names: [],
+    reason: refusal.status === 413 ? "too_large" : "invalid",
+    message: refusal.message,
+  });
 }

@@ -1,8 +1,8 @@
 import { data, type ActionFunctionArgs } from "react-router";
+import { parseForm } from "#app/lib/forms.ts";
 import {
   FIELDS,
   FORM_FIELD,
-  formValues,
   INQUIRY_FORMS,
   MODALITIES,
   SCHEMAS,
@@ -13,7 +13,14 @@ import {
 import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
 import { createCourseInquiry, createEnquiry, createLicenceInquiry } from "../inquiries.server.ts";
 import { log } from "../log.server.ts";
-import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
+import {
+  failure,
+  formIdOf,
+  invalid,
+  rateLimited,
+  readPostedForm,
+  unreadable,
+} from "./form-post.server.ts";
 
 /**
  * The action of every page that shows an enquiry, licence or course-quote form
@@ -22,25 +29,8 @@ import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-
  * renders the answer (success panel, or field errors with the visitor's values kept).
  */
 export async function inquiryAction({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") {
-    return failure(405, {
-      form: null,
-      formData: null,
-      names: [],
-      reason: "invalid",
-      message: "Method not allowed.",
-    });
-  }
   const posted = await readPostedForm(request);
-  if (!posted.ok) {
-    return failure(posted.status, {
-      form: null,
-      formData: null,
-      names: [],
-      reason: "invalid",
-      message: posted.message,
-    });
-  }
+  if (!posted.ok) return unreadable(null, posted);
   const { formData } = posted;
   const formName = formData.get(FORM_FIELD);
   if (typeof formName !== "string" || !(INQUIRY_FORMS as readonly string[]).includes(formName)) {
@@ -66,22 +56,21 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
     }
 
     // A field sent twice (or as a file) stays so, and the schema rejects it.
-    const values = formValues(formData, names);
     if (form === "enquiry") {
-      const parsed = SCHEMAS.enquiry.safeParse(values);
-      if (!parsed.success) return invalid(form, formData, names, parsed.error);
-      await createEnquiry(parsed.data);
+      const parsed = parseForm(formData, SCHEMAS.enquiry);
+      if (!parsed.ok) return invalid(form, formData, names, parsed.fieldErrors);
+      await createEnquiry(parsed.value);
       return success(form, formData);
     }
     if (form === "licence") {
-      const parsed = SCHEMAS.licence.safeParse(values);
-      if (!parsed.success) return invalid(form, formData, names, parsed.error);
-      await createLicenceInquiry(parsed.data);
+      const parsed = parseForm(formData, SCHEMAS.licence);
+      if (!parsed.ok) return invalid(form, formData, names, parsed.fieldErrors);
+      await createLicenceInquiry(parsed.value);
       return success(form, formData);
     }
-    const parsed = SCHEMAS.course_quote.safeParse(values);
-    if (!parsed.success) return invalid(form, formData, names, parsed.error);
-    const outcome = await createCourseInquiry(parsed.data);
+    const parsed = parseForm(formData, SCHEMAS.course_quote);
+    if (!parsed.ok) return invalid(form, formData, names, parsed.fieldErrors);
+    const outcome = await createCourseInquiry(parsed.value);
     if (!outcome.ok) {
       return failure(400, {
         form,
@@ -119,5 +108,5 @@ function success(form: InquiryForm, formData: FormData, modality?: Modality) {
             : "face_to_face"))
         : null,
   };
-  return data(result, { status: 200 });
+  return data(result, { status: 200, headers: { "Cache-Control": "no-store" } });
 }

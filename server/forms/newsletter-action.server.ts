@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs } from "react-router";
+import { parseForm } from "#app/lib/forms.ts";
 import {
   FIELDS,
-  formValues,
   newsletterSchema,
   safeReturnPath,
   type FormResult,
@@ -9,7 +9,14 @@ import {
 import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
 import { log } from "../log.server.ts";
 import { subscribe } from "../newsletter.server.ts";
-import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
+import {
+  failure,
+  formIdOf,
+  invalid,
+  rateLimited,
+  readPostedForm,
+  unreadable,
+} from "./form-post.server.ts";
 
 const names = FIELDS.newsletter;
 const RETURN_TO_FIELD = "return_to";
@@ -25,25 +32,8 @@ function withReturnTo<T extends { data: FormResult }>(response: T, formData: For
  * (the footer toasts the answer), without it as a page that shows the answer.
  */
 export async function newsletterAction({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") {
-    return failure(405, {
-      form: "newsletter",
-      formData: null,
-      names,
-      reason: "invalid",
-      message: "Method not allowed.",
-    });
-  }
   const posted = await readPostedForm(request);
-  if (!posted.ok) {
-    return failure(posted.status, {
-      form: "newsletter",
-      formData: null,
-      names,
-      reason: "invalid",
-      message: posted.message,
-    });
-  }
+  if (!posted.ok) return withReturnTo(unreadable("newsletter", posted), null);
   const { formData } = posted;
   return withReturnTo(await subscribeFromForm(formData, context), formData);
 }
@@ -58,10 +48,10 @@ async function subscribeFromForm(formData: FormData, context: ActionFunctionArgs
       log.info({ form: "newsletter" }, "form post discarded as automated");
       return subscribed(formData);
     }
-    const parsed = newsletterSchema.safeParse(formValues(formData, names));
-    if (!parsed.success) return invalid("newsletter", formData, names, parsed.error);
+    const parsed = parseForm(formData, newsletterSchema);
+    if (!parsed.ok) return invalid("newsletter", formData, names, parsed.fieldErrors);
 
-    const result = await subscribe(parsed.data.email);
+    const result = await subscribe(parsed.value.email);
     if (result.status === "already_subscribed") {
       return failure(409, {
         form: "newsletter",
@@ -86,5 +76,5 @@ async function subscribeFromForm(formData: FormData, context: ActionFunctionArgs
 
 function subscribed(formData: FormData) {
   const result: FormResult = { ok: true, form: "newsletter", formId: formIdOf(formData) };
-  return data(result, { status: 200 });
+  return data(result, { status: 200, headers: { "Cache-Control": "no-store" } });
 }

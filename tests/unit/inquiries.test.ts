@@ -1,8 +1,8 @@
+import { fieldErrorsOf } from "#app/lib/forms.ts";
 import { describe, expect, it } from "vitest";
 import {
   courseQuoteSchema,
   enquirySchema,
-  fieldErrorsOf,
   licenceSchema,
   newsletterSchema,
   normaliseEmail,
@@ -106,7 +106,9 @@ describe("enquiry schema", () => {
       "Company must be at most 200 characters",
     );
     expect(errors({ phone: "1".repeat(51) }).phone).toBe("Phone must be at most 50 characters");
-    expect(errors({ phone: "call me maybe" }).phone).toBe("Please enter a valid phone number");
+    // Free text (spec §5): extensions and labels are part of real numbers.
+    expect(errors({ phone: "020 7946 0000 ext 12" })).toEqual({});
+    expect(errors({ phone: "Mobile: 07700 900123" })).toEqual({});
     expect(errors({ message: "x".repeat(5001) }).message).toBe(
       "Message must be at most 5,000 characters",
     );

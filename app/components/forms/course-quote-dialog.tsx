@@ -140,7 +140,6 @@ function useCourseQuote(formId: string, close: () => void) {
     form: "course_quote",
     formId,
     schema: courseQuoteSchema,
-    names: FIELDS.course_quote,
     successToast: (result) => ({
       title: SUCCESS_TITLE,
       description: SUCCESS[result.modality ?? "face_to_face"],

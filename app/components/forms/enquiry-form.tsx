@@ -39,7 +39,6 @@ export function EnquiryForm(props: { defaultService?: ServiceInterest; id?: stri
     form: "enquiry",
     formId,
     schema: enquirySchema,
-    names: FIELDS.enquiry,
     successToast: () => SUCCESS,
     failureToast: (result) =>
       result?.reason === "rate_limited"

@@ -1,20 +1,25 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher } from "react-router";
-import type { z } from "zod/mini";
+import type { $ZodType } from "zod/v4/core";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { cn } from "#app/lib/cn.ts";
 import {
-  fieldErrorsOf,
+  focusFirstInvalid,
+  parseForm,
+  type FieldErrors,
+  type FormFailure,
+} from "#app/lib/forms.ts";
+import {
   FORM_FIELD,
   FORM_ID_FIELD,
   HONEYPOT_FIELD,
   LIMITS,
-  type FieldErrors,
   type FormResult,
   type InquiryForm,
 } from "#app/lib/inquiry-schemas.ts";
 import { toast, type ToastInput } from "#app/lib/toast.ts";
+import { useFormAnswer } from "./use-form-answer.ts";
 
 /** Pieces shared by the visitor forms: field layout, spam-guard fields, the submit cycle. */
 
@@ -214,13 +219,12 @@ export function SuccessPanel({ title, description }: { title: string; descriptio
   );
 }
 
-interface SubmitCycleOptions<S extends z.ZodMiniType> {
+interface SubmitCycleOptions {
   form: InquiryForm | "newsletter";
   formId: string;
-  schema: S;
-  names: readonly string[];
+  schema: $ZodType;
   successToast: (result: Extract<FormResult, { ok: true }>) => ToastInput;
-  failureToast: (result: Extract<FormResult, { ok: false }> | undefined) => ToastInput;
+  failureToast: (result: FormFailure) => ToastInput;
   /** Shown when the browser-side check fails (e.g. the newsletter's 'Email Required'). */
   invalidToast?: (errors: FieldErrors) => ToastInput | undefined;
   onSuccess?: (result: Extract<FormResult, { ok: true }>) => void;
@@ -231,7 +235,7 @@ interface SubmitCycleOptions<S extends z.ZodMiniType> {
  * the browser first; the server's answer (field errors included) is shown the same way. Without
  * JavaScript the page's action data supplies the errors and the values to show again.
  */
-export function useSubmitCycle<S extends z.ZodMiniType>(options: SubmitCycleOptions<S>) {
+export function useSubmitCycle(options: SubmitCycleOptions) {
   const fetcher = useFetcher<FormResult>();
   const actionData = useActionData() as FormResult | undefined;
   const pageResult =
@@ -253,40 +257,31 @@ export function useSubmitCycle<S extends z.ZodMiniType>(options: SubmitCycleOpti
   // Bumped after a success: remounts the form with its initial values.
   const [version, setVersion] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
-  const handled = useRef<unknown>(undefined);
-  const optionsRef = useRef(options);
-  optionsRef.current = options;
 
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
-    handled.current = fetcher.data;
-    const result = fetcher.data;
-    const o = optionsRef.current;
-    if (result.ok) {
+  useFormAnswer(fetcher, {
+    successToast: options.successToast,
+    failureToast: options.failureToast,
+    onSuccess: (result) => {
       setErrors({});
       setFormMessage(undefined);
-      toast(o.successToast(result));
       setVersion((v) => v + 1);
-      o.onSuccess?.(result);
-    } else {
+      options.onSuccess?.(result);
+    },
+    onFailure: (result) => {
       setErrors(result.fieldErrors);
       setFormMessage(result.reason === "invalid" ? undefined : result.message);
-      toast({ ...o.failureToast(result), variant: "destructive" });
       focusFirstInvalid(formRef.current, result.fieldErrors);
-    }
-  }, [fetcher.state, fetcher.data]);
+    },
+  });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const formData = new FormData(event.currentTarget);
-    const values = Object.fromEntries(options.names.map((n) => [n, formData.get(n) ?? undefined]));
-    const parsed = options.schema.safeParse(values);
-    if (!parsed.success) {
+    const parsed = parseForm(new FormData(event.currentTarget), options.schema);
+    if (!parsed.ok) {
       event.preventDefault();
-      const found = fieldErrorsOf(parsed.error);
-      setErrors(found);
-      const message = options.invalidToast?.(found);
+      setErrors(parsed.fieldErrors);
+      const message = options.invalidToast?.(parsed.fieldErrors);
       if (message) toast({ ...message, variant: "destructive" });
-      focusFirstInvalid(event.currentTarget, found);
+      focusFirstInvalid(event.currentTarget, parsed.fieldErrors);
       return;
     }
     setErrors({});
@@ -314,18 +309,6 @@ export function useSubmitCycle<S extends z.ZodMiniType>(options: SubmitCycleOpti
     /** The page action's answer for this form (no-JavaScript path). */
     pageResult,
     /** What to show in each field: the visitor's values after a failed no-JS post. */
-    initial: pageResult && !pageResult.ok && version === 0 ? pageResult.values : {},
+    initial: (pageResult && !pageResult.ok && version === 0 && pageResult.values) || {},
   };
-}
-
-function focusFirstInvalid(form: HTMLFormElement | null, errors: FieldErrors) {
-  if (!form) return;
-  for (const name of Object.keys(errors)) {
-    const control = form.elements.namedItem(name);
-    const element = control instanceof RadioNodeList ? (control[0] as HTMLElement) : control;
-    if (element instanceof HTMLElement && typeof element.focus === "function") {
-      element.focus();
-      return;
-    }
-  }
 }

@@ -50,7 +50,6 @@ export function LicenceForm(props: { id?: string }) {
     form: "licence",
     formId,
     schema: licenceSchema,
-    names: FIELDS.licence,
     successToast: () => SUCCESS,
     failureToast: (result) =>
       result?.reason === "rate_limited"

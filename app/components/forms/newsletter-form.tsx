@@ -53,7 +53,6 @@ export function NewsletterForm({ id = "newsletter-form" }: { id?: string }) {
     form: "newsletter",
     formId: id,
     schema: newsletterSchema,
-    names: FIELDS.newsletter,
     successToast: () => NEWSLETTER_MESSAGES.subscribed,
     failureToast: (result) => newsletterMessage(result),
     invalidToast: (errors) =>
