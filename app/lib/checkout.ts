@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { parseForm, type FieldErrors } from "./forms.ts";
 import type { OrderStatus } from "./orders.ts";
 
 /**
@@ -115,46 +116,77 @@ export function isValidEmail(email: string): boolean {
   return email.length <= LIMITS.email && emailSchema.safeParse(email).success;
 }
 
+const line = (max: number) =>
+  z.pipe(
+    z.optional(z.unknown()),
+    z.transform((v) => clean(v, max)),
+  );
+const emailLine = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((v) => clean(v, LIMITS.email).toLowerCase()),
+);
+const studentSchema = z.pipe(
+  z.unknown(),
+  z.transform((v): CheckoutStudent => {
+    const o = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+    return {
+      firstName: clean(o.firstName, LIMITS.name),
+      lastName: clean(o.lastName, LIMITS.name),
+      email: clean(o.email, LIMITS.email).toLowerCase(),
+    };
+  }),
+);
+
+/**
+ * The checkout form as posted (after Conform's parser has made `students[0].email` a list): any
+ * odd value becomes an empty string or NaN, so reading never fails and the rules below say what
+ * is wrong, field by field. At most MAX_QUANTITY student blocks are read, whatever is posted.
+ */
+export const checkoutFormSchema = z.pipe(
+  z.object({
+    intent: z.optional(z.unknown()),
+    firstName: line(LIMITS.name),
+    lastName: line(LIMITS.name),
+    email: emailLine,
+    phone: line(LIMITS.phone),
+    company: line(LIMITS.company),
+    studentMode: z.optional(z.unknown()),
+    quantity: line(10),
+    students: z.optional(z.unknown()),
+  }),
+  z.transform((form): { intent: CheckoutIntent; values: CheckoutValues } => {
+    const intent: CheckoutIntent =
+      form.intent === "card" || form.intent === "update" ? form.intent : "invoice";
+    const studentMode: StudentMode = form.studentMode === "others" ? "others" : "self";
+    const quantity = /^\d{1,3}$/.test(form.quantity) ? Number(form.quantity) : Number.NaN;
+    const posted = Array.isArray(form.students) ? form.students.slice(0, MAX_QUANTITY) : [];
+    const students = Array.from(posted, (student) => studentSchema.parse(student));
+    return {
+      intent,
+      values: {
+        buyer: {
+          firstName: form.firstName,
+          lastName: form.lastName,
+          email: form.email,
+          phone: form.phone,
+          company: form.company,
+        },
+        studentMode,
+        quantity: studentMode === "self" ? 1 : quantity,
+        students: studentMode === "self" ? [] : students,
+      },
+    };
+  }),
+);
+
 /** Reads the posted form. Nothing here throws: odd input becomes empty strings or NaN. */
 export function readCheckoutForm(form: FormData): {
   intent: CheckoutIntent;
   values: CheckoutValues;
 } {
-  const get = (name: string) => form.get(name);
-  const intentValue = get(FIELD.intent);
-  const intent: CheckoutIntent =
-    intentValue === "card" || intentValue === "update" ? intentValue : "invoice";
-  const studentMode: StudentMode = get(FIELD.studentMode) === "others" ? "others" : "self";
-  const quantityText = clean(get(FIELD.quantity), 10);
-  const quantity = /^\d{1,3}$/.test(quantityText) ? Number(quantityText) : Number.NaN;
-  const students: CheckoutStudent[] = [];
-  // Read at most MAX_QUANTITY blocks, whatever the post claims.
-  for (let i = 0; i < MAX_QUANTITY; i++) {
-    const firstName = get(FIELD.student(i, "firstName"));
-    const lastName = get(FIELD.student(i, "lastName"));
-    const email = get(FIELD.student(i, "email"));
-    if (firstName === null && lastName === null && email === null) continue;
-    students[i] = {
-      firstName: clean(firstName, LIMITS.name),
-      lastName: clean(lastName, LIMITS.name),
-      email: clean(email, LIMITS.email).toLowerCase(),
-    };
-  }
-  return {
-    intent,
-    values: {
-      buyer: {
-        firstName: clean(get(FIELD.firstName), LIMITS.name),
-        lastName: clean(get(FIELD.lastName), LIMITS.name),
-        email: clean(get(FIELD.email), LIMITS.email).toLowerCase(),
-        phone: clean(get(FIELD.phone), LIMITS.phone),
-        company: clean(get(FIELD.company), LIMITS.company),
-      },
-      studentMode,
-      quantity: studentMode === "self" ? 1 : quantity,
-      students: studentMode === "self" ? [] : Array.from(students, (s) => s ?? emptyStudent()),
-    },
-  };
+  const parsed = parseForm(form, checkoutFormSchema);
+  // The schema accepts anything; only a post Conform cannot read at all ends here.
+  return parsed.ok ? parsed.value : checkoutFormSchema.parse({});
 }
 
 export function emptyStudent(): CheckoutStudent {
@@ -179,24 +211,64 @@ export function isValidQuantity(quantity: number): boolean {
   return Number.isInteger(quantity) && quantity >= MIN_QUANTITY && quantity <= MAX_QUANTITY;
 }
 
+/** The message next to each field (keys are the posted names). */
+export const FIELD_MESSAGES = {
+  firstName: "Please enter a first name",
+  lastName: "Please enter a last name",
+  email: "Please enter an email address",
+  invalidEmail: "Please enter a valid email address",
+  quantity: `Please choose between ${MIN_QUANTITY} and ${MAX_QUANTITY} students`,
+} as const;
+
 /**
- * The first problem with the form, in the order the visitor reads it (billing, quantity, then
- * student 1, 2, …), or null when it can be submitted.
+ * What is wrong with the form: a message for each field, in the order the visitor reads it
+ * (billing, quantity, then student 1, 2, …), and the spec's toast for the first problem.
  */
-export function validateCheckout(values: CheckoutValues): CheckoutMessage | null {
-  const { buyer } = values;
-  if (!buyer.firstName || !buyer.lastName || !buyer.email) return MESSAGES.missingBilling;
-  if (!isValidEmail(buyer.email)) return MESSAGES.invalidBillingEmail;
-  if (values.studentMode === "self") return null;
-  if (!isValidQuantity(values.quantity)) return MESSAGES.invalidQuantity;
-  for (let i = 0; i < values.quantity; i++) {
-    const student = values.students[i];
-    if (!student || !student.firstName || !student.lastName || !student.email) {
-      return MESSAGES.missingStudent(i + 1);
+export function checkCheckout(
+  values: CheckoutValues,
+): { fieldErrors: FieldErrors; toast: CheckoutMessage } | null {
+  const fieldErrors: FieldErrors = {};
+  let toast: CheckoutMessage | null = null;
+  const person = (
+    p: { firstName: string; lastName: string; email: string },
+    name: (part: keyof CheckoutStudent) => string,
+    missing: CheckoutMessage,
+    badEmail: CheckoutMessage,
+  ) => {
+    if (!p.firstName) fieldErrors[name("firstName")] = FIELD_MESSAGES.firstName;
+    if (!p.lastName) fieldErrors[name("lastName")] = FIELD_MESSAGES.lastName;
+    if (!p.email) fieldErrors[name("email")] = FIELD_MESSAGES.email;
+    else if (!isValidEmail(p.email)) fieldErrors[name("email")] = FIELD_MESSAGES.invalidEmail;
+    if (!p.firstName || !p.lastName || !p.email) toast ??= missing;
+    else if (!isValidEmail(p.email)) toast ??= badEmail;
+  };
+  person(
+    values.buyer,
+    (part) => FIELD[part],
+    MESSAGES.missingBilling,
+    MESSAGES.invalidBillingEmail,
+  );
+  if (values.studentMode === "others") {
+    if (!isValidQuantity(values.quantity)) {
+      fieldErrors[FIELD.quantity] = FIELD_MESSAGES.quantity;
+      toast ??= MESSAGES.invalidQuantity;
+    } else {
+      for (let i = 0; i < values.quantity; i++) {
+        person(
+          values.students[i] ?? emptyStudent(),
+          (part) => FIELD.student(i, part),
+          MESSAGES.missingStudent(i + 1),
+          MESSAGES.invalidStudentEmail(i + 1),
+        );
+      }
     }
-    if (!isValidEmail(student.email)) return MESSAGES.invalidStudentEmail(i + 1);
   }
-  return null;
+  return toast ? { fieldErrors, toast } : null;
+}
+
+/** The spec's toast for the first problem with the form, or null when it can be submitted. */
+export function validateCheckout(values: CheckoutValues): CheckoutMessage | null {
+  return checkCheckout(values)?.toast ?? null;
 }
 
 /** The course as the checkout page shows it. */

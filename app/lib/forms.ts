@@ -52,8 +52,7 @@ export type FormSuccess<Extra extends object = object> = {
 
 /** A form's extra fields (`Extra`) are on its success, and may be on its failure. */
 export type FormAnswer<Extra extends object = object> =
-  | FormSuccess<Extra>
-  | (FormFailure & Partial<Extra>);
+  FormSuccess<Extra> | (FormFailure & Partial<Extra>);
 
 /** The answer the browser gives itself when the server's never arrived. */
 export const NETWORK_MESSAGE =
@@ -152,13 +151,13 @@ export function focusFirstInvalid(form: HTMLFormElement | null, errors: FieldErr
  * typed stays where it is and the form shows its usual error toast. What the server threw on
  * purpose (a course that is gone) and redirects still go through.
  */
-export async function keepFormOnFailure({
+export async function keepFormOnFailure<T>({
   request,
   serverAction,
 }: {
   request: Request;
-  serverAction: () => Promise<unknown>;
-}) {
+  serverAction: () => Promise<T>;
+}): Promise<T | FormFailure> {
   const sent = await request
     .clone()
     .formData()

@@ -1,12 +1,11 @@
 import {
+  checkCheckout,
   MESSAGES,
   readCheckoutForm,
-  resizeStudents,
-  validateCheckout,
   type CheckoutCourse,
   type CheckoutMessage,
-  type CheckoutValues,
 } from "#app/lib/checkout.ts";
+import type { FieldErrors } from "#app/lib/forms.ts";
 import { hitRateLimit, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 import { log } from "../log.server.ts";
 import { createOrder, findCheckoutCourse, findCourseBySlug } from "../orders.server.ts";
@@ -28,10 +27,10 @@ export const CHECKOUT_RATE_LIMIT_PER_MINUTE = 20;
 export type CheckoutOutcome =
   | { kind: "not_found" }
   /** Without JavaScript: the page is drawn again for the chosen student mode and quantity. */
-  | { kind: "update"; values: CheckoutValues }
+  | { kind: "update" }
   | { kind: "card"; url: string; orderId: string }
   | { kind: "invoice"; orderId: string }
-  | { kind: "problem"; status: number; message: CheckoutMessage; values: CheckoutValues };
+  | { kind: "problem"; status: number; message: CheckoutMessage; fieldErrors?: FieldErrors };
 
 export async function loadCheckout(slug: string): Promise<{
   course: CheckoutCourse;
@@ -53,18 +52,14 @@ export async function submitCheckout(
     kind: "problem",
     status,
     message,
-    values,
   });
-  if (intent === "update") {
-    return {
-      kind: "update",
-      values: { ...values, students: resizeStudents(values.students, values.quantity) },
-    };
-  }
+  if (intent === "update") return { kind: "update" };
   if (course.unitPriceCents === null) return problem(409, MESSAGES.notForSale);
   if (intent === "card" && !isCardPaymentEnabled()) return problem(409, MESSAGES.cardUnavailable);
-  const invalid = validateCheckout(values);
-  if (invalid) return problem(400, invalid);
+  const invalid = checkCheckout(values);
+  if (invalid) {
+    return { kind: "problem", status: 400, message: invalid.toast, fieldErrors: invalid.fieldErrors };
+  }
   try {
     // Counted only for complete forms, so a visitor correcting typos is never locked out.
     const limit = await hitRateLimit("checkout", client, CHECKOUT_RATE_LIMIT_PER_MINUTE);

@@ -75,11 +75,11 @@ test.describe("what is typed before hydration is kept", () => {
 
     const buyerEmail = uniqueEmail("early.buyer");
     const billing = {
-      "#billing-first-name": "Ada",
-      "#billing-last-name": "Lovelace",
-      "#billing-email": buyerEmail,
-      "#billing-phone": "020 7946 0018",
-      "#billing-company": "Analytical Engines Ltd",
+      "#checkout-firstName": "Ada",
+      "#checkout-lastName": "Lovelace",
+      "#checkout-email": buyerEmail,
+      "#checkout-phone": "020 7946 0018",
+      "#checkout-company": "Analytical Engines Ltd",
     };
     for (const [selector, value] of Object.entries(billing)) {
       await page.locator(selector).fill(value);

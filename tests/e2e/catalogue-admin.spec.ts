@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
+import { expectToast } from "#tests/support/e2e-forms.ts";
 
 /**
  * Admin area II (issue 7) in a real browser: courses with rich text and a thumbnail, publishing
@@ -21,15 +22,6 @@ const CATALOGUE = "/services/counter-fraud-training";
 
 function unique(label: string) {
   return `${label} ${Date.now().toString(36)}`;
-}
-
-async function expectToast(page: Page, title: "Success" | "Error", description: string) {
-  const toast = page
-    .getByRole("region", { name: /Notifications/ })
-    .getByRole("listitem")
-    .filter({ hasText: description });
-  await expect(toast.first()).toBeVisible();
-  await expect(toast.first()).toContainText(title);
 }
 
 function row(page: Page, text: string): Locator {

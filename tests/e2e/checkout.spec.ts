@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { londonDate } from "#app/lib/admin-time.ts";
 import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
+import { expectToast } from "#tests/support/e2e-forms.ts";
 
 /**
  * Checkout in Chromium (issue 5): invoice and card flows end to end, cancel, self vs someone
@@ -55,12 +56,6 @@ async function fillStudent(page: Page, n: number, first: string, email: string) 
   await block.getByLabel("First Name").fill(first);
   await block.getByLabel("Last Name").fill("Smith");
   await block.getByLabel("Email").fill(email);
-}
-
-async function expectToast(page: Page, title: string, description: string) {
-  const region = page.getByRole("region", { name: /Notifications/ });
-  await expect(region.getByText(title, { exact: true })).toBeVisible();
-  await expect(region.getByText(description, { exact: true })).toBeVisible();
 }
 
 async function openCheckout(page: Page) {
@@ -372,9 +367,9 @@ test.describe("checkout without JavaScript", () => {
 
     // Posted straight away, without 'Update': the hidden blocks are not asked for.
     await page.getByRole("radio", { name: /Someone else/ }).check();
-    await page.locator("#billing-first-name").fill("Ada");
-    await page.locator("#billing-last-name").fill("Lovelace");
-    await page.locator("#billing-email").fill(uniqueEmail("nojs-live"));
+    await page.locator("#checkout-firstName").fill("Ada");
+    await page.locator("#checkout-lastName").fill("Lovelace");
+    await page.locator("#checkout-email").fill(uniqueEmail("nojs-live"));
     await fillStudent(page, 1, "Grace", "grace@example.com");
     await fillStudent(page, 2, "Alan", "alan@example.com");
     await page.getByRole("button", { name: "Request Manual Invoice" }).click();

@@ -3,6 +3,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Route } from "@playwright/test";
 import { simpleParser } from "mailparser";
+import { expectToast } from "#tests/support/e2e-forms.ts";
 
 /**
  * The visitor forms end to end: enquiry, licence quote, course quote dialog, newsletter. The
@@ -47,12 +48,6 @@ async function expectTwoEmails(address: string) {
   expect(admin, "admin alert").toBeDefined();
   expect(visitor, "visitor confirmation").toBeDefined();
   return { admin: admin!, visitor: visitor! };
-}
-
-async function expectToast(page: Page, title: string, description: string) {
-  const region = page.getByRole("region", { name: /Notifications/ });
-  await expect(region.getByText(title, { exact: true })).toBeVisible();
-  await expect(region.getByText(description, { exact: true })).toBeVisible();
 }
 
 /**

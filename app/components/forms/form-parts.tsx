@@ -42,20 +42,21 @@ export function HiddenFormFields({
     <>
       {form !== "newsletter" ? <input type="hidden" name={FORM_FIELD} value={form} /> : null}
       <input type="hidden" name={FORM_ID_FIELD} value={formId} />
-      {/* Off-screen rather than display:none, which some bots skip; hidden from assistive tech. */}
-      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-        <label>
-          Leave this field empty
-          <input
-            type="text"
-            name={HONEYPOT_FIELD}
-            tabIndex={-1}
-            autoComplete="off"
-            defaultValue=""
-          />
-        </label>
-      </div>
+      <HoneypotField />
     </>
+  );
+}
+
+/** The spam guard: a field people never see and bots tend to fill. */
+export function HoneypotField() {
+  return (
+    // Off-screen rather than display:none, which some bots skip; hidden from assistive tech.
+    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+      <label>
+        Leave this field empty
+        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
   );
 }
 

@@ -41,7 +41,10 @@ import { formatPrice } from "#app/lib/format.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { listCategoryOptions } from "#server/categories.server.ts";
-import { catalogueFormAction, catalogueListData } from "#server/forms/catalogue-form-action.server.ts";
+import {
+  catalogueFormAction,
+  catalogueListData,
+} from "#server/forms/catalogue-form-action.server.ts";
 import {
   createCourse,
   deleteCourse,

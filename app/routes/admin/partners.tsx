@@ -18,7 +18,10 @@ import { Textarea } from "#app/components/ui/textarea.tsx";
 import { partnerFormSchema, type AdminPartner } from "#app/lib/partner-form.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import { catalogueFormAction, catalogueListData } from "#server/forms/catalogue-form-action.server.ts";
+import {
+  catalogueFormAction,
+  catalogueListData,
+} from "#server/forms/catalogue-form-action.server.ts";
 import {
   createPartner,
   deletePartner,

@@ -2,8 +2,10 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, data, redirect, useFetcher, useNavigate } from "react-router";
 import { ArrowLeft, CreditCard, ExternalLink, FileText, GraduationCap, Info } from "lucide-react";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
+import { controlProps, Field, HoneypotField } from "#app/components/forms/form-parts.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
-import { readPostedForm } from "#server/forms/form-post.server.ts";
+import { failure, readPostedForm, unreadable } from "#server/forms/form-post.server.ts";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import {
@@ -14,22 +16,25 @@ import {
   CardTitle,
 } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import {
   FIELD,
   MAX_QUANTITY,
   MESSAGES,
+  checkCheckout,
   clampQuantity,
   formatPence,
   readCheckoutForm,
-  validateCheckout,
-  type CheckoutBuyer,
-  type CheckoutMessage,
   type CheckoutStudent,
-  type CheckoutValues,
   type StudentMode,
 } from "#app/lib/checkout.ts";
+import {
+  echoValues,
+  focusFirstInvalid,
+  keepFormOnFailure,
+  type FieldErrors,
+  type FormAnswer,
+} from "#app/lib/forms.ts";
 import { FORM_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { toast } from "#app/lib/toast.ts";
@@ -43,57 +48,56 @@ export async function loader({ params }: Route.LoaderArgs) {
   return checkout;
 }
 
-/** The checkout's answers carry `checkout: true` (the page may also show the quote dialog's). */
-type CheckoutAnswer =
-  | { checkout: true; ok: true; kind: "card"; url: string }
-  | { checkout: true; ok: true; kind: "invoice"; redirectTo: string }
-  | { checkout: true; ok: true; kind: "update"; values: CheckoutValues }
-  | { checkout: true; ok: false; message: CheckoutMessage; values: CheckoutValues | null };
+/** The checkout's answer (`form: "checkout"`; the page may also show the quote dialog's). */
+type CheckoutAnswer = FormAnswer<{
+  kind: "card" | "invoice" | "update";
+  url?: string;
+  redirectTo?: string;
+  /** 'Update' without JavaScript: what was posted, drawn again. */
+  values?: Record<string, string>;
+}>;
 
 export async function action(args: Route.ActionArgs) {
   const { request, params, context } = args;
   // Read a copy: a post from the quote dialog is handed, unread, to the shared inquiry action.
   const posted = await readPostedForm(request.clone());
   if (posted.ok && posted.formData.get(FORM_FIELD) !== null) return inquiryAction(args);
-  if (!posted.ok) {
-    return data<CheckoutAnswer>(
-      { checkout: true, ok: false, message: MESSAGES.paymentError, values: null },
-      { status: posted.status },
-    );
-  }
-  const enhanced = posted.formData.get(FIELD.enhanced) === "1";
-  const outcome = await submitCheckout(params.slug, posted.formData, clientAddress(context));
+  if (!posted.ok) return unreadable("checkout", posted);
+  const form = posted.formData;
+  const enhanced = form.get(FIELD.enhanced) === "1";
+  const outcome = await submitCheckout(params.slug, form, clientAddress(context));
   const noStore = { "Cache-Control": "no-store" };
+  const answer = (kind: "card" | "invoice" | "update", extra: object = {}) =>
+    data<CheckoutAnswer>({ ok: true, form: "checkout", kind, ...extra }, { headers: noStore });
   switch (outcome.kind) {
     case "not_found":
       throw data({ reason: "course_not_found" }, { status: 404 });
     case "update":
-      return data<CheckoutAnswer>(
-        { checkout: true, ok: true, kind: "update", values: outcome.values },
-        { headers: noStore },
-      );
+      return answer("update", { values: echoValues(form, "all", 300) });
     case "card":
       // Without JavaScript the browser goes straight to Stripe; with it, the page opens a tab.
       if (!enhanced) throw redirect(outcome.url, { status: 303 });
-      return data<CheckoutAnswer>(
-        { checkout: true, ok: true, kind: "card", url: outcome.url },
-        { headers: noStore },
-      );
+      return answer("card", { url: outcome.url });
     case "invoice": {
       const to = `/courses/${encodeURIComponent(params.slug)}/success?invoice=true`;
       if (!enhanced) throw redirect(to, { status: 303 });
-      return data<CheckoutAnswer>(
-        { checkout: true, ok: true, kind: "invoice", redirectTo: to },
-        { headers: noStore },
-      );
+      return answer("invoice", { redirectTo: to });
     }
     case "problem":
-      return data<CheckoutAnswer>(
-        { checkout: true, ok: false, message: outcome.message, values: outcome.values },
-        { status: outcome.status, headers: noStore },
-      );
+      return failure(outcome.status, {
+        form: "checkout",
+        formData: form,
+        names: "all",
+        reason:
+          outcome.status === 400 ? "invalid" : outcome.status === 429 ? "rate_limited" : "error",
+        title: outcome.message.title,
+        message: outcome.message.description,
+        fieldErrors: outcome.fieldErrors,
+      });
   }
 }
+
+export const clientAction = keepFormOnFailure;
 
 export function headers() {
   return { "Cache-Control": "no-store" };
@@ -111,16 +115,10 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 function isCheckoutAnswer(value: unknown): value is CheckoutAnswer {
-  return typeof value === "object" && value !== null && "checkout" in value;
+  return (
+    typeof value === "object" && value !== null && "form" in value && value.form === "checkout"
+  );
 }
-
-const emptyBuyer = (): CheckoutBuyer => ({
-  firstName: "",
-  lastName: "",
-  email: "",
-  phone: "",
-  company: "",
-});
 
 export default function Checkout({ loaderData, actionData, params }: Route.ComponentProps) {
   const { course, cardPaymentsEnabled } = loaderData;
@@ -222,26 +220,27 @@ function CheckoutForm({
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   // Without JavaScript, a failed post or an 'Update' redraws the page with what was typed.
-  const initial: CheckoutValues | null =
-    pageAnswer && "values" in pageAnswer ? pageAnswer.values : null;
-  const buyer = initial?.buyer ?? emptyBuyer();
-  const initialMode: StudentMode = initial?.studentMode ?? "self";
+  const posted = pageAnswer?.values ?? {};
+  const initialMode: StudentMode = posted[FIELD.studentMode] === "others" ? "others" : "self";
   // The inputs are uncontrolled: the form holds what the visitor typed and chose, and the state
   // below only follows it (for the student blocks and the summary), so hydration never resets it.
   const [hydrated, setHydrated] = useState(false);
   const [mode, setMode] = useState<StudentMode>(initialMode);
   const [quantity, setQuantity] = useState<number>(
-    initialMode === "others" ? clampQuantity(initial?.quantity ?? 1) : 1,
+    initialMode === "others" ? clampQuantity(Number(posted[FIELD.quantity])) : 1,
   );
-  // What a student block starts with when it is drawn: the posted values (no-JS answer) until
-  // the visitor switches to 'Myself', which clears the students.
-  const [studentDefaults, setStudentDefaults] = useState<readonly CheckoutStudent[]>(
-    initialMode === "others" ? (initial?.students ?? []) : [],
+  // What a field starts with when it is drawn: the posted values (no-JS answer) until the visitor
+  // switches to 'Myself', which clears the students.
+  const [defaults, setDefaults] = useState<Record<string, string>>(posted);
+  const [errors, setErrors] = useState<FieldErrors>(
+    pageAnswer && !pageAnswer.ok ? pageAnswer.fieldErrors : {},
   );
   const [paymentUrl, setPaymentUrl] = useState<string | null>(null);
-  const handled = useRef<unknown>(null);
   const busy = fetcher.state !== "idle";
-  const pageMessage = pageAnswer && !pageAnswer.ok ? pageAnswer.message : null;
+  const pageMessage =
+    pageAnswer && !pageAnswer.ok
+      ? { title: pageAnswer.title ?? MESSAGES.paymentError.title, description: pageAnswer.message }
+      : null;
 
   // The page may have been used before its scripts ran: on hydration, read who the booking is
   // for and how many places from the form itself.
@@ -255,46 +254,62 @@ function CheckoutForm({
     setHydrated(true);
   }, []);
 
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (!answer || handled.current === answer || !isCheckoutAnswer(answer)) return;
+  useFormAnswer(fetcher, {
     // The card tab opens at once (a popup blocker is more lenient right after the click); the
-    // rest waits until the fetcher is idle, so navigating away cannot race its revalidation.
-    if (!(answer.ok && answer.kind === "card") && fetcher.state !== "idle") return;
-    handled.current = answer;
-    if (!answer.ok) {
-      toast({ ...answer.message, variant: "destructive" });
-    } else if (answer.kind === "card") {
-      // Spec §4: the payment page opens in a new tab; the notice below links to it in case a
-      // popup blocker stopped it.
-      window.open(answer.url, "_blank", "noopener,noreferrer");
-      setPaymentUrl(answer.url);
-    } else if (answer.kind === "invoice") {
-      toast(MESSAGES.invoiceRequested);
-      navigate(answer.redirectTo);
-    }
-  }, [fetcher.state, fetcher.data, navigate]);
+    // rest waits until the page's data has reloaded, so navigating away cannot race it.
+    immediate: (answer) => answer.ok && answer.kind === "card",
+    successToast: (answer) => (answer.kind === "invoice" ? MESSAGES.invoiceRequested : null),
+    failureToast: (answer) =>
+      answer.title && answer.message
+        ? { title: answer.title, description: answer.message }
+        : MESSAGES.paymentError,
+    onSuccess: (answer) => {
+      setErrors({});
+      if (answer.kind === "card" && answer.url) {
+        // Spec §4: the payment page opens in a new tab; the notice below links to it in case a
+        // popup blocker stopped it.
+        window.open(answer.url, "_blank", "noopener,noreferrer");
+        setPaymentUrl(answer.url);
+      } else if (answer.kind === "invoice" && answer.redirectTo) {
+        navigate(answer.redirectTo);
+      }
+    },
+    onFailure: (answer) => {
+      setErrors(answer.fieldErrors);
+      focusFirstInvalid(formRef.current, answer.fieldErrors);
+    },
+  });
 
   // 'Myself' unmounts the quantity and the student blocks: they come back as 1 and empty.
   function chooseMode(next: StudentMode) {
     setMode(next);
     if (next === "self") {
       setQuantity(1);
-      setStudentDefaults([]);
+      setDefaults(({ ...kept }) => {
+        for (const name of Object.keys(kept)) if (name.startsWith("students[")) delete kept[name];
+        return kept;
+      });
     }
   }
 
   // Checked in the browser first (same rules as the server), so a typo costs no round trip.
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    const form = new FormData(event.currentTarget, submitter);
-    const { intent, values } = readCheckoutForm(form);
+    const { intent, values } = readCheckoutForm(new FormData(event.currentTarget, submitter));
     if (intent === "update") return;
-    const problem = validateCheckout(values);
+    const problem = checkCheckout(values);
+    setErrors(problem?.fieldErrors ?? {});
     if (problem) {
       event.preventDefault();
-      toast({ ...problem, variant: "destructive" });
+      toast({ ...problem.toast, variant: "destructive" });
+      focusFirstInvalid(event.currentTarget, problem.fieldErrors);
     }
+  }
+
+  /** Clears a field's message as soon as the visitor edits it. */
+  function onEdit(event: FormEvent<HTMLFormElement>) {
+    const name = (event.target as HTMLInputElement).name;
+    if (name && errors[name]) setErrors(({ [name]: _removed, ...rest }) => rest);
   }
 
   // Before hydration (and without JavaScript) all the blocks are sent; the style sheet shows as
@@ -302,6 +317,7 @@ function CheckoutForm({
   const studentBlocks = hydrated ? (mode === "others" ? quantity : 0) : MAX_QUANTITY;
   const places = mode === "others" ? quantity : 1;
   const total = course.unitPriceCents * places;
+  const field = { errors, defaults };
 
   return (
     <fetcher.Form
@@ -309,10 +325,12 @@ function CheckoutForm({
       method="post"
       noValidate
       onSubmit={onSubmit}
+      onChange={onEdit}
       className="mt-8 grid gap-6 lg:grid-cols-[1fr_24rem] lg:items-start"
       aria-label="Checkout"
     >
       {hydrated ? <input type="hidden" name={FIELD.enhanced} value="1" /> : null}
+      <HoneypotField />
       <div className="grid gap-6">
         {pageMessage ? (
           <div
@@ -331,49 +349,37 @@ function CheckoutForm({
           </CardHeader>
           <CardContent className="grid gap-4 sm:grid-cols-2">
             <TextField
-              id="billing-first-name"
+              {...field}
               name={FIELD.firstName}
               label="First Name"
               required
               autoComplete="given-name"
-              defaultValue={buyer.firstName}
             />
             <TextField
-              id="billing-last-name"
+              {...field}
               name={FIELD.lastName}
               label="Last Name"
               required
               autoComplete="family-name"
-              defaultValue={buyer.lastName}
             />
             <TextField
-              id="billing-email"
+              {...field}
               name={FIELD.email}
               label="Email"
               type="email"
               required
               autoComplete="email"
-              defaultValue={buyer.email}
             />
+            <TextField {...field} name={FIELD.phone} label="Phone" type="tel" autoComplete="tel" />
             <TextField
-              id="billing-phone"
-              name={FIELD.phone}
-              label="Phone"
-              type="tel"
-              autoComplete="tel"
-              defaultValue={buyer.phone}
-            />
-            <TextField
-              id="billing-company"
+              {...field}
               name={FIELD.company}
               label="Company"
               autoComplete="organization"
-              defaultValue={buyer.company}
               className="sm:col-span-2"
             />
           </CardContent>
         </Card>
-
         <Card>
           <CardHeader>
             <CardTitle as="h2">Student Information</CardTitle>
@@ -409,11 +415,15 @@ function CheckoutForm({
             {/* Before hydration and without JavaScript the quantity is always offered; the style
                 sheet shows the blocks it asks for, and 'Update' redraws them for old browsers. */}
             {mode === "others" || !hydrated ? (
-              <div className="grid max-w-xs gap-2">
-                <Label htmlFor="checkout-quantity">Number of students</Label>
+              <Field
+                baseId={BASE_ID}
+                name={FIELD.quantity}
+                label="Number of students"
+                errors={errors}
+                className="max-w-xs"
+              >
                 <NativeSelect
-                  id="checkout-quantity"
-                  name={FIELD.quantity}
+                  {...controlProps(BASE_ID, FIELD.quantity, errors)}
                   // Drawn afresh after 'Myself' (quantity 1); later changes of the prop are ignored.
                   defaultValue={String(quantity)}
                   onChange={(e) => setQuantity(clampQuantity(Number(e.target.value)))}
@@ -424,7 +434,7 @@ function CheckoutForm({
                     </option>
                   ))}
                 </NativeSelect>
-              </div>
+              </Field>
             ) : null}
             {!hydrated ? (
               <div className="flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
@@ -443,7 +453,7 @@ function CheckoutForm({
 
             <div data-student-blocks className="contents">
               {Array.from({ length: studentBlocks }, (_, i) => (
-                <StudentBlock key={i} index={i} initial={studentDefaults[i]} />
+                <StudentBlock key={i} index={i} {...field} />
               ))}
             </div>
             {mode === "self" && hydrated ? (
@@ -538,76 +548,63 @@ function CheckoutForm({
   );
 }
 
+const BASE_ID = "checkout";
+
+type FieldState = { errors: FieldErrors; defaults: Record<string, string> };
+
 /** One student's details: uncontrolled, so what is typed stays in the form whatever React does. */
-function StudentBlock({ index, initial }: { index: number; initial?: CheckoutStudent }) {
+function StudentBlock({ index, ...field }: { index: number } & FieldState) {
   return (
     <fieldset className="grid gap-4 rounded-md border border-border p-4 sm:grid-cols-3">
       <legend className="px-1 text-sm font-semibold">Student {index + 1}</legend>
+      <TextField {...field} name={FIELD.student(index, "firstName")} label="First Name" required />
+      <TextField {...field} name={FIELD.student(index, "lastName")} label="Last Name" required />
       <TextField
-        id={`student-${index}-first-name`}
-        name={FIELD.student(index, "firstName")}
-        label="First Name"
-        required
-        defaultValue={initial?.firstName ?? ""}
-      />
-      <TextField
-        id={`student-${index}-last-name`}
-        name={FIELD.student(index, "lastName")}
-        label="Last Name"
-        required
-        defaultValue={initial?.lastName ?? ""}
-      />
-      <TextField
-        id={`student-${index}-email`}
+        {...field}
         name={FIELD.student(index, "email")}
         label="Email"
         type="email"
         required
-        defaultValue={initial?.email ?? ""}
       />
     </fieldset>
   );
 }
 
+/** A checkout input with its label and message, as every form of the site draws them. */
 function TextField({
-  id,
   name,
   label,
   required,
   type = "text",
   autoComplete,
-  defaultValue,
   className,
+  errors,
+  defaults,
 }: {
-  id: string;
   name: string;
   label: string;
   required?: boolean;
   type?: string;
   autoComplete?: string;
-  defaultValue?: string;
   className?: string;
-}) {
+} & FieldState) {
   return (
-    <div className={`grid gap-2 ${className ?? ""}`}>
-      <Label htmlFor={id}>
-        {label}
-        {required ? (
-          <span aria-hidden="true" className="text-destructive">
-            {" "}
-            *
-          </span>
-        ) : null}
-      </Label>
+    <Field
+      baseId={BASE_ID}
+      name={name}
+      label={label}
+      required={required}
+      errors={errors}
+      className={className}
+    >
       <Input
-        id={id}
-        name={name}
+        {...controlProps(BASE_ID, name, errors)}
         type={type}
         autoComplete={autoComplete}
         aria-required={required ? true : undefined}
-        defaultValue={defaultValue}
+        defaultValue={defaults[name] ?? ""}
       />
-    </div>
+    </Field>
   );
 }
 

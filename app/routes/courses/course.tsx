@@ -26,6 +26,7 @@ import { formatCoursePrice, formatDuration } from "#app/lib/format.ts";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { SITE_NAME, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
 import type { Route } from "./+types/course";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 const CATALOGUE_PATH = "/services/counter-fraud-training";
 
@@ -64,6 +65,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export const action = inquiryAction;
+export const clientAction = keepFormOnFailure;
 
 export const headers = publicPageHeaders;
 

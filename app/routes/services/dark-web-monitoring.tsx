@@ -17,8 +17,10 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/dark-web-monitoring";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const action = inquiryAction;
+export const clientAction = keepFormOnFailure;
 
 export const headers = publicPageHeaders;
 

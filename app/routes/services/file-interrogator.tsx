@@ -23,6 +23,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/file-interrogator";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 const PAGE_PATH = "/services/file-interrogator";
 
@@ -32,6 +33,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export const action = inquiryAction;
+export const clientAction = keepFormOnFailure;
 
 export const headers = publicPageHeaders;
 

@@ -5,8 +5,10 @@ import { ContactLayout } from "#app/components/site/contact-layout.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/contact";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const action = inquiryAction;
+export const clientAction = keepFormOnFailure;
 
 export const headers = publicPageHeaders;
 

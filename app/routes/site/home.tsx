@@ -29,6 +29,7 @@ import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { CONTACT_EMAIL } from "#app/lib/navigation.ts";
 import { jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
 import type { Route } from "./+types/home";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export async function loader() {
   let courses: PromotedCourseItem[] = [];
@@ -51,6 +52,7 @@ export async function loader() {
 }
 
 export const action = inquiryAction;
+export const clientAction = keepFormOnFailure;
 
 export const headers = publicPageHeaders;
 

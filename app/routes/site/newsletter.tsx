@@ -3,12 +3,14 @@ import { newsletterAction } from "#server/forms/newsletter-action.server.ts";
 import { NewsletterForm, newsletterMessage } from "#app/components/forms/newsletter-form.tsx";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/newsletter";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 /**
  * POST /newsletter: the footer form's action. With JavaScript the footer reads the answer
  * through a fetcher; without it this page shows the answer and a way back.
  */
 export const action = newsletterAction;
+export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -6,8 +6,10 @@ import { CheckList } from "#app/components/site/feature-card.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/quote";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const action = inquiryAction;
+export const clientAction = keepFormOnFailure;
 
 export const headers = publicPageHeaders;
 
