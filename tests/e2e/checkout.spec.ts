@@ -326,10 +326,12 @@ test.describe("checkout without JavaScript", () => {
   }) => {
     await page.goto(CHECKOUT);
     await page.getByRole("button", { name: "Request Manual Invoice" }).click();
-    await expect(page.getByRole("alert")).toContainText("Missing Information");
-    await expect(page.getByRole("alert")).toContainText(
-      "Please fill in all required billing information",
-    );
+    const summary = page.getByRole("alert").first();
+    await expect(summary).toContainText("Missing Information");
+    await expect(summary).toContainText("Please fill in all required billing information");
+    // Without JavaScript too, each missing field is marked next to it.
+    await expect(page.getByLabel("First Name").first()).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Please enter an email address")).toBeVisible();
 
     await page.getByLabel("First Name").first().fill("Ada");
     await page.getByLabel("Last Name").first().fill("Lovelace");
@@ -343,7 +345,9 @@ test.describe("checkout without JavaScript", () => {
 
     await fillStudent(page, 1, "Grace", "grace@example.com");
     await page.getByRole("button", { name: "Request Manual Invoice" }).click();
-    await expect(page.getByRole("alert")).toContainText("Please fill in all details for student 2");
+    await expect(page.getByRole("alert").first()).toContainText(
+      "Please fill in all details for student 2",
+    );
     await fillStudent(page, 2, "Alan", "alan@example.com");
     await page.getByRole("button", { name: "Request Manual Invoice" }).click();
     await expect(page).toHaveURL(`/courses/${COURSE}/success?invoice=true`);
