@@ -1,4 +1,4 @@
-import type { FieldErrors } from "#app/lib/admin-form.ts";
+import type { FieldErrors } from "#app/lib/forms.ts";
 import { nextFreeSlug } from "#app/lib/slug.ts";
 
 /**

@@ -7,17 +7,8 @@ import { checkImageFile } from "./image-upload.ts";
  * body; only the server's answer counts. No server imports here.
  */
 
-export type FieldErrors = Record<string, string>;
-
-/** The first message for each field (a form shows one message per field). */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
+export type { FieldErrors } from "./forms.ts";
+import type { FieldErrors } from "./forms.ts";
 
 /** What an admin action answers; the page turns it into a toast and field messages. */
 export type AdminFormResult =
@@ -82,13 +73,6 @@ export const optionalFile = z
   .transform((v) =>
     typeof File !== "undefined" && v instanceof File && !(v.size === 0 && v.name === "") ? v : null,
   );
-
-/** Plain values of a submitted form, as the schemas expect them (files stay File objects). */
-export function formValues(formData: FormData): Record<string, FormDataEntryValue> {
-  const values: Record<string, FormDataEntryValue> = {};
-  for (const [key, value] of formData) values[key] ??= value;
-  return values;
-}
 
 /** An optional image input: the browser's type hint and the size cap (the server also reads the bytes). */
 export const optionalImage = optionalFile.superRefine((file, ctx) => {

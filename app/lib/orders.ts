@@ -3,6 +3,8 @@
  * server/orders.server.ts; this file only names and formats. Safe on both sides.
  */
 
+import { z } from "zod/mini";
+
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -109,3 +111,10 @@ export function orderFiltersQuery(filters: Partial<OrderFilters>): string {
   const query = params.toString();
   return query ? `?${query}` : "";
 }
+
+/** The payments screen's 'Mark Invoiced' / 'Mark Paid' / 'Cancel' post. */
+export const orderStatusFormSchema = z.object({
+  intent: z.literal("status"),
+  orderId: z.uuid(),
+  status: z.enum(ORDER_STATUSES),
+});

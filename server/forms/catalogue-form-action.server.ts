@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { z } from "zod";
-import { fieldErrorsOf, formValues, type AdminFormResult } from "#app/lib/admin-form.ts";
+import { parseForm, type FieldErrors } from "#app/lib/forms.ts";
 import { IMAGE_TOO_LARGE } from "#app/lib/image-upload.ts";
-import { readPostedForm } from "./form-post.server.ts";
+import { failure, readPostedForm, success } from "./form-post.server.ts";
 import { InvalidInputError } from "../catalogue-write.server.ts";
 import { log } from "../log.server.ts";
 import { FORM_BODY_LIMIT, UploadError } from "../uploads.server.ts";
@@ -59,8 +59,9 @@ export async function catalogueListData<Lists extends object>(
   }
 }
 
-function reply(result: AdminFormResult, status = 200) {
-  return data(result, { status, headers: { "Cache-Control": "no-store" } });
+/** A refused admin post: the screen's toast text, and messages next to the fields if any. */
+function refuse(status: number, form: string, message: string, fieldErrors?: FieldErrors) {
+  return failure(status, { form, formData: null, names: [], message, fieldErrors });
 }
 
 export async function catalogueFormAction<Values>(
@@ -75,60 +76,47 @@ export async function catalogueFormAction<Values>(
   if (!posted.ok) {
     const errors =
       posted.status === 413 && spec.imageField ? { [spec.imageField]: posted.message } : undefined;
-    return reply({ ok: false, intent: "save", message: posted.message, errors }, posted.status);
+    return refuse(posted.status, "save", posted.message, errors);
   }
   const form = posted.formData;
   const intent = String(form.get(INTENT_FIELD) ?? "save");
   const id = String(form.get("id") ?? "").trim();
   if (id !== "" && !UUID.test(id)) {
-    return reply(
-      {
-        ok: false,
-        intent,
-        message: intent === "delete" ? messages.deleteFailed : messages.saveFailed,
-      },
-      400,
-    );
+    return refuse(400, intent, intent === "delete" ? messages.deleteFailed : messages.saveFailed);
   }
 
   if (intent === "delete") {
     try {
-      if (id && (await spec.remove(id)))
-        return reply({ ok: true, intent, message: messages.deleted });
-      return reply({ ok: false, intent, message: messages.deleteFailed }, 404);
+      if (id && (await spec.remove(id))) return success(intent, messages.deleted);
+      return refuse(404, intent, messages.deleteFailed);
     } catch (error) {
       log.error({ err: error, entity: spec.entity, id }, "admin delete failed");
-      return reply({ ok: false, intent, message: messages.deleteFailed }, 500);
+      return refuse(500, intent, messages.deleteFailed);
     }
   }
-  if (intent !== "save") return reply({ ok: false, intent, message: messages.saveFailed }, 400);
+  if (intent !== "save") return refuse(400, intent, messages.saveFailed);
 
-  const parsed = spec.schema.safeParse(formValues(form));
-  if (!parsed.success) {
-    return reply(
-      { ok: false, intent, message: messages.saveFailed, errors: fieldErrorsOf(parsed.error) },
-      400,
-    );
-  }
+  const parsed = parseForm(form, spec.schema);
+  if (!parsed.ok) return refuse(400, intent, messages.saveFailed, parsed.fieldErrors);
   try {
     if (!id) {
-      await spec.create(parsed.data);
-      return reply({ ok: true, intent, message: messages.created });
+      await spec.create(parsed.value);
+      return success(intent, messages.created);
     }
-    if ((await spec.update(id, parsed.data)) === null) {
-      return reply({ ok: false, intent, message: messages.saveFailed }, 404);
+    if ((await spec.update(id, parsed.value)) === null) {
+      return refuse(404, intent, messages.saveFailed);
     }
-    return reply({ ok: true, intent, message: messages.updated });
+    return success(intent, messages.updated);
   } catch (error) {
     if (error instanceof InvalidInputError) {
-      return reply({ ok: false, intent, message: messages.saveFailed, errors: error.errors }, 400);
+      return refuse(400, intent, messages.saveFailed, error.errors);
     }
     if (error instanceof UploadError) {
       // Spec §8: a non-image is answered 'Please select an image file' (as the toast, too).
       const errors = spec.imageField ? { [spec.imageField]: error.message } : undefined;
-      return reply({ ok: false, intent, message: error.message, errors }, error.status);
+      return refuse(error.status, intent, error.message, errors);
     }
     log.error({ err: error, entity: spec.entity, id: id || undefined }, "admin save failed");
-    return reply({ ok: false, intent, message: messages.saveFailed }, 500);
+    return refuse(500, intent, messages.saveFailed);
   }
 }

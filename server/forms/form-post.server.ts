@@ -1,5 +1,10 @@
 import { data } from "react-router";
-import { echoValues, type FieldErrors, type FormFailure } from "#app/lib/forms.ts";
+import {
+  echoValues,
+  type FieldErrors,
+  type FormFailure,
+  type FormSuccess,
+} from "#app/lib/forms.ts";
 import { FORM_ID_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 
@@ -87,7 +92,8 @@ export function failure(
     form: string | null;
     formData: FormData | null;
     names: readonly string[] | "all";
-    reason: FormFailure["reason"];
+    /** By default, what the status says. */
+    reason?: FormFailure["reason"];
     fieldErrors?: FieldErrors;
     title?: string;
     message?: string;
@@ -98,13 +104,37 @@ export function failure(
     ok: false,
     form: fields.form,
     formId: formIdOf(fields.formData),
-    reason: fields.reason,
+    reason: fields.reason ?? reasonFor(status),
     title: fields.title,
     fieldErrors: fields.fieldErrors ?? {},
     message: fields.message,
     values: fields.formData ? echoValues(fields.formData, fields.names) : {},
   };
   return data(answer, { status, headers: { "Cache-Control": "no-store", ...headers } });
+}
+
+function reasonFor(status: number): FormFailure["reason"] {
+  switch (status) {
+    case 400:
+    case 415:
+      return "invalid";
+    case 404:
+      return "not_found";
+    case 409:
+      return "conflict";
+    case 413:
+      return "too_large";
+    case 429:
+      return "rate_limited";
+    default:
+      return "error";
+  }
+}
+
+/** A post that did what it asked; `message` is the toast's text where the screen shows one. */
+export function success<Extra extends object>(form: string, message?: string, extra?: Extra) {
+  const answer: FormSuccess = { ok: true, form, message, ...extra };
+  return data(answer as FormSuccess<Extra>, { headers: { "Cache-Control": "no-store" } });
 }
 
 /** A post the form's schema refused: 400, a message per field. */

@@ -58,7 +58,12 @@ export async function submitCheckout(
   if (intent === "card" && !isCardPaymentEnabled()) return problem(409, MESSAGES.cardUnavailable);
   const invalid = checkCheckout(values);
   if (invalid) {
-    return { kind: "problem", status: 400, message: invalid.toast, fieldErrors: invalid.fieldErrors };
+    return {
+      kind: "problem",
+      status: 400,
+      message: invalid.toast,
+      fieldErrors: invalid.fieldErrors,
+    };
   }
   try {
     // Counted only for complete forms, so a visitor correcting typos is never locked out.

@@ -184,7 +184,7 @@ describe("signed in", () => {
     expect(bad.body).toMatchObject({
       ok: false,
       message: "Failed to save course",
-      errors: {
+      fieldErrors: {
         title: expect.any(String),
         price: expect.any(String),
         duration_hours: expect.any(String),

@@ -9,13 +9,15 @@ import {
   Search,
   ShoppingCart,
 } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { data, Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } from "react-router";
 import { readAdminForm } from "#server/forms/admin-form.server.ts";
+import { failure, success } from "#server/forms/form-post.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -44,6 +46,7 @@ import {
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { formatDateTime } from "#app/lib/admin-time.ts";
 import { formatPence } from "#app/lib/checkout.ts";
+import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import {
   ADMIN_ACTION_LABELS,
   ORDER_STATUSES,
@@ -52,6 +55,7 @@ import {
   PAYMENT_METHODS,
   PAYMENT_METHOD_LABELS,
   orderFiltersQuery,
+  orderStatusFormSchema,
   parseOrderFilters,
   type AdminOrder,
   type OrderStats,
@@ -90,30 +94,34 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-type StatusAnswer = { ok: true; status: OrderStatus } | { ok: false; message: string };
+type StatusAnswer = FormAnswer<{ status: OrderStatus }>;
 
 /** 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. */
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const failed = (code: number) =>
-    data<StatusAnswer>({ ok: false, message: "Failed to update order status" }, { status: code });
+  const failed = (status: number) =>
+    failure(status, {
+      form: "status",
+      formData: null,
+      names: [],
+      message: "Failed to update order status",
+    });
   const posted = await readAdminForm(request);
   if (!posted.ok) return failed(posted.status);
-  const { form } = posted;
-  const orderId = String(form.get("orderId") ?? "");
-  const status = String(form.get("status") ?? "");
-  if (form.get("intent") !== "status" || !(ORDER_STATUSES as readonly string[]).includes(status)) {
-    return failed(400);
-  }
+  const parsed = parseForm(posted.form, orderStatusFormSchema);
+  if (!parsed.ok) return failed(400);
+  const { orderId, status } = parsed.value;
   try {
-    const result = await changeOrderStatusByAdmin(orderId, status as OrderStatus);
+    const result = await changeOrderStatusByAdmin(orderId, status);
     if (!result.ok) return failed(result.reason === "not_found" ? 404 : 409);
-    return data<StatusAnswer>({ ok: true, status: result.order.status });
+    return success("status", undefined, { status: result.order.status });
   } catch (error) {
     log.error({ err: error, orderId }, "admin payments: status change failed");
     return failed(500);
   }
 }
+
+export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
 
 export const meta: Route.MetaFunction = () => adminMeta("Payments");
 
@@ -189,21 +197,13 @@ function ConfirmCancel({
 
 function StatusActions({ order }: { order: AdminOrder }) {
   const fetcher = useFetcher<StatusAnswer>();
-  const handled = useRef<unknown>(null);
   const busy = fetcher.state !== "idle";
-
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
-    handled.current = fetcher.data;
-    if (fetcher.data.ok) {
-      toast({
-        title: "Status Updated",
-        description: `Order status changed to ${fetcher.data.status}`,
-      });
-    } else {
-      toast({ title: "Error", description: fetcher.data.message, variant: "destructive" });
-    }
-  }, [fetcher.state, fetcher.data]);
+  useFormAnswer(fetcher, {
+    successToast: (answer) => ({
+      title: "Status Updated",
+      description: `Order status changed to ${answer.status}`,
+    }),
+  });
 
   if (order.actions.length === 0) return <span className="text-muted-foreground">—</span>;
   const who = `${order.buyerFirstName} ${order.buyerLastName}`;

@@ -21,14 +21,10 @@ import {
   TableHeader,
   TableRow,
 } from "#app/components/ui/table.tsx";
-import {
-  fieldErrorsOf,
-  formValues,
-  type AdminFormResult,
-  type FieldErrors,
-} from "#app/lib/admin-form.ts";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { focusFirstInvalid, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
 import { toast } from "#app/lib/toast.ts";
-import { ConfirmDelete, describe, focusFirstError, useActionResult } from "./form-parts.tsx";
+import { ConfirmDelete, describe } from "./form-parts.tsx";
 
 /**
  * The frame the course, category and partner screens share (spec §4): back link, title and
@@ -71,8 +67,8 @@ export function CataloguePage<Item extends { id: string }>(props: {
   const openCount = useRef(0);
   const open = (item: Item | null) => setEditing({ key: ++openCount.current, item });
   // Page-level, not per row: the row is gone once the list reloads, its toast must still show.
-  const deleter = useFetcher<AdminFormResult>({ key: `${entity}-delete` });
-  useActionResult(deleter);
+  const deleter = useFetcher<FormAnswer>({ key: `${entity}-delete` });
+  useFormAnswer(deleter);
 
   useEffect(() => {
     if (loadFailed)
@@ -180,31 +176,30 @@ export function useCatalogueForm(options: {
   onSaved: () => void;
   extraErrors?: (form: HTMLFormElement) => FieldErrors;
 }) {
-  const fetcher = useFetcher<AdminFormResult>();
+  const fetcher = useFetcher<FormAnswer>();
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const uid = useId();
   const id = (name: string) => `${uid}-${name}`;
-  useActionResult(fetcher, {
+  useFormAnswer(fetcher, {
     onSuccess: options.onSaved,
     onFailure: (result) => {
-      const found = (!result.ok && result.errors) || {};
-      setErrors(found);
-      focusFirstError(formRef.current, found);
+      setErrors(result.fieldErrors);
+      focusFirstInvalid(formRef.current, result.fieldErrors);
     },
   });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const form = event.currentTarget;
-    const parsed = options.schema.safeParse(formValues(new FormData(form)));
+    const parsed = parseForm(new FormData(form), options.schema);
     const found = {
-      ...(parsed.success ? {} : fieldErrorsOf(parsed.error)),
+      ...(parsed.ok ? {} : parsed.fieldErrors),
       ...options.extraErrors?.(form),
     };
     if (Object.keys(found).length) {
       event.preventDefault();
       setErrors(found);
-      focusFirstError(form, found);
+      focusFirstInvalid(form, found);
       return;
     }
     setErrors({});

@@ -1,6 +1,5 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Trash2 } from "lucide-react";
-import type { FetcherWithComponents } from "react-router";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -15,7 +14,7 @@ import {
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import type { AdminFormResult, FieldErrors } from "#app/lib/admin-form.ts";
+import type { FieldErrors } from "#app/lib/forms.ts";
 import { checkImageFile, IMAGE_ACCEPT } from "#app/lib/image-upload.ts";
 import { toast } from "#app/lib/toast.ts";
 
@@ -66,44 +65,6 @@ export function describe(id: string, error?: string, hasHint = false) {
     "aria-invalid": error ? true : undefined,
     "aria-describedby": ids.length ? ids.join(" ") : undefined,
   } as const;
-}
-
-/**
- * Turns each new answer of an admin action into its toast ('Success' / 'Error', spec §8) and
- * calls `onDone` after a success. Each answer is handled once.
- */
-export function useActionResult(
-  fetcher: FetcherWithComponents<AdminFormResult>,
-  handlers: {
-    onSuccess?: (result: AdminFormResult) => void;
-    onFailure?: (result: AdminFormResult) => void;
-  } = {},
-) {
-  const handled = useRef<unknown>(null);
-  const latest = useRef(handlers);
-  latest.current = handlers;
-  useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== "idle" || !result || handled.current === result) return;
-    handled.current = result;
-    if (result.ok) {
-      toast({ title: "Success", description: result.message });
-      latest.current.onSuccess?.(result);
-    } else {
-      toast({ title: "Error", description: result.message, variant: "destructive" });
-      latest.current.onFailure?.(result);
-    }
-  }, [fetcher.state, fetcher.data]);
-}
-
-/** Focuses the first field the answer complains about. */
-export function focusFirstError(form: HTMLFormElement | null, errors: FieldErrors) {
-  const first = Object.keys(errors)[0];
-  if (!form || !first) return;
-  const field =
-    form.querySelector<HTMLElement>(`[name="${CSS.escape(first)}"]:not([type=hidden])`) ??
-    form.querySelector<HTMLElement>(`#${CSS.escape(first)}`);
-  field?.focus();
 }
 
 /** Number inputs whose text the browser could not read as a number (their value reads as ''). */
