@@ -203,7 +203,7 @@ describe("signed in", () => {
     expect(notImage.body).toMatchObject({
       ok: false,
       message: "Please select an image file",
-      errors: { thumbnail: "Please select an image file" },
+      fieldErrors: { thumbnail: "Please select an image file" },
     });
     expect(await listAdminCourses()).toEqual([]);
 
@@ -217,7 +217,7 @@ describe("signed in", () => {
     );
     expect(created.body).toEqual({
       ok: true,
-      intent: "save",
+      form: "save",
       message: "Course created successfully",
     });
     const [course] = await listAdminCourses();
@@ -271,7 +271,7 @@ describe("signed in", () => {
     expect(partner.body).toMatchObject({
       ok: false,
       message: "Failed to save partner",
-      errors: { website_url: expect.any(String), contact_email: expect.any(String) },
+      fieldErrors: { website_url: expect.any(String), contact_email: expect.any(String) },
     });
   });
 
