@@ -28,6 +28,7 @@ import {
   listCategories,
   updateCategory,
 } from "#server/categories.server.ts";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const meta: Route.MetaFunction = () => adminMeta("Categories");
 
@@ -55,6 +56,8 @@ export async function action({ request }: Route.ActionArgs) {
     remove: deleteCategory,
   });
 }
+
+export const clientAction = keepFormOnFailure;
 
 export default function AdminCategories({ loaderData }: Route.ComponentProps) {
   return (

@@ -52,6 +52,7 @@ import {
   updateCourse,
 } from "#server/course-admin.server.ts";
 import { listPartnerOptions } from "#server/partners.server.ts";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const links: Route.LinksFunction = () => richTextEditorLinks();
 
@@ -91,6 +92,8 @@ export async function action({ request }: Route.ActionArgs) {
     remove: deleteCourse,
   });
 }
+
+export const clientAction = keepFormOnFailure;
 
 const STATUS_BADGE: Record<CourseStatus, BadgeVariant> = {
   published: "success",

@@ -28,6 +28,7 @@ import {
   listPartners,
   updatePartner,
 } from "#server/partners.server.ts";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const meta: Route.MetaFunction = () => adminMeta("Partners");
 
@@ -56,6 +57,8 @@ export async function action({ request }: Route.ActionArgs) {
     remove: deletePartner,
   });
 }
+
+export const clientAction = keepFormOnFailure;
 
 export default function AdminPartners({ loaderData }: Route.ComponentProps) {
   return (

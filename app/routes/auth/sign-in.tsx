@@ -1,12 +1,14 @@
 import { CircleAlert, LoaderCircle, LockKeyhole } from "lucide-react";
-import { data, Form, replace, useNavigation } from "react-router";
+import { Form, replace, useNavigation } from "react-router";
+import { z } from "zod/mini";
 import { getAdmin, signInWithPassword } from "#server/auth.server.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { pageMeta } from "#app/lib/seo.ts";
-import { readPostedForm } from "#server/forms/form-post.server.ts";
+import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
+import { failure, readPostedForm, unreadable } from "#server/forms/form-post.server.ts";
 import type { Route } from "./+types/sign-in";
 
 /**
@@ -21,17 +23,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const posted = await readPostedForm(request);
-  if (!posted.ok) return data({ error: posted.message, email: "" }, { status: posted.status });
+  if (!posted.ok) return unreadable("sign-in", posted);
   const form = posted.formData;
-  const email = String(form.get("email") ?? "").trim();
-  const password = String(form.get("password") ?? "");
-  if (!email || !password) {
-    return data({ error: "Please enter your email and password.", email }, { status: 400 });
-  }
-  const result = await signInWithPassword(request, { email, password }, context.clientIp);
-  if (!result.ok) return data({ error: result.message, email }, { status: result.status });
+  const refuse = (status: number, message: string) =>
+    failure(status, { form: "sign-in", formData: form, names: ["email"], message });
+  const parsed = parseForm(form, signInSchema);
+  if (!parsed.ok) return refuse(400, "Please enter your email and password.");
+  const result = await signInWithPassword(request, parsed.value, context.clientIp);
+  if (!result.ok) return refuse(result.status, result.message);
   throw replace("/admin/dashboard", { headers: result.headers });
 }
+
+export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
 
 // Answers depend on the visitor's session: never kept by a shared cache.
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
@@ -43,7 +46,13 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
+const signInSchema = z.object({
+  email: z.string().check(z.trim(), z.minLength(1), z.maxLength(254)),
+  password: z.string().check(z.minLength(1), z.maxLength(1024)),
+});
+
 export default function SignIn({ actionData }: Route.ComponentProps) {
+  const error = actionData && !actionData.ok ? actionData.message : undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction === "/auth";
   return (
@@ -56,13 +65,13 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         </CardHeader>
         <CardContent>
           <Form method="post" replace className="grid gap-4">
-            {actionData?.error ? (
+            {error ? (
               <div
                 role="alert"
                 className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 p-3 text-sm text-destructive"
               >
                 <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-                <p>{actionData.error}</p>
+                <p>{error}</p>
               </div>
             ) : null}
             <div className="grid gap-2">
@@ -73,8 +82,8 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
                 type="email"
                 autoComplete="username"
                 required
-                defaultValue={actionData?.email ?? ""}
-                aria-invalid={actionData?.error ? true : undefined}
+                defaultValue={(actionData && !actionData.ok && actionData.values?.email) || ""}
+                aria-invalid={error ? true : undefined}
               />
             </div>
             <div className="grid gap-2">
@@ -85,7 +94,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
                 type="password"
                 autoComplete="current-password"
                 required
-                aria-invalid={actionData?.error ? true : undefined}
+                aria-invalid={error ? true : undefined}
               />
             </div>
             <Button type="submit" disabled={submitting} className="w-full">
