@@ -33,7 +33,9 @@ export async function readPostedForm(
     tooLarge = FORM_TOO_LARGE,
   }: { maxBytes?: number; tooLarge?: string } = {},
 ): Promise<PostedForm> {
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  // The multipart boundary is case-sensitive: only the media type is compared lower-cased.
+  const contentType = request.headers.get("content-type") ?? "";
+  const type = contentType.toLowerCase();
   const urlencoded = type.startsWith("application/x-www-form-urlencoded");
   if (!urlencoded && !type.startsWith("multipart/form-data")) {
     return { ok: false, status: 415, message: NOT_A_FORM };
@@ -63,7 +65,7 @@ export async function readPostedForm(
         formData.append(key, value);
       }
     } else {
-      formData = await new Response(body, { headers: { "content-type": type } }).formData();
+      formData = await new Response(body, { headers: { "content-type": contentType } }).formData();
     }
   } catch {
     return { ok: false, status: 400, message: FORM_UNREADABLE };

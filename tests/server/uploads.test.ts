@@ -147,6 +147,22 @@ describe("bounded form bodies", () => {
     );
   });
 
+  it("reads a multipart body whose boundary has capitals, as Chromium sends it", async () => {
+    const boundary = "----WebKitFormBoundaryAbCdEf0123456789";
+    const body = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="title"',
+      "",
+      "Course",
+      `--${boundary}--`,
+      "",
+    ].join("\r\n");
+    const posted = await readPostedForm(
+      post(body, { "content-type": `multipart/form-data; boundary=${boundary}` }),
+    );
+    expect(posted.ok && posted.formData.get("title")).toBe("Course");
+  });
+
   it("refuses a declared Content-Length over the cap without reading the body", async () => {
     const request = post("x", {
       "content-type": "multipart/form-data; boundary=x",
