@@ -3,6 +3,8 @@
  * server/orders.server.ts; this file only names and formats. Safe on both sides.
  */
 
+import type { SpamReason } from "./suspected-spam.ts";
+
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -56,6 +58,8 @@ export interface AdminOrder {
   totalAmountCents: number;
   currency: string;
   isBuyerStudent: boolean;
+  /** Set while held as suspected spam (no e-mails sent yet). */
+  spamReason: SpamReason | null;
   createdAt: string;
   students: AdminOrderStudent[];
   /** The statuses an admin may move this order to now (empty for paid, failed, canceled). */

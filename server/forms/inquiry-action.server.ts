@@ -10,12 +10,8 @@ import {
   type InquiryForm,
   type Modality,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
-import {
-  createCourseInquiry,
-  createEnquiry,
-  createLicenceInquiry,
-} from "../inquiries.server.ts";
+import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
+import { createCourseInquiry, createEnquiry, createLicenceInquiry } from "../inquiries.server.ts";
 import { log } from "../log.server.ts";
 import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
 
@@ -62,30 +58,27 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
     const limit = await hitRateLimit(`form:${form}`, clientAddress(context));
     if (!limit.allowed) return rateLimited(form, formData, names, limit.retryAfter);
 
-    const verdict = judgeSubmission(formData);
-    if (verdict === "bot") {
-      // Looks like success to the sender; nothing is stored or sent.
-      log.info({ form }, "form post discarded as automated");
-      return success(form, formData);
-    }
+    // Honeypot filled: checked and stored like any post, but marked and held with no e-mails
+    // (decision 0012), so the usual answer is true.
+    const suspected = honeypotMark(formData);
 
     // A field sent twice (or as a file) stays so, and the schema rejects it.
     const values = formValues(formData, names);
     if (form === "enquiry") {
       const parsed = SCHEMAS.enquiry.safeParse(values);
       if (!parsed.success) return invalid(form, formData, names, parsed.error);
-      await createEnquiry(parsed.data);
+      await createEnquiry(parsed.data, suspected);
       return success(form, formData);
     }
     if (form === "licence") {
       const parsed = SCHEMAS.licence.safeParse(values);
       if (!parsed.success) return invalid(form, formData, names, parsed.error);
-      await createLicenceInquiry(parsed.data);
+      await createLicenceInquiry(parsed.data, suspected);
       return success(form, formData);
     }
     const parsed = SCHEMAS.course_quote.safeParse(values);
     if (!parsed.success) return invalid(form, formData, names, parsed.error);
-    const outcome = await createCourseInquiry(parsed.data);
+    const outcome = await createCourseInquiry(parsed.data, suspected);
     if (!outcome.ok) {
       return failure(400, {
         form,

@@ -6,7 +6,7 @@ import {
   safeReturnPath,
   type FormResult,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
+import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
 import { log } from "../log.server.ts";
 import { subscribe } from "../newsletter.server.ts";
 import { failure, formIdOf, invalid, rateLimited, readPostedForm } from "./form-post.server.ts";
@@ -53,15 +53,11 @@ async function subscribeFromForm(formData: FormData, context: ActionFunctionArgs
     const limit = await hitRateLimit("form:newsletter", clientAddress(context));
     if (!limit.allowed) return rateLimited("newsletter", formData, names, limit.retryAfter);
 
-    const verdict = judgeSubmission(formData);
-    if (verdict === "bot") {
-      log.info({ form: "newsletter" }, "form post discarded as automated");
-      return subscribed(formData);
-    }
     const parsed = newsletterSchema.safeParse(formValues(formData, names));
     if (!parsed.success) return invalid("newsletter", formData, names, parsed.error);
 
-    const result = await subscribe(parsed.data.email);
+    // Honeypot filled: stored all the same, marked (not exported or counted) — decision 0012.
+    const result = await subscribe(parsed.data.email, undefined, honeypotMark(formData));
     if (result.status === "already_subscribed") {
       return failure(409, {
         form: "newsletter",

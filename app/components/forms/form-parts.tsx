@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { z } from "zod/mini";
+import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { cn } from "#app/lib/cn.ts";
@@ -8,7 +9,6 @@ import {
   fieldErrorsOf,
   FORM_FIELD,
   FORM_ID_FIELD,
-  HONEYPOT_FIELD,
   LIMITS,
   type FieldErrors,
   type FormResult,
@@ -37,19 +37,7 @@ export function HiddenFormFields({
     <>
       {form !== "newsletter" ? <input type="hidden" name={FORM_FIELD} value={form} /> : null}
       <input type="hidden" name={FORM_ID_FIELD} value={formId} />
-      {/* Off-screen rather than display:none, which some bots skip; hidden from assistive tech. */}
-      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-        <label>
-          Leave this field empty
-          <input
-            type="text"
-            name={HONEYPOT_FIELD}
-            tabIndex={-1}
-            autoComplete="off"
-            defaultValue=""
-          />
-        </label>
-      </div>
+      <HoneypotField />
     </>
   );
 }

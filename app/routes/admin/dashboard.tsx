@@ -28,7 +28,14 @@ import type { Route } from "./+types/dashboard";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  let counts: InquiryCounts = { new: 0, in_progress: 0, replied: 0, closed: 0, total: 0 };
+  let counts: InquiryCounts = {
+    new: 0,
+    in_progress: 0,
+    replied: 0,
+    closed: 0,
+    total: 0,
+    suspected: 0,
+  };
   let latest: AdminInquiry[] = [];
   try {
     [counts, latest] = await Promise.all([countInquiriesByStatus(), latestInquiries(10)]);

@@ -7,6 +7,7 @@ import {
   PoundSterling,
   RefreshCw,
   Search,
+  ShieldCheck,
   ShoppingCart,
 } from "lucide-react";
 import { useEffect, useRef } from "react";
@@ -14,8 +15,14 @@ import { data, Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } 
 import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
-import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders.server.ts";
+import {
+  changeOrderStatusByAdmin,
+  listOrders,
+  orderStats,
+  releaseOrder,
+} from "#server/orders.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
+import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -90,17 +97,35 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-type StatusAnswer = { ok: true; status: OrderStatus } | { ok: false; message: string };
+type StatusAnswer =
+  { ok: true; status: OrderStatus; released?: boolean } | { ok: false; message: string };
 
-/** 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. */
+const RELEASED_MESSAGE = "Order released: its e-mails are on their way";
+
+/**
+ * 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. 'Release'
+ * on an order held as suspected spam: clears the mark and sends the invoice request's e-mails.
+ */
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const failed = (code: number) =>
-    data<StatusAnswer>({ ok: false, message: "Failed to update order status" }, { status: code });
+  const failed = (code: number, message = "Failed to update order status") =>
+    data<StatusAnswer>({ ok: false, message }, { status: code });
   const posted = await readAdminForm(request);
   if (!posted.ok) return failed(posted.status);
   const { form } = posted;
   const orderId = String(form.get("orderId") ?? "");
+  if (form.get("intent") === "release") {
+    const releaseFailed = (code: number) => failed(code, "Failed to release order");
+    if (!/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(orderId)) return releaseFailed(400);
+    try {
+      const released = await releaseOrder(orderId);
+      if (!released) return releaseFailed(404);
+      return data<StatusAnswer>({ ok: true, status: released.status, released: true });
+    } catch (error) {
+      log.error({ err: error, orderId }, "admin payments: release failed");
+      return releaseFailed(500);
+    }
+  }
   const status = String(form.get("status") ?? "");
   if (form.get("intent") !== "status" || !(ORDER_STATUSES as readonly string[]).includes(status)) {
     return failed(400);
@@ -195,7 +220,9 @@ function StatusActions({ order }: { order: AdminOrder }) {
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
     handled.current = fetcher.data;
-    if (fetcher.data.ok) {
+    if (fetcher.data.ok && fetcher.data.released) {
+      toast({ title: "Success", description: RELEASED_MESSAGE });
+    } else if (fetcher.data.ok) {
       toast({
         title: "Status Updated",
         description: `Order status changed to ${fetcher.data.status}`,
@@ -205,12 +232,30 @@ function StatusActions({ order }: { order: AdminOrder }) {
     }
   }, [fetcher.state, fetcher.data]);
 
-  if (order.actions.length === 0) return <span className="text-muted-foreground">—</span>;
+  if (order.actions.length === 0 && !order.spamReason) {
+    return <span className="text-muted-foreground">—</span>;
+  }
   const who = `${order.buyerFirstName} ${order.buyerLastName}`;
   return (
     <fetcher.Form method="post" className="flex flex-wrap justify-end gap-2">
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
+      {order.spamReason ? (
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          disabled={busy}
+          aria-label={`Release ${who}'s order ${order.reference}`}
+          title="Not spam: release it (sends the held e-mails)"
+          onClick={() =>
+            fetcher.submit({ intent: "release", orderId: order.id }, { method: "post" })
+          }
+        >
+          <ShieldCheck aria-hidden />
+          Release
+        </Button>
+      ) : null}
       {order.actions.map((to) =>
         to === "canceled" ? (
           <ConfirmCancel
@@ -289,7 +334,9 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       {actionData ? (
         <p role="status" className="mb-4 rounded-md border border-border bg-card p-3 text-sm">
           {actionData.ok
-            ? `Status Updated: Order status changed to ${actionData.status}`
+            ? actionData.released
+              ? RELEASED_MESSAGE
+              : `Status Updated: Order status changed to ${actionData.status}`
             : actionData.message}{" "}
           <Link to={`${location.pathname}${location.search}`} className="text-primary underline">
             Dismiss
@@ -446,7 +493,10 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                     <Badge variant="outline">{PAYMENT_METHOD_LABELS[order.paymentMethod]}</Badge>
                   </TableCell>
                   <TableCell className="align-top">
-                    <OrderStatusBadge status={order.status} />
+                    <div className="flex flex-wrap gap-1">
+                      <OrderStatusBadge status={order.status} />
+                      {order.spamReason ? <SuspectedSpamBadge reason={order.spamReason} /> : null}
+                    </div>
                   </TableCell>
                   <TableCell className="align-top whitespace-nowrap text-muted-foreground">
                     {formatDateTime(order.createdAt)}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, data, redirect, useFetcher, useNavigate } from "react-router";
 import { ArrowLeft, CreditCard, ExternalLink, FileText, GraduationCap, Info } from "lucide-react";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
+import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { readPostedForm } from "#server/forms/form-post.server.ts";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
@@ -313,6 +314,7 @@ function CheckoutForm({
       aria-label="Checkout"
     >
       {hydrated ? <input type="hidden" name={FIELD.enhanced} value="1" /> : null}
+      <HoneypotField />
       <div className="grid gap-6">
         {pageMessage ? (
           <div
