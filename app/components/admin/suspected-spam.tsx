@@ -1,11 +1,13 @@
 import { ShieldAlert, ShieldCheck } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
-import { ConfirmDelete, useActionResult } from "#app/components/admin/catalogue/form-parts.tsx";
+import { ConfirmDelete } from "#app/components/admin/catalogue/form-parts.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import type { AdminFormResult } from "#app/lib/admin-form.ts";
+import { toast } from "#app/lib/toast.ts";
 import {
   SPAM_FILTERS,
   SPAM_FILTER_LABELS,
@@ -50,7 +52,8 @@ export function SpamFilterSelect({ id, value }: { id: string; value: SpamFilter 
 /**
  * Release (clears the mark; the screen's action sends what was held) and Delete (asks first) for
  * one held row. Posts `intent=release|delete` and `id` to the screen's action; its answer is
- * toasted.
+ * toasted as soon as it arrives — not once the list has reloaded, since by then a released or
+ * deleted row may have left the list (and this component with it).
  */
 export function SuspectedSpamActions({
   id,
@@ -63,7 +66,17 @@ export function SuspectedSpamActions({
   deleteQuestion: string;
 }) {
   const fetcher = useFetcher<AdminFormResult>();
-  useActionResult(fetcher);
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || handled.current === result) return;
+    handled.current = result;
+    toast(
+      result.ok
+        ? { title: "Success", description: result.message }
+        : { title: "Error", description: result.message, variant: "destructive" },
+    );
+  }, [fetcher.data]);
   const busy = fetcher.state !== "idle";
   return (
     <fetcher.Form method="post" className="inline-flex items-center gap-1">
