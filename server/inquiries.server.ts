@@ -256,6 +256,7 @@ import {
   INQUIRY_STATUSES,
   INQUIRY_STATUS_LABELS,
   INQUIRY_TYPE_LABELS,
+  emptyInquiryCounts,
   modalityLabel,
   type AdminInquiry,
   type InquiryCounts,
@@ -384,14 +385,7 @@ async function tallyInquiries(): Promise<{
     })
     .from(inquiries)
     .groupBy(inquiries.status, orm.sql`${inquiries.spamReason} is not null`);
-  const counts: InquiryCounts = {
-    new: 0,
-    in_progress: 0,
-    replied: 0,
-    closed: 0,
-    total: 0,
-    suspected: 0,
-  };
+  const counts = emptyInquiryCounts();
   const suspectedByStatus: Partial<Record<InquiryStatus, number>> = {};
   for (const row of rows) {
     const known = (INQUIRY_STATUSES as readonly string[]).includes(row.status);

@@ -466,17 +466,22 @@ function invoiceRequestEmails(
   ];
 }
 
-/** The receipt to the buyer and joining details to every student, for an order just paid. */
-async function paidEmails(tx: Transaction, order: OrderRow): Promise<OutgoingEmail[]> {
-  const students = await tx
+/** One order's named students, in the order they were entered. */
+function studentsOfOrder(tx: Transaction, orderId: string): Promise<StudentLike[]> {
+  return tx
     .select({
       firstName: orderStudents.firstName,
       lastName: orderStudents.lastName,
       email: orderStudents.email,
     })
     .from(orderStudents)
-    .where(eq(orderStudents.orderId, order.id))
+    .where(eq(orderStudents.orderId, orderId))
     .orderBy(asc(orderStudents.position));
+}
+
+/** The receipt to the buyer and joining details to every student, for an order just paid. */
+async function paidEmails(tx: Transaction, order: OrderRow): Promise<OutgoingEmail[]> {
+  const students = await studentsOfOrder(tx, order.id);
   const [course] = order.courseId
     ? await tx.select({ slug: courses.slug }).from(courses).where(eq(courses.id, order.courseId))
     : [];
@@ -678,15 +683,7 @@ export async function releaseOrder(orderId: string): Promise<AdminOrder | null> 
       .returning();
     if (!order) return null;
     if (order.paymentMethod === "invoice") {
-      const students = await tx
-        .select({
-          firstName: orderStudents.firstName,
-          lastName: orderStudents.lastName,
-          email: orderStudents.email,
-        })
-        .from(orderStudents)
-        .where(eq(orderStudents.orderId, order.id))
-        .orderBy(asc(orderStudents.position));
+      const students = await studentsOfOrder(tx, order.id);
       const queued = await tx
         .select({ kind: emailOutbox.kind })
         .from(emailOutbox)

@@ -73,6 +73,11 @@ export interface AdminInquiry {
  */
 export type InquiryCounts = Record<InquiryStatus, number> & { total: number; suspected: number };
 
+/** All zero: before counting, or when the counts could not be read. */
+export function emptyInquiryCounts(): InquiryCounts {
+  return { new: 0, in_progress: 0, replied: 0, closed: 0, total: 0, suspected: 0 };
+}
+
 export const INQUIRY_PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 200;
 

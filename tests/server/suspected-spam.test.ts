@@ -5,7 +5,6 @@ import * as newsletterRoute from "#app/routes/admin/newsletter-subscriptions.tsx
 import * as paymentsRoute from "#app/routes/admin/payments.tsx";
 import { HONEYPOT_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { parseInquiryFilters } from "#app/lib/admin-inquiries.ts";
-import { createAdmin, handleAuthRequest } from "#server/auth.server.ts";
 import { config } from "#server/config.server.ts";
 import {
   courses,
@@ -24,6 +23,7 @@ import {
 } from "#server/newsletter.server.ts";
 import { createOrder } from "#server/orders.server.ts";
 import { submitCheckout } from "#server/payments/checkout.server.ts";
+import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";
 
@@ -110,24 +110,7 @@ function checkoutForm(fields: Record<string, string>) {
   return body;
 }
 
-/* Admin routes, signed in as an admin. */
-
-async function adminCookie(): Promise<string> {
-  await createAdmin({ email: "staff@example.com", password: "correct horse battery" });
-  const response = await handleAuthRequest(
-    new Request(`${origin}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: origin },
-      body: JSON.stringify({ email: "staff@example.com", password: "correct horse battery" }),
-    }),
-    "203.0.113.9",
-  );
-  expect(response.status).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
+/* Admin routes, signed in as an admin (adminCookie). */
 
 type RouteAction = (args: never) => Promise<unknown>;
 

@@ -56,6 +56,7 @@ import {
   INQUIRY_TYPES,
   INQUIRY_TYPE_LABELS,
   NOTES_MAX_LENGTH,
+  emptyInquiryCounts,
   inquiryFiltersQuery,
   inquiryUpdateSchema,
   modalityLabel,
@@ -75,14 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     return { filters, ...(await inquiriesScreen(filters)), loadError: false };
   } catch (error) {
     log.error({ err: error }, "admin inquiries: could not load");
-    const counts: InquiryCounts = {
-      new: 0,
-      in_progress: 0,
-      replied: 0,
-      closed: 0,
-      total: 0,
-      suspected: 0,
-    };
+    const counts: InquiryCounts = emptyInquiryCounts();
     return { filters, inquiries: [], total: 0, page: 1, pageCount: 1, counts, loadError: true };
   }
 }
