@@ -24,7 +24,7 @@ import {
  * A post with the honeypot filled is stored as an invoice request held as suspected spam
  * (decision 0012), whichever button sent it: no e-mail, no Stripe session, and the visitor gets
  * the invoice answer ('Invoice Requested') — true, since the booking is kept for staff to
- * release or delete.
+ * release (which sends the invoice request's e-mails) or cancel.
  */
 
 /** Orders one client may place per minute (each card order also creates a Stripe session). */
