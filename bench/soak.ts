@@ -336,7 +336,7 @@ function stepFor(i: number, n: number, site: { pages: string[]; courses: string[
     case 17:
       return data(course);
     case 18:
-      // A bot filling the honeypot: answered like anyone else, nothing stored (for now).
+      // A bot filling the honeypot: answered like anyone else, stored marked as suspected spam.
       return post("/contact", {
         form: "enquiry",
         contact_website: "https://spam.example",

@@ -1,15 +1,18 @@
 import { createHash } from "node:crypto";
-import { lt, sql } from "drizzle-orm";
+import { and, count, gt, inArray, lt, sql } from "drizzle-orm";
 import { HONEYPOT_FIELD } from "#app/lib/inquiry-schemas.ts";
+import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { config } from "./config.server.ts";
-import { db } from "./db/client.server.ts";
-import { rateLimitHits } from "./db/schema.ts";
+import { db, type Database, type Transaction } from "./db/client.server.ts";
+import { emailOutbox, rateLimitHits } from "./db/schema.ts";
 import { log } from "./log.server.ts";
 
 /**
- * Spam and abuse guards for public form posts: a honeypot field, and per-client rate limits
- * counted in PostgreSQL so that every server instance shares them. Nothing here needs anything
- * per visitor in the page's HTML, which is shared by every anonymous visitor (and any cache).
+ * Spam and abuse guards for public form posts: a honeypot field, per-client rate limits and a
+ * per-recipient limit on confirmation e-mails, all counted in PostgreSQL so that every server
+ * instance shares them. Nothing here needs anything per visitor in the page's HTML, which is
+ * shared by every anonymous visitor (and any cache). A post the guards suspect is stored and
+ * marked, never dropped (decision 0012).
  */
 
 declare module "react-router" {
@@ -21,10 +24,58 @@ declare module "react-router" {
 
 export type SpamVerdict = "human" | "bot";
 
-/** Honeypot filled → bot (the caller answers with a normal-looking success and keeps nothing). */
+/**
+ * Honeypot filled → bot. The caller still stores the post (marked 'honeypot', no e-mails) and
+ * answers as usual: the post is kept, so the answer is true.
+ */
 export function judgeSubmission(formData: FormData): SpamVerdict {
   const honeypot = formData.get(HONEYPOT_FIELD);
   return honeypot !== null && honeypot !== "" ? "bot" : "human";
+}
+
+/** The mark a post gets from the honeypot alone: 'honeypot' or none. */
+export function honeypotMark(formData: FormData): SpamReason | null {
+  return judgeSubmission(formData) === "bot" ? "honeypot" : null;
+}
+
+/**
+ * E-mails to the visitor's own address that anyone could ask for by typing it into a form: the
+ * ones the per-recipient limit counts and holds. (Receipts and joining details follow a
+ * payment, so they are neither counted nor held.)
+ */
+export const LIMITED_CONFIRMATION_KINDS = [
+  "visitor_confirmation",
+  "invoice_request_confirmation",
+] as const;
+
+const RECIPIENT_WINDOW = "1 hour";
+
+/**
+ * Whether one more confirmation may be queued to `address` in this transaction: fewer than
+ * `limit` confirmations were queued to it (any casing) in the last hour, whoever posted them.
+ * Counted from the outbox itself; a transaction-scoped advisory lock per address makes
+ * concurrent posts (on any instance) count one another, so the limit cannot be raced.
+ */
+export async function confirmationAllowed(
+  tx: Transaction | Database,
+  address: string,
+  limit: number = config.recipientConfirmationsPerHour,
+): Promise<boolean> {
+  const recipient = address.trim().toLowerCase();
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`confirmation:${recipient}`}, 0))`,
+  );
+  const [row] = await tx
+    .select({ n: count() })
+    .from(emailOutbox)
+    .where(
+      and(
+        sql`lower(${emailOutbox.toAddress}) = ${recipient}`,
+        inArray(emailOutbox.kind, [...LIMITED_CONFIRMATION_KINDS]),
+        gt(emailOutbox.createdAt, sql`now() - ${RECIPIENT_WINDOW}::interval`),
+      ),
+    );
+  return (row?.n ?? 0) < limit;
 }
 
 const WINDOW_MS = 60_000;

@@ -84,6 +84,14 @@ const schema = z.object({
     .min(1)
     .max(100_000)
     .default(5),
+  // Confirmation e-mails (enquiry, invoice request) one address may receive per rolling hour,
+  // whoever sends the posts; beyond it the post is stored, held and staff are told.
+  RECIPIENT_CONFIRMATIONS_PER_HOUR: z.coerce
+    .number({ message: "must be a whole number" })
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(3),
   // Card payments (Stripe Checkout). Without a secret key, 'Pay with Card' is disabled and
   // only invoices can be requested.
   STRIPE_SECRET_KEY: optionalString.pipe(
@@ -194,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     mailFrom: e.MAIL_FROM,
     mailReplyTo: e.MAIL_REPLY_TO ?? (e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS[0]! : e.ADMIN_EMAIL),
     formRateLimitPerMinute: e.FORM_RATE_LIMIT_PER_MINUTE,
+    recipientConfirmationsPerHour: e.RECIPIENT_CONFIRMATIONS_PER_HOUR,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,

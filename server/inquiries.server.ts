@@ -9,10 +9,12 @@ import {
   type Modality,
   type ServiceInterest,
 } from "#app/lib/inquiry-schemas.ts";
+import type { SpamReason } from "#app/lib/suspected-spam.ts";
+import { confirmationAllowed } from "./abuse.server.ts";
 import { config } from "./config.server.ts";
 import { db } from "./db/client.server.ts";
-import { courses, inquiries } from "./db/schema.ts";
-import { queueEmails } from "./email/outbox.server.ts";
+import { courses, emailOutbox, inquiries } from "./db/schema.ts";
+import { queueEmails, type OutgoingEmail } from "./email/outbox.server.ts";
 import {
   renderAdminAlert,
   renderVisitorConfirmation,
@@ -20,11 +22,13 @@ import {
   type InquiryTypeValue,
 } from "./email/templates.server.ts";
 import { nudgeOutbox } from "./email/worker.server.ts";
+import { log } from "./log.server.ts";
 
 /**
  * Inquiries from the public forms (spec §5, §7): each is stored with status new, together with
  * its two e-mails (admin alert, visitor confirmation) in the outbox — one transaction, so there
  * is never an inquiry without its e-mails nor an e-mail about an inquiry that was not saved.
+ * Suspected spam is stored too, marked and held (decision 0012); releasing it queues the e-mails.
  */
 
 export type InquiryRow = typeof inquiries.$inferSelect;
@@ -85,55 +89,95 @@ interface EmailExtras {
   useCase?: LicenceInput["use_case"];
 }
 
-/** Saves the inquiry and queues its two e-mails in one transaction, then nudges the worker. */
-async function saveWithEmails(values: NewInquiry, extras: EmailExtras): Promise<InquiryRow> {
-  const inquiry = await db().transaction(async (tx) => {
-    const [row] = await tx.insert(inquiries).values(values).returning();
-    if (!row) throw new Error("the inquiry was not saved");
-    const data: InquiryEmailData = {
+/** What the e-mail templates need, from a stored inquiry and the form's extra choices. */
+function emailDataOf(row: InquiryRow, extras: EmailExtras): InquiryEmailData {
+  return {
+    inquiryId: row.id,
+    inquiryType: row.inquiryType,
+    form: extras.form,
+    name: row.name,
+    email: row.email,
+    company: row.company,
+    phone: row.phone,
+    message: row.message,
+    serviceInterest: extras.serviceInterest ?? null,
+    courseTitle: row.courseTitleSnapshot,
+    modality: row.modality,
+    attendees: row.attendees,
+    budget: row.budget,
+    licenceCount: extras.licenceCount ?? null,
+    useCase: extras.useCase ?? null,
+    submittedAt: row.createdAt,
+  };
+}
+
+/** An inquiry's two e-mails: the alert to staff and the confirmation to the visitor. */
+function inquiryEmails(
+  row: InquiryRow,
+  extras: EmailExtras,
+  options: { held?: boolean } = {},
+): OutgoingEmail[] {
+  const data = emailDataOf(row, extras);
+  return [
+    {
+      kind: "admin_alert",
+      to: config.adminEmails,
+      replyTo: row.email,
+      ...renderAdminAlert(data, `${config.publicUrl}/admin/inquiries`, options),
       inquiryId: row.id,
-      inquiryType: row.inquiryType,
-      form: extras.form,
-      name: row.name,
-      email: row.email,
-      company: row.company,
-      phone: row.phone,
-      message: row.message,
-      serviceInterest: extras.serviceInterest ?? null,
-      courseTitle: row.courseTitleSnapshot,
-      modality: row.modality,
-      attendees: row.attendees,
-      budget: row.budget,
-      licenceCount: extras.licenceCount ?? null,
-      useCase: extras.useCase ?? null,
-      submittedAt: row.createdAt,
-    };
-    const alert = renderAdminAlert(data, `${config.publicUrl}/admin/inquiries`);
-    const confirmation = renderVisitorConfirmation(data);
-    await queueEmails(tx, [
-      {
-        kind: "admin_alert",
-        to: config.adminEmails,
-        replyTo: row.email,
-        ...alert,
-        inquiryId: row.id,
-      },
-      {
-        kind: "visitor_confirmation",
-        to: row.email,
-        replyTo: config.mailReplyTo,
-        ...confirmation,
-        inquiryId: row.id,
-      },
-    ]);
+    },
+    {
+      kind: "visitor_confirmation",
+      to: row.email,
+      replyTo: config.mailReplyTo,
+      ...renderVisitorConfirmation(data),
+      inquiryId: row.id,
+    },
+  ];
+}
+
+/**
+ * Saves the inquiry and queues its e-mails in one transaction, then nudges the worker.
+ * Suspected spam is stored all the same, marked (decision 0012): a honeypot post queues no
+ * e-mail; a post whose address has had its hourly confirmations is marked 'recipient_limit' and
+ * only staff are told (the alert says the confirmation is held).
+ */
+async function saveWithEmails(
+  values: NewInquiry,
+  extras: EmailExtras,
+  suspected: SpamReason | null,
+): Promise<InquiryRow> {
+  const inquiry = await db().transaction(async (tx) => {
+    const spamReason =
+      suspected ?? ((await confirmationAllowed(tx, values.email)) ? null : "recipient_limit");
+    const [row] = await tx
+      .insert(inquiries)
+      .values({ ...values, spamReason })
+      .returning();
+    if (!row) throw new Error("the inquiry was not saved");
+    if (spamReason === null) {
+      await queueEmails(tx, inquiryEmails(row, extras));
+    } else if (spamReason === "recipient_limit") {
+      const [alert] = inquiryEmails(row, extras, { held: true });
+      await queueEmails(tx, [alert!]);
+    }
     return row;
   });
-  nudgeOutbox();
+  if (inquiry.spamReason !== null) {
+    log.warn(
+      { inquiryId: inquiry.id, spamReason: inquiry.spamReason },
+      "inquiry held as suspected spam",
+    );
+  }
+  if (inquiry.spamReason !== "honeypot") nudgeOutbox();
   return inquiry;
 }
 
-/** Home, contact, quote and service-page enquiries. */
-export function createEnquiry(input: EnquiryInput): Promise<InquiryRow> {
+/** Home, contact, quote and service-page enquiries. `suspected`: the honeypot's mark, if any. */
+export function createEnquiry(
+  input: EnquiryInput,
+  suspected: SpamReason | null = null,
+): Promise<InquiryRow> {
   return saveWithEmails(
     {
       name: input.name,
@@ -145,11 +189,15 @@ export function createEnquiry(input: EnquiryInput): Promise<InquiryRow> {
       status: "new",
     },
     { form: "enquiry", serviceInterest: input.service },
+    suspected,
   );
 }
 
 /** File Interrogator licence quotes. */
-export function createLicenceInquiry(input: LicenceInput): Promise<InquiryRow> {
+export function createLicenceInquiry(
+  input: LicenceInput,
+  suspected: SpamReason | null = null,
+): Promise<InquiryRow> {
   return saveWithEmails(
     {
       name: input.name,
@@ -161,6 +209,7 @@ export function createLicenceInquiry(input: LicenceInput): Promise<InquiryRow> {
       status: "new",
     },
     { form: "licence", licenceCount: input.licence_count, useCase: input.use_case },
+    suspected,
   );
 }
 
@@ -168,7 +217,10 @@ export type CourseQuoteOutcome =
   { ok: true; inquiry: InquiryRow; modality: Modality } | { ok: false; reason: "course_not_found" };
 
 /** Course quote / enrolment dialog: a training inquiry about a published course. */
-export async function createCourseInquiry(input: CourseQuoteInput): Promise<CourseQuoteOutcome> {
+export async function createCourseInquiry(
+  input: CourseQuoteInput,
+  suspected: SpamReason | null = null,
+): Promise<CourseQuoteOutcome> {
   const title = await publishedCourseTitle(input.course_id);
   if (title === null) return { ok: false, reason: "course_not_found" };
   const inquiry = await saveWithEmails(
@@ -187,6 +239,7 @@ export async function createCourseInquiry(input: CourseQuoteInput): Promise<Cour
       budget: input.budget,
     },
     { form: "course_quote" },
+    suspected,
   );
   return { ok: true, inquiry, modality: input.modality };
 }
@@ -203,12 +256,15 @@ import {
   INQUIRY_STATUSES,
   INQUIRY_STATUS_LABELS,
   INQUIRY_TYPE_LABELS,
+  emptyInquiryCounts,
   modalityLabel,
   type AdminInquiry,
   type InquiryCounts,
   type InquiryFilters,
+  type InquiryStatus,
   type InquiryUpdate,
 } from "#app/lib/admin-inquiries.ts";
+import { SPAM_REASON_LABELS } from "#app/lib/suspected-spam.ts";
 import { csvResponse, type CsvValue } from "./csv.server.ts";
 
 export function toAdminInquiry(row: InquiryRow): AdminInquiry {
@@ -226,6 +282,7 @@ export function toAdminInquiry(row: InquiryRow): AdminInquiry {
     modality: row.modality,
     attendees: row.attendees,
     budget: row.budget,
+    spamReason: row.spamReason,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -246,6 +303,8 @@ function adminInquiryWhere(filters: Omit<InquiryFilters, "page">): orm.SQL | und
   if (filters.type !== "all") conditions.push(orm.eq(inquiries.inquiryType, filters.type));
   if (filters.status !== "all") conditions.push(orm.eq(inquiries.status, filters.status));
   if (filters.q) conditions.push(orm.sql`${inquirySearchText} like ${likePattern(filters.q)}`);
+  if (filters.spam === "only") conditions.push(orm.isNotNull(inquiries.spamReason));
+  if (filters.spam === "none") conditions.push(orm.isNull(inquiries.spamReason));
   return conditions.length ? orm.and(...conditions) : undefined;
 }
 
@@ -299,38 +358,129 @@ export async function listInquiriesForAdmin(
 export async function inquiriesScreen(
   filters: InquiryFilters,
 ): Promise<AdminInquiryPage & { counts: InquiryCounts }> {
-  const counts = await countInquiriesByStatus();
-  const known =
-    filters.type === "all" && !filters.q
-      ? filters.status === "all"
-        ? counts.total
-        : counts[filters.status]
-      : undefined;
+  const { counts, suspectedByStatus } = await tallyInquiries();
+  let known: number | undefined;
+  if (filters.type === "all" && !filters.q) {
+    const real = filters.status === "all" ? counts.total : counts[filters.status];
+    const suspected =
+      filters.status === "all" ? counts.suspected : (suspectedByStatus[filters.status] ?? 0);
+    known = filters.spam === "only" ? suspected : filters.spam === "none" ? real : real + suspected;
+  }
   return { ...(await listInquiriesForAdmin(filters, known)), counts };
 }
 
-/** Counts by status and in total, in one aggregate query. */
-export async function countInquiriesByStatus(): Promise<InquiryCounts> {
+/**
+ * Counts by status and in total over real inquiries (suspected spam left out), the number held
+ * as suspected spam, and those by status — one aggregate query.
+ */
+async function tallyInquiries(): Promise<{
+  counts: InquiryCounts;
+  suspectedByStatus: Partial<Record<InquiryStatus, number>>;
+}> {
   const rows = await db()
-    .select({ status: inquiries.status, n: orm.count() })
+    .select({
+      status: inquiries.status,
+      suspected: orm.sql<boolean>`${inquiries.spamReason} is not null`,
+      n: orm.count(),
+    })
     .from(inquiries)
-    .groupBy(inquiries.status);
-  const counts = { new: 0, in_progress: 0, replied: 0, closed: 0, total: 0 } as InquiryCounts;
+    .groupBy(inquiries.status, orm.sql`${inquiries.spamReason} is not null`);
+  const counts = emptyInquiryCounts();
+  const suspectedByStatus: Partial<Record<InquiryStatus, number>> = {};
   for (const row of rows) {
-    if ((INQUIRY_STATUSES as readonly string[]).includes(row.status)) counts[row.status] = row.n;
-    counts.total += row.n;
+    const known = (INQUIRY_STATUSES as readonly string[]).includes(row.status);
+    if (row.suspected) {
+      counts.suspected += row.n;
+      if (known) suspectedByStatus[row.status] = (suspectedByStatus[row.status] ?? 0) + row.n;
+    } else {
+      if (known) counts[row.status] = row.n;
+      counts.total += row.n;
+    }
   }
-  return counts;
+  return { counts, suspectedByStatus };
 }
 
-/** The dashboard's latest inquiries (spec §9: 10). */
+/** Counts by status and in total (suspected spam apart), in one aggregate query. */
+export async function countInquiriesByStatus(): Promise<InquiryCounts> {
+  return (await tallyInquiries()).counts;
+}
+
+/** The dashboard's latest inquiries (spec §9: 10); suspected spam waits on the Inquiries screen. */
 export async function latestInquiries(limit = 10): Promise<AdminInquiry[]> {
   const rows = await db()
     .select()
     .from(inquiries)
+    .where(orm.isNull(inquiries.spamReason))
     .orderBy(...newestFirst)
     .limit(limit);
   return rows.map(toAdminInquiry);
+}
+
+/**
+ * The form-specific choices of a stored inquiry, read back from what the row holds (the licence
+ * choices and the service lead the stored message, as `licenceMessage` and
+ * `messageWithServiceInterest` wrote them): what releasing a held inquiry needs to write the
+ * e-mails the normal path would have sent.
+ */
+export function emailExtrasOf(row: InquiryRow): EmailExtras {
+  if (row.courseTitleSnapshot !== null || row.modality !== null) return { form: "course_quote" };
+  const [first = "", second] = row.message.split("\n");
+  if (row.inquiryType === "file_interrogator" && first.startsWith("Licences: ")) {
+    const licenceCount = keyOfLabel(LICENCE_COUNT_LABELS, first.slice("Licences: ".length));
+    const useCase = second?.startsWith("Use case: ")
+      ? keyOfLabel(USE_CASE_LABELS, second.slice("Use case: ".length))
+      : null;
+    if (licenceCount) return { form: "licence", licenceCount, useCase };
+  }
+  const serviceInterest =
+    first.startsWith("Service Interest: ") && second === ""
+      ? keyOfLabel(SERVICE_LABELS, first.slice("Service Interest: ".length))
+      : null;
+  return { form: "enquiry", serviceInterest };
+}
+
+function keyOfLabel<K extends string>(labels: Record<K, string>, label: string): K | null {
+  return (Object.keys(labels) as K[]).find((key) => labels[key] === label) ?? null;
+}
+
+/**
+ * 'Release' on a suspected-spam inquiry: clears the mark and queues, in the same transaction,
+ * the e-mails the normal path sends that have not gone yet (a 'recipient_limit' inquiry's staff
+ * alert went at the time; its confirmation goes now). Null when there is no such held inquiry.
+ */
+export async function releaseInquiry(id: string): Promise<AdminInquiry | null> {
+  const released = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .update(inquiries)
+      .set({ spamReason: null, updatedAt: new Date() })
+      .where(orm.and(orm.eq(inquiries.id, id), orm.isNotNull(inquiries.spamReason)))
+      .returning();
+    if (!row) return null;
+    const queued = await tx
+      .select({ kind: emailOutbox.kind })
+      .from(emailOutbox)
+      .where(orm.eq(emailOutbox.inquiryId, row.id));
+    const already = new Set(queued.map((q) => q.kind));
+    await queueEmails(
+      tx,
+      inquiryEmails(row, emailExtrasOf(row)).filter((m) => !already.has(m.kind)),
+    );
+    return row;
+  });
+  if (!released) return null;
+  log.info({ inquiryId: released.id }, "suspected-spam inquiry released");
+  nudgeOutbox();
+  return toAdminInquiry(released);
+}
+
+/** 'Delete' on a suspected-spam inquiry (only those: real inquiries are kept). */
+export async function deleteSuspectedInquiry(id: string): Promise<boolean> {
+  const deleted = await db()
+    .delete(inquiries)
+    .where(orm.and(orm.eq(inquiries.id, id), orm.isNotNull(inquiries.spamReason)))
+    .returning({ id: inquiries.id });
+  if (deleted.length > 0) log.info({ inquiryId: id }, "suspected-spam inquiry deleted");
+  return deleted.length > 0;
 }
 
 /** The update dialog: status and notes, nothing else. Null when there is no such inquiry. */
@@ -382,6 +532,7 @@ export const INQUIRY_CSV_HEADER = [
   "Budget",
   "Message",
   "Notes",
+  "Suspected spam",
   "ID",
 ] as const;
 
@@ -400,6 +551,7 @@ function inquiryCsvValues(row: InquiryRow): CsvValue[] {
     row.budget,
     row.message,
     row.notes,
+    row.spamReason ? SPAM_REASON_LABELS[row.spamReason] : "",
     row.id,
   ];
 }

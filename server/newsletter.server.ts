@@ -1,6 +1,8 @@
 import { normaliseEmail } from "#app/lib/inquiry-schemas.ts";
+import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { db } from "./db/client.server.ts";
 import { newsletterSubscriptions } from "./db/schema.ts";
+import { log } from "./log.server.ts";
 
 /** Newsletter sign-ups from the footer (spec §5 'Newsletter', §8). */
 
@@ -21,23 +23,41 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Stores the address trimmed and lower-cased. A second sign-up with the same address in any
- * casing hits the unique index on lower(email) (23505) and is answered 'already subscribed'.
+ * casing hits the unique index on lower(email) (23505) and is answered 'already subscribed' —
+ * unless the row there is held as suspected spam and this sign-up is not: then a real person has
+ * asked for it, so the mark is cleared and they are subscribed (decision 0012). `suspected`
+ * (the honeypot's mark) stores a new address marked; it is not exported or counted.
  */
 export async function subscribe(
   email: string,
   source: string = NEWSLETTER_SOURCE_FOOTER,
+  suspected: SpamReason | null = null,
 ): Promise<SubscribeResult> {
   const normalised = normaliseEmail(email);
   try {
     const [row] = await db()
       .insert(newsletterSubscriptions)
-      .values({ email: normalised, source })
+      .values({ email: normalised, source, spamReason: suspected })
       .returning({ id: newsletterSubscriptions.id });
+    if (suspected) log.warn({ spamReason: suspected }, "newsletter sign-up held as suspected spam");
     return { status: "subscribed", id: row!.id, email: normalised };
   } catch (error) {
-    if (isUniqueViolation(error)) return { status: "already_subscribed", email: normalised };
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
   }
+  if (suspected === null) {
+    const [cleared] = await db()
+      .update(newsletterSubscriptions)
+      .set({ spamReason: null, isActive: true, source, subscribedAt: new Date() })
+      .where(
+        orm.and(
+          orm.sql`lower(${newsletterSubscriptions.email}) = ${normalised}`,
+          orm.isNotNull(newsletterSubscriptions.spamReason),
+        ),
+      )
+      .returning({ id: newsletterSubscriptions.id });
+    if (cleared) return { status: "subscribed", id: cleared.id, email: normalised };
+  }
+  return { status: "already_subscribed", email: normalised };
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -63,16 +83,22 @@ function toAdminSubscription(row: SubscriptionRow): AdminSubscription {
     email: row.email,
     isActive: row.isActive,
     source: row.source,
+    spamReason: row.spamReason,
     subscribedAt: row.subscribedAt.toISOString(),
   };
 }
 
 function subscriptionWhere(filters: Omit<SubscriptionFilters, "page">): orm.SQL | undefined {
-  if (!filters.q) return undefined;
-  // `%`, `_` and `\` typed into the search box are matched literally. lower(email) is indexed
-  // (trigram GIN, migration 0004) where PostgreSQL has pg_trgm.
-  const pattern = `%${filters.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return orm.sql`lower(${newsletterSubscriptions.email}) like ${pattern}`;
+  const conditions: orm.SQL[] = [];
+  if (filters.q) {
+    // `%`, `_` and `\` typed into the search box are matched literally. lower(email) is indexed
+    // (trigram GIN, migration 0004) where PostgreSQL has pg_trgm.
+    const pattern = `%${filters.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(orm.sql`lower(${newsletterSubscriptions.email}) like ${pattern}`);
+  }
+  if (filters.spam === "only") conditions.push(orm.isNotNull(newsletterSubscriptions.spamReason));
+  if (filters.spam === "none") conditions.push(orm.isNull(newsletterSubscriptions.spamReason));
+  return conditions.length ? orm.and(...conditions) : undefined;
 }
 
 export interface AdminSubscriptionPage {
@@ -127,26 +153,44 @@ export async function subscriptionsScreen(
   now: Date = new Date(),
 ): Promise<AdminSubscriptionPage & { stats: SubscriptionStats }> {
   const stats = await subscriptionStats(now);
-  const list = await listSubscriptionsForAdmin(filters, filters.q ? undefined : stats.total);
+  const known = filters.q
+    ? undefined
+    : filters.spam === "only"
+      ? stats.suspected
+      : filters.spam === "none"
+        ? stats.total
+        : stats.total + stats.suspected;
+  const list = await listSubscriptionsForAdmin(filters, known);
   return { ...list, stats };
 }
 
-/** Total, active and New Today (subscribed since midnight in London), in one aggregate query. */
+/**
+ * Total, active and New Today (subscribed since midnight in London) over real subscriptions, and
+ * the number held as suspected spam (counted apart), in one aggregate query.
+ */
 export async function subscriptionStats(now: Date = new Date()): Promise<SubscriptionStats> {
   const since = startOfLondonDay(now);
+  const real = orm.sql`${newsletterSubscriptions.spamReason} is null`;
   const [row] = await db()
     .select({
-      total: orm.count(),
-      active: orm.sql<number>`count(*) filter (where ${newsletterSubscriptions.isActive})`.mapWith(
-        Number,
-      ),
-      newToday:
-        orm.sql<number>`count(*) filter (where ${newsletterSubscriptions.subscribedAt} >= ${since.toISOString()}::timestamptz)`.mapWith(
+      total: orm.sql<number>`count(*) filter (where ${real})`.mapWith(Number),
+      active:
+        orm.sql<number>`count(*) filter (where ${real} and ${newsletterSubscriptions.isActive})`.mapWith(
           Number,
         ),
+      newToday:
+        orm.sql<number>`count(*) filter (where ${real} and ${newsletterSubscriptions.subscribedAt} >= ${since.toISOString()}::timestamptz)`.mapWith(
+          Number,
+        ),
+      suspected: orm.sql<number>`count(*) filter (where not ${real})`.mapWith(Number),
     })
     .from(newsletterSubscriptions);
-  return { total: row?.total ?? 0, active: row?.active ?? 0, newToday: row?.newToday ?? 0 };
+  return {
+    total: row?.total ?? 0,
+    active: row?.active ?? 0,
+    newToday: row?.newToday ?? 0,
+    suspected: row?.suspected ?? 0,
+  };
 }
 
 /** Activate or deactivate one subscription. Null when there is no such subscription. */
@@ -162,12 +206,48 @@ export async function setSubscriptionActive(
   return row ? toAdminSubscription(row) : null;
 }
 
-/** 'Export Active Emails': every active address, newest subscription first. */
+/** 'Release' on a suspected-spam subscription: clears the mark. Null when there is none held. */
+export async function releaseSubscription(id: string): Promise<AdminSubscription | null> {
+  const [row] = await db()
+    .update(newsletterSubscriptions)
+    .set({ spamReason: null })
+    .where(
+      orm.and(
+        orm.eq(newsletterSubscriptions.id, id),
+        orm.isNotNull(newsletterSubscriptions.spamReason),
+      ),
+    )
+    .returning();
+  if (row) log.info({ subscriptionId: id }, "suspected-spam subscription released");
+  return row ? toAdminSubscription(row) : null;
+}
+
+/** 'Delete' on a suspected-spam subscription (only those: real sign-ups are deactivated). */
+export async function deleteSuspectedSubscription(id: string): Promise<boolean> {
+  const deleted = await db()
+    .delete(newsletterSubscriptions)
+    .where(
+      orm.and(
+        orm.eq(newsletterSubscriptions.id, id),
+        orm.isNotNull(newsletterSubscriptions.spamReason),
+      ),
+    )
+    .returning({ id: newsletterSubscriptions.id });
+  if (deleted.length > 0) log.info({ subscriptionId: id }, "suspected-spam subscription deleted");
+  return deleted.length > 0;
+}
+
+/** 'Export Active Emails': every active address, newest subscription first; no suspected spam. */
 export async function activeSubscriberEmails(): Promise<string[]> {
   const rows = await db()
     .select({ email: newsletterSubscriptions.email })
     .from(newsletterSubscriptions)
-    .where(orm.eq(newsletterSubscriptions.isActive, true))
+    .where(
+      orm.and(
+        orm.eq(newsletterSubscriptions.isActive, true),
+        orm.isNull(newsletterSubscriptions.spamReason),
+      ),
+    )
     .orderBy(orm.desc(newsletterSubscriptions.subscribedAt), orm.desc(newsletterSubscriptions.id));
   return rows.map((r) => r.email);
 }

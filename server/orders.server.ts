@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import {
   isValidQuantity,
   validateCheckout,
@@ -18,10 +18,12 @@ import {
   type PaymentMethod,
 } from "#app/lib/orders.ts";
 import { isSlug } from "#app/lib/slug.ts";
+import type { SpamReason } from "#app/lib/suspected-spam.ts";
+import { confirmationAllowed } from "./abuse.server.ts";
 import { config } from "./config.server.ts";
 import { csvResponse, type CsvValue } from "./csv.server.ts";
 import { db, type Transaction } from "./db/client.server.ts";
-import { courses, orderStudents, orders, stripeEvents } from "./db/schema.ts";
+import { courses, emailOutbox, orderStudents, orders, stripeEvents } from "./db/schema.ts";
 import { queueEmails, type OutgoingEmail } from "./email/outbox.server.ts";
 import { nudgeOutbox } from "./email/worker.server.ts";
 import { log } from "./log.server.ts";
@@ -261,6 +263,8 @@ export interface CreateOrderInput {
   paymentMethod: PaymentMethod;
   /** Exactly what the buyer typed; prices are never taken from here. */
   values: CheckoutValues;
+  /** The honeypot's mark: the order is stored held, with no e-mails (decision 0012). */
+  suspected?: SpamReason | null;
 }
 
 export type CreateOrderResult =
@@ -273,7 +277,9 @@ export type CreateOrderResult =
  * Creates a pending order (spec §7 create-payment): the course is read by id inside the
  * transaction and must be published and priced; unit price from the database, total = unit ×
  * quantity; the students in order_students. An invoice request also queues the admin alert and
- * the buyer's confirmation in the same transaction.
+ * the buyer's confirmation in the same transaction — unless it is held as suspected spam
+ * (decision 0012): a honeypot order queues nothing; an invoice request whose buyer address has
+ * had its hourly confirmations is marked 'recipient_limit' and only staff are told.
  */
 export async function createOrder(input: CreateOrderInput): Promise<CreateOrderResult> {
   const problem = validateCheckout(input.values);
@@ -301,6 +307,14 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
     const unitPriceCents = priceToPence(course.price)!;
     const totalAmountCents = orderTotal(unitPriceCents, quantity);
     if (totalAmountCents === null) return { ok: false, reason: "unavailable" };
+    let spamReason: SpamReason | null = input.suspected ?? null;
+    if (
+      spamReason === null &&
+      input.paymentMethod === "invoice" &&
+      !(await confirmationAllowed(tx, buyer.email))
+    ) {
+      spamReason = "recipient_limit";
+    }
     const [order] = await tx
       .insert(orders)
       .values({
@@ -318,6 +332,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         totalAmountCents,
         currency: "GBP",
         isBuyerStudent,
+        spamReason,
       })
       .returning();
     if (students.length > 0) {
@@ -331,24 +346,11 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         })),
       );
     }
-    if (input.paymentMethod === "invoice") {
-      const data = emailData(order!, students);
-      await queueEmails(tx, [
-        {
-          kind: "invoice_request_alert",
-          to: config.adminEmails,
-          replyTo: order!.buyerEmail,
-          orderId: order!.id,
-          ...renderInvoiceRequestAlert(data, `${config.publicUrl}/admin/payments`),
-        },
-        {
-          kind: "invoice_request_confirmation",
-          to: order!.buyerEmail,
-          replyTo: config.mailReplyTo,
-          orderId: order!.id,
-          ...renderInvoiceRequestConfirmation(data),
-        },
-      ]);
+    if (input.paymentMethod === "invoice" && spamReason !== "honeypot") {
+      const [alert, confirmation] = invoiceRequestEmails(order!, students, {
+        held: spamReason === "recipient_limit",
+      });
+      await queueEmails(tx, spamReason === null ? [alert!, confirmation!] : [alert!]);
     }
     return { ok: true, order: order!, courseSlug: course.slug };
   });
@@ -359,10 +361,11 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         method: result.order.paymentMethod,
         quantity: result.order.quantity,
         totalAmountCents: result.order.totalAmountCents,
+        spamReason: result.order.spamReason,
       },
-      "order created",
+      result.order.spamReason ? "order created, held as suspected spam" : "order created",
     );
-    if (input.paymentMethod === "invoice") nudgeOutbox();
+    if (input.paymentMethod === "invoice" && result.order.spamReason !== "honeypot") nudgeOutbox();
   }
   return result;
 }
@@ -438,17 +441,47 @@ function emailData(order: OrderRow, students: StudentLike[]): OrderEmailData {
   };
 }
 
-/** The receipt to the buyer and joining details to every student, for an order just paid. */
-async function paidEmails(tx: Transaction, order: OrderRow): Promise<OutgoingEmail[]> {
-  const students = await tx
+/** An invoice request's two e-mails: the alert to staff and the confirmation to the buyer. */
+function invoiceRequestEmails(
+  order: OrderRow,
+  students: StudentLike[],
+  options: { held?: boolean } = {},
+): OutgoingEmail[] {
+  const data = emailData(order, students);
+  return [
+    {
+      kind: "invoice_request_alert",
+      to: config.adminEmails,
+      replyTo: order.buyerEmail,
+      orderId: order.id,
+      ...renderInvoiceRequestAlert(data, `${config.publicUrl}/admin/payments`, options),
+    },
+    {
+      kind: "invoice_request_confirmation",
+      to: order.buyerEmail,
+      replyTo: config.mailReplyTo,
+      orderId: order.id,
+      ...renderInvoiceRequestConfirmation(data),
+    },
+  ];
+}
+
+/** One order's named students, in the order they were entered. */
+function studentsOfOrder(tx: Transaction, orderId: string): Promise<StudentLike[]> {
+  return tx
     .select({
       firstName: orderStudents.firstName,
       lastName: orderStudents.lastName,
       email: orderStudents.email,
     })
     .from(orderStudents)
-    .where(eq(orderStudents.orderId, order.id))
+    .where(eq(orderStudents.orderId, orderId))
     .orderBy(asc(orderStudents.position));
+}
+
+/** The receipt to the buyer and joining details to every student, for an order just paid. */
+async function paidEmails(tx: Transaction, order: OrderRow): Promise<OutgoingEmail[]> {
+  const students = await studentsOfOrder(tx, order.id);
   const [course] = order.courseId
     ? await tx.select({ slug: courses.slug }).from(courses).where(eq(courses.id, order.courseId))
     : [];
@@ -557,6 +590,7 @@ function toAdminOrder(order: OrderRow, students: StudentLike[]): AdminOrder {
     totalAmountCents: order.totalAmountCents,
     currency: order.currency,
     isBuyerStudent: order.isBuyerStudent,
+    spamReason: order.spamReason,
     createdAt: order.createdAt.toISOString(),
     students,
     actions: adminActions(order),
@@ -630,6 +664,43 @@ export async function changeOrderStatusByAdmin(
     return { ok: false, reason: "not_allowed", status: result.order.status };
   const students = await studentsOf([result.order.id]);
   return { ok: true, order: toAdminOrder(result.order, students.get(result.order.id) ?? []) };
+}
+
+/**
+ * 'Release' on a suspected-spam order: clears the mark and queues, in the same transaction, the
+ * invoice request's e-mails that have not gone yet (a 'recipient_limit' order's staff alert went
+ * at the time; the buyer's confirmation goes now). Card orders held by the honeypot never
+ * reached Stripe, and are stored as invoice requests (decision 0012). Null when no such order
+ * is held.
+ */
+export async function releaseOrder(orderId: string): Promise<AdminOrder | null> {
+  if (!UUID.test(orderId)) return null;
+  const released = await db().transaction(async (tx) => {
+    const [order] = await tx
+      .update(orders)
+      .set({ spamReason: null, updatedAt: sql`now()` })
+      .where(and(eq(orders.id, orderId), isNotNull(orders.spamReason)))
+      .returning();
+    if (!order) return null;
+    if (order.paymentMethod === "invoice") {
+      const students = await studentsOfOrder(tx, order.id);
+      const queued = await tx
+        .select({ kind: emailOutbox.kind })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.orderId, order.id));
+      const already = new Set(queued.map((q) => q.kind));
+      await queueEmails(
+        tx,
+        invoiceRequestEmails(order, students).filter((m) => !already.has(m.kind)),
+      );
+    }
+    return order;
+  });
+  if (!released) return null;
+  log.info({ orderId }, "suspected-spam order released");
+  nudgeOutbox();
+  const students = await studentsOf([released.id]);
+  return toAdminOrder(released, students.get(released.id) ?? []);
 }
 
 /* ------------------------------------------------------------------------------------------ */

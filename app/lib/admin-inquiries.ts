@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MODALITY_LABELS, type Modality } from "./inquiry-schemas.ts";
+import { parseSpamFilter, type SpamFilter, type SpamReason } from "./suspected-spam.ts";
 
 /**
  * Inquiries as the admin screens show and filter them (spec §2 Admin area, §4 Inquiry). The
@@ -61,11 +62,21 @@ export interface AdminInquiry {
   modality: string | null;
   attendees: number | null;
   budget: string | null;
+  /** Set while held as suspected spam (no e-mails sent yet). */
+  spamReason: SpamReason | null;
   createdAt: string;
 }
 
-/** Counts by status over all inquiries; `total` is every inquiry. */
-export type InquiryCounts = Record<InquiryStatus, number> & { total: number };
+/**
+ * Counts by status over real inquiries; `total` is every real inquiry, `suspected` those held as
+ * suspected spam (counted apart).
+ */
+export type InquiryCounts = Record<InquiryStatus, number> & { total: number; suspected: number };
+
+/** All zero: before counting, or when the counts could not be read. */
+export function emptyInquiryCounts(): InquiryCounts {
+  return { new: 0, in_progress: 0, replied: 0, closed: 0, total: 0, suspected: 0 };
+}
 
 export const INQUIRY_PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 200;
@@ -75,6 +86,8 @@ export interface InquiryFilters {
   status: InquiryStatus | "all";
   /** Matches name, e-mail or company (case-insensitive); '' for none. */
   q: string;
+  /** Suspected spam: shown with the rest, alone, or hidden. */
+  spam: SpamFilter;
   /** 1-based. */
   page: number;
 }
@@ -92,12 +105,13 @@ export function parseSearch(value: string | null): string {
   return (value ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
 }
 
-/** The list's filters from the URL (?type=&status=&q=&page=); anything unknown means 'all'. */
+/** The list's filters from the URL (?type=&status=&q=&spam=&page=); anything unknown means 'all'. */
 export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
   return {
     type: oneOf(INQUIRY_TYPES, params.get("type")),
     status: oneOf(INQUIRY_STATUSES, params.get("status")),
     q: parseSearch(params.get("q")),
+    spam: parseSpamFilter(params.get("spam")),
     page: parsePage(params.get("page")),
   };
 }
@@ -108,6 +122,7 @@ export function inquiryFiltersQuery(filters: Partial<InquiryFilters>): string {
   if (filters.type && filters.type !== "all") params.set("type", filters.type);
   if (filters.status && filters.status !== "all") params.set("status", filters.status);
   if (filters.q) params.set("q", filters.q);
+  if (filters.spam && filters.spam !== "all") params.set("spam", filters.spam);
   if (filters.page && filters.page > 1) params.set("page", String(filters.page));
   const query = params.toString();
   return query ? `?${query}` : "";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parsePage, parseSearch } from "./admin-inquiries.ts";
+import { parseSpamFilter, type SpamFilter, type SpamReason } from "./suspected-spam.ts";
 
 /** Newsletter subscriptions as the admin screen shows them. Safe on both sides. */
 
@@ -8,14 +9,20 @@ export interface AdminSubscription {
   email: string;
   isActive: boolean;
   source: string | null;
+  /** Set while held as suspected spam (not exported or counted). */
+  spamReason: SpamReason | null;
   subscribedAt: string;
 }
 
-/** Total, active, and subscribed on today's date in London (spec §9 'New Today'). */
+/**
+ * Total, active, and subscribed on today's date in London (spec §9 'New Today'), over real
+ * subscriptions; `suspected`: those held as suspected spam.
+ */
 export interface SubscriptionStats {
   total: number;
   active: number;
   newToday: number;
+  suspected: number;
 }
 
 export const SUBSCRIPTION_PAGE_SIZE = 50;
@@ -23,16 +30,23 @@ export const SUBSCRIPTION_PAGE_SIZE = 50;
 export interface SubscriptionFilters {
   /** Part of the address; '' for all. */
   q: string;
+  /** Suspected spam: shown with the rest, alone, or hidden. */
+  spam: SpamFilter;
   page: number;
 }
 
 export function parseSubscriptionFilters(params: URLSearchParams): SubscriptionFilters {
-  return { q: parseSearch(params.get("q")), page: parsePage(params.get("page")) };
+  return {
+    q: parseSearch(params.get("q")),
+    spam: parseSpamFilter(params.get("spam")),
+    page: parsePage(params.get("page")),
+  };
 }
 
 export function subscriptionFiltersQuery(filters: Partial<SubscriptionFilters>): string {
   const params = new URLSearchParams();
   if (filters.q) params.set("q", filters.q);
+  if (filters.spam && filters.spam !== "all") params.set("spam", filters.spam);
   if (filters.page && filters.page > 1) params.set("page", String(filters.page));
   const query = params.toString();
   return query ? `?${query}` : "";

@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod/mini";
+import type { SpamReason } from "./suspected-spam.ts";
 
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -58,6 +59,8 @@ export interface AdminOrder {
   totalAmountCents: number;
   currency: string;
   isBuyerStudent: boolean;
+  /** Set while held as suspected spam (no e-mails sent yet). */
+  spamReason: SpamReason | null;
   createdAt: string;
   students: AdminOrderStudent[];
   /** The statuses an admin may move this order to now (empty for paid, failed, canceled). */
@@ -117,4 +120,10 @@ export const orderStatusFormSchema = z.object({
   intent: z.literal("status"),
   orderId: z.uuid(),
   status: z.enum(ORDER_STATUSES),
+});
+
+/** The payments screen's 'Release' of an order held as suspected spam. */
+export const orderReleaseFormSchema = z.object({
+  intent: z.literal("release"),
+  orderId: z.uuid(),
 });

@@ -35,6 +35,11 @@ export const orderStatus = pgEnum("order_status", [
   "canceled",
 ]);
 export const paymentMethod = pgEnum("payment_method", ["stripe", "invoice"]);
+/**
+ * Why a post is held as suspected spam (decision 0012): the honeypot was filled, or the address
+ * has had its hourly allowance of confirmation e-mails. NULL on everything else.
+ */
+export const spamReason = pgEnum("spam_reason", ["honeypot", "recipient_limit"]);
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -107,6 +112,8 @@ export const inquiries = pgTable(
     modality: modality("modality"),
     attendees: integer("attendees"),
     budget: text("budget"),
+    /** Set when held as suspected spam: no e-mails were sent until an admin releases it. */
+    spamReason: spamReason("spam_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -126,6 +133,10 @@ export const inquiries = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // The 'Suspected spam only' filter: a small partial index, newest first.
+    index("inquiries_spam_created_at_idx")
+      .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.spamReason} is not null`),
     check("inquiries_attendees_positive", sql`${t.attendees} >= 1`),
   ],
 );
@@ -149,6 +160,8 @@ export const orders = pgTable(
     currency: text("currency").notNull().default("GBP"),
     isBuyerStudent: boolean("is_buyer_student").notNull().default(true),
     stripeCheckoutSessionId: text("stripe_checkout_session_id").unique(),
+    /** Set when held as suspected spam: no e-mails were sent until an admin releases it. */
+    spamReason: spamReason("spam_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -203,6 +216,8 @@ export const newsletterSubscriptions = pgTable(
     email: text("email").notNull(),
     isActive: boolean("is_active").notNull().default(true),
     source: text("source"),
+    /** Set when held as suspected spam: not exported or counted until released. */
+    spamReason: spamReason("spam_reason"),
     subscribedAt: timestamp("subscribed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -213,6 +228,9 @@ export const newsletterSubscriptions = pgTable(
       t.subscribedAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    index("newsletter_subscriptions_spam_subscribed_at_idx")
+      .on(t.subscribedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.spamReason} is not null`),
   ],
 );
 
@@ -256,6 +274,8 @@ export const emailOutbox = pgTable(
     index("email_outbox_status_next_attempt_idx").on(t.status, t.nextAttemptAt),
     index("email_outbox_inquiry_id_idx").on(t.inquiryId),
     index("email_outbox_order_id_idx").on(t.orderId),
+    // The per-recipient limit counts recent confirmations to one address (abuse.server.ts).
+    index("email_outbox_recipient_created_at_idx").on(sql`lower(${t.toAddress})`, t.createdAt),
     check("email_outbox_attempts_non_negative", sql`${t.attempts} >= 0`),
   ],
 );

@@ -68,6 +68,30 @@ export function headerText(value: string, max = 150): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * How a confirmation greets a visitor. It goes to an address nobody has verified, so it carries
+ * as little of what was typed as possible: the name on one line, at most 40 characters.
+ */
+export const GREETING_NAME_MAX = 40;
+export function greetingName(name: string): string {
+  return headerText(name, GREETING_NAME_MAX);
+}
+
+/**
+ * For staff: why the visitor's confirmation was held (decision 0012). Opens the alert, and its
+ * subject starts with '[Held]'.
+ */
+export const HELD_CONFIRMATION_NOTE =
+  "Held as suspected spam: this address has already had its confirmation e-mails for the past hour, so none was sent this time. Open it in the admin area and release it to send the confirmation, or delete it.";
+
+export function heldNoticeHtml(note: string): string {
+  return `<p style="margin:0 0 16px;padding:12px;border:1px solid #d97706;background:#fffbeb;border-radius:6px"><strong>Held.</strong> ${escapeHtml(note)}</p>`;
+}
+
+export function heldSubject(subject: string): string {
+  return headerText(`[Held] ${subject}`);
+}
+
 export function formatSubmissionDate(date: Date): string {
   return new Intl.DateTimeFormat("en-GB", {
     dateStyle: "long",
@@ -152,24 +176,34 @@ function detailRows(data: InquiryEmailData): Row[] {
   ];
 }
 
-/** To the company's admin mailboxes; Reply-To is the visitor, so a reply goes straight back. */
-export function renderAdminAlert(data: InquiryEmailData, adminUrl: string): RenderedEmail {
+/**
+ * To the company's admin mailboxes; Reply-To is the visitor, so a reply goes straight back.
+ * `held`: the visitor's confirmation was held (per-recipient limit), and the alert says so.
+ */
+export function renderAdminAlert(
+  data: InquiryEmailData,
+  adminUrl: string,
+  options: { held?: boolean } = {},
+): RenderedEmail {
   const what =
     data.form === "course_quote" && data.courseTitle
       ? `${data.modality === "online" ? "Online enrolment" : "Classroom quote"}: ${data.courseTitle}`
       : data.form === "licence"
         ? "File Interrogator licence quote"
         : INQUIRY_TYPE_LABELS[data.inquiryType];
-  const subject = headerText(`New inquiry (${what}) from ${data.name}`);
+  const plainSubject = headerText(`New inquiry (${what}) from ${data.name}`);
+  const subject = options.held ? heldSubject(plainSubject) : plainSubject;
   const rows = detailRows(data);
   const html = layout(
     subject,
-    `<h1 style="font-size:20px;margin:0 0 16px">New inquiry from the website</h1>` +
+    (options.held ? heldNoticeHtml(HELD_CONFIRMATION_NOTE) : "") +
+      `<h1 style="font-size:20px;margin:0 0 16px">New inquiry from the website</h1>` +
       `<table role="presentation" style="border-collapse:collapse;margin-bottom:16px">${rowsHtml(rows)}</table>` +
       (data.message ? `<h2 style="font-size:16px">Message</h2>${messageHtml(data.message)}` : "") +
       `<p style="margin-top:24px"><a href="${escapeHtml(adminUrl)}">Open the inquiries in the admin area</a> · reply to this e-mail to answer ${escapeHtml(data.name)}.</p>`,
   );
   const text = [
+    ...(options.held ? [`HELD. ${HELD_CONFIRMATION_NOTE}`, ""] : []),
     "New inquiry from the website",
     "",
     rowsText(rows),
@@ -181,7 +215,11 @@ export function renderAdminAlert(data: InquiryEmailData, adminUrl: string): Rend
   return { subject, html, text };
 }
 
-/** To the visitor: what we received, when we will answer, and the reference to quote. */
+/**
+ * To the visitor: what we received, when we will answer, and the reference to quote. The address
+ * is unverified, so nothing long the visitor typed is echoed: the greeting's name is shortened
+ * and the message is not quoted (staff get it in the alert).
+ */
 export function renderVisitorConfirmation(data: InquiryEmailData): RenderedEmail {
   const topic = serviceOrCourse(data);
   const subject =
@@ -202,7 +240,7 @@ export function renderVisitorConfirmation(data: InquiryEmailData): RenderedEmail
   ];
   const html = layout(
     subject,
-    `<p>Dear ${escapeHtml(data.name)},</p>` +
+    `<p>Dear ${escapeHtml(greetingName(data.name))},</p>` +
       `<p>Thank you for contacting NightWatch about ${escapeHtml(topic)}. We have received your enquiry. ${escapeHtml(promise)}</p>` +
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
       (steps ? `<h2 style="font-size:16px">Next steps</h2><p>${escapeHtml(steps)}</p>` : "") +
@@ -210,7 +248,7 @@ export function renderVisitorConfirmation(data: InquiryEmailData): RenderedEmail
       `<p>Kind regards,<br>The NightWatch team</p>`,
   );
   const text = [
-    `Dear ${data.name},`,
+    `Dear ${greetingName(data.name)},`,
     "",
     `Thank you for contacting NightWatch about ${topic}. We have received your enquiry. ${promise}`,
     "",

@@ -10,7 +10,7 @@ import {
   type InquiryForm,
   type Modality,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
+import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
 import { createCourseInquiry, createEnquiry, createLicenceInquiry } from "../inquiries.server.ts";
 import { log } from "../log.server.ts";
 import {
@@ -48,29 +48,26 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
     const limit = await hitRateLimit(`form:${form}`, clientAddress(context));
     if (!limit.allowed) return rateLimited(form, formData, names, limit.retryAfter);
 
-    const verdict = judgeSubmission(formData);
-    if (verdict === "bot") {
-      // Looks like success to the sender; nothing is stored or sent.
-      log.info({ form }, "form post discarded as automated");
-      return success(form, formData);
-    }
+    // Honeypot filled: checked and stored like any post, but marked and held with no e-mails
+    // (decision 0012), so the usual answer is true.
+    const suspected = honeypotMark(formData);
 
     // A field sent twice (or as a file) stays so, and the schema rejects it.
     if (form === "enquiry") {
       const parsed = parseForm(formData, SCHEMAS.enquiry);
       if (!parsed.ok) return invalid(form, formData, names, parsed.fieldErrors);
-      await createEnquiry(parsed.value);
+      await createEnquiry(parsed.value, suspected);
       return success(form, formData);
     }
     if (form === "licence") {
       const parsed = parseForm(formData, SCHEMAS.licence);
       if (!parsed.ok) return invalid(form, formData, names, parsed.fieldErrors);
-      await createLicenceInquiry(parsed.value);
+      await createLicenceInquiry(parsed.value, suspected);
       return success(form, formData);
     }
     const parsed = parseForm(formData, SCHEMAS.course_quote);
     if (!parsed.ok) return invalid(form, formData, names, parsed.fieldErrors);
-    const outcome = await createCourseInquiry(parsed.value);
+    const outcome = await createCourseInquiry(parsed.value, suspected);
     if (!outcome.ok) {
       return failure(400, {
         form,

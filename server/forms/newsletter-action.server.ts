@@ -6,7 +6,7 @@ import {
   safeReturnPath,
   type FormResult,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, judgeSubmission } from "../abuse.server.ts";
+import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
 import { log } from "../log.server.ts";
 import { subscribe } from "../newsletter.server.ts";
 import {
@@ -43,15 +43,11 @@ async function subscribeFromForm(formData: FormData, context: ActionFunctionArgs
     const limit = await hitRateLimit("form:newsletter", clientAddress(context));
     if (!limit.allowed) return rateLimited("newsletter", formData, names, limit.retryAfter);
 
-    const verdict = judgeSubmission(formData);
-    if (verdict === "bot") {
-      log.info({ form: "newsletter" }, "form post discarded as automated");
-      return subscribed(formData);
-    }
     const parsed = parseForm(formData, newsletterSchema);
     if (!parsed.ok) return invalid("newsletter", formData, names, parsed.fieldErrors);
 
-    const result = await subscribe(parsed.value.email);
+    // Honeypot filled: stored all the same, marked (not exported or counted) — decision 0012.
+    const result = await subscribe(parsed.value.email, undefined, honeypotMark(formData));
     if (result.status === "already_subscribed") {
       return failure(409, {
         form: "newsletter",

@@ -6,7 +6,7 @@ import {
   type CheckoutMessage,
 } from "#app/lib/checkout.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
-import { hitRateLimit, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
+import { hitRateLimit, honeypotMark, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 import { log } from "../log.server.ts";
 import { createOrder, findCheckoutCourse, findCourseBySlug } from "../orders.server.ts";
 import {
@@ -19,6 +19,11 @@ import {
 /**
  * The checkout page's post (spec §7 create-payment): read and check the form, create the order,
  * then either start the Stripe Checkout Session (card) or confirm the invoice request.
+ *
+ * A post with the honeypot filled is stored as an invoice request held as suspected spam
+ * (decision 0012), whichever button sent it: no e-mail, no Stripe session, and the visitor gets
+ * the invoice answer ('Invoice Requested') — true, since the booking is kept for staff to
+ * release (which sends the invoice request's e-mails) or cancel.
  */
 
 /** Orders one client may place per minute (each card order also creates a Stripe session). */
@@ -72,8 +77,9 @@ export async function submitCheckout(
       log.warn({ courseSlug }, "checkout rate limit reached");
       return problem(429, { title: "Too Many Requests", description: RATE_LIMIT_MESSAGE });
     }
-    const paymentMethod = intent === "card" ? "stripe" : "invoice";
-    const created = await createOrder({ courseId: course.id, paymentMethod, values });
+    const suspected = honeypotMark(form);
+    const paymentMethod = intent === "card" && !suspected ? "stripe" : "invoice";
+    const created = await createOrder({ courseId: course.id, paymentMethod, values, suspected });
     if (!created.ok) {
       return created.reason === "invalid"
         ? problem(400, created.message)

@@ -2,7 +2,11 @@ import { formatPence } from "#app/lib/checkout.ts";
 import { orderReference, PAYMENT_METHOD_LABELS, type PaymentMethod } from "#app/lib/orders.ts";
 import {
   escapeHtml,
+  greetingName,
+  HELD_CONFIRMATION_NOTE,
   headerText,
+  heldNoticeHtml,
+  heldSubject,
   layout,
   rowsHtml,
   rowsText,
@@ -13,7 +17,9 @@ import {
 /**
  * The e-mails an order sends (issue 5 item 7): on an invoice request, an alert to the admin
  * mailboxes and a confirmation to the buyer; when it is paid, a receipt to the buyer and joining
- * details to each student. Everything a visitor typed is escaped in the HTML.
+ * details to each student. Everything a visitor typed is escaped in the HTML. Mails to the buyer
+ * and students go to addresses nobody has verified, so what was typed is echoed short: names
+ * are cut to a greeting's length (staff's alert keeps them whole).
  */
 
 export interface OrderEmailData {
@@ -36,13 +42,19 @@ export interface OrderEmailData {
 
 const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
 
-function studentLines(order: OrderEmailData): string[] {
-  return order.students.map((s, i) => `${i + 1}. ${fullName(s)} <${s.email}>`);
+/** Who receives it: staff (names whole) or the buyer/students (names cut short). */
+type Audience = "staff" | "visitor";
+
+const nameFor = (p: { firstName: string; lastName: string }, audience: Audience) =>
+  audience === "staff" ? fullName(p) : greetingName(fullName(p));
+
+function studentLines(order: OrderEmailData, audience: Audience): string[] {
+  return order.students.map((s, i) => `${i + 1}. ${nameFor(s, audience)} <${s.email}>`);
 }
 
-function studentsHtml(order: OrderEmailData): string {
+function studentsHtml(order: OrderEmailData, audience: Audience): string {
   return `<ol style="margin:4px 0 16px;padding-left:20px">${order.students
-    .map((s) => `<li>${escapeHtml(fullName(s))} &lt;${escapeHtml(s.email)}&gt;</li>`)
+    .map((s) => `<li>${escapeHtml(nameFor(s, audience))} &lt;${escapeHtml(s.email)}&gt;</li>`)
     .join("")}</ol>`;
 }
 
@@ -67,26 +79,36 @@ function buyerRows(order: OrderEmailData): Row[] {
   ];
 }
 
-/** To the admin mailboxes: a booking to invoice. Reply-To is the buyer. */
-export function renderInvoiceRequestAlert(order: OrderEmailData, adminUrl: string): RenderedEmail {
-  const subject = headerText(
+/**
+ * To the admin mailboxes: a booking to invoice. Reply-To is the buyer. `held`: the buyer's
+ * confirmation was held (per-recipient limit), and the alert says so.
+ */
+export function renderInvoiceRequestAlert(
+  order: OrderEmailData,
+  adminUrl: string,
+  options: { held?: boolean } = {},
+): RenderedEmail {
+  const plainSubject = headerText(
     `Invoice requested (${orderReference(order.id)}): ${order.courseTitle} × ${order.quantity} – ${formatPence(order.totalAmountCents)}`,
   );
+  const subject = options.held ? heldSubject(plainSubject) : plainSubject;
   const rows = [...orderRows(order), ...buyerRows(order)];
   const html = layout(
     subject,
-    `<h1 style="font-size:20px;margin:0 0 16px">A booking is waiting for an invoice</h1>` +
+    (options.held ? heldNoticeHtml(HELD_CONFIRMATION_NOTE) : "") +
+      `<h1 style="font-size:20px;margin:0 0 16px">A booking is waiting for an invoice</h1>` +
       `<table role="presentation" style="border-collapse:collapse;margin-bottom:16px">${rowsHtml(rows)}</table>` +
-      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order)}` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "staff")}` +
       `<p>Send the invoice within 24 hours, then mark the order invoiced in <a href="${escapeHtml(adminUrl)}">Payments</a>.</p>`,
   );
   const text = [
+    ...(options.held ? [`HELD. ${HELD_CONFIRMATION_NOTE}`, ""] : []),
     "A booking is waiting for an invoice",
     "",
     rowsText(rows),
     "",
     "Students:",
-    ...studentLines(order),
+    ...studentLines(order, "staff"),
     "",
     `Send the invoice within 24 hours, then mark the order invoiced: ${adminUrl}`,
   ].join("\n");
@@ -107,22 +129,22 @@ export function renderInvoiceRequestConfirmation(order: OrderEmailData): Rendere
   ];
   const html = layout(
     subject,
-    `<p>Dear ${escapeHtml(order.buyerFirstName)},</p>` +
+    `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
       `<p>Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.</p>` +
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
-      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order)}` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}` +
       `<h2 style="font-size:16px">What happens next</h2><ol>${next.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ol>` +
       `<p>Please quote your order reference in any correspondence.</p><p>Kind regards,<br>The NightWatch training team</p>`,
   );
   const text = [
-    `Dear ${order.buyerFirstName},`,
+    `Dear ${greetingName(order.buyerFirstName)},`,
     "",
     "Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.",
     "",
     rowsText(rows),
     "",
     "Students:",
-    ...studentLines(order),
+    ...studentLines(order, "visitor"),
     "",
     "What happens next:",
     ...next.map((s, i) => `${i + 1}. ${s}`),
@@ -147,22 +169,22 @@ export function renderReceipt(order: OrderEmailData, paidAt: Date): RenderedEmai
   const rows: Row[] = [...orderRows(order), ["Paid on", paidOn]];
   const html = layout(
     subject,
-    `<p>Dear ${escapeHtml(order.buyerFirstName)},</p>` +
+    `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
       `<p>Thank you. We have received your payment of <strong>${escapeHtml(formatPence(order.totalAmountCents))}</strong> for ${escapeHtml(order.courseTitle)}.</p>` +
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
-      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order)}` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}` +
       `<p>Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.</p>` +
       `<p>Kind regards,<br>The NightWatch training team</p>`,
   );
   const text = [
-    `Dear ${order.buyerFirstName},`,
+    `Dear ${greetingName(order.buyerFirstName)},`,
     "",
     `Thank you. We have received your payment of ${formatPence(order.totalAmountCents)} for ${order.courseTitle}.`,
     "",
     rowsText(rows),
     "",
     "Students:",
-    ...studentLines(order),
+    ...studentLines(order, "visitor"),
     "",
     "Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.",
     "",
@@ -181,16 +203,16 @@ export function renderJoiningDetails(
   const subject = headerText(`You're booked on ${order.courseTitle} – joining details`);
   const bookedBy = order.isBuyerStudent
     ? "Your place is confirmed."
-    : `${order.buyerFirstName} ${order.buyerLastName}${order.buyerCompany ? ` (${order.buyerCompany})` : ""} has booked a place for you.`;
+    : `${greetingName(`${order.buyerFirstName} ${order.buyerLastName}`)}${order.buyerCompany ? ` (${greetingName(order.buyerCompany)})` : ""} has booked a place for you.`;
   const rows: Row[] = [
     ["Course", order.courseTitle],
-    ["Student", fullName(student)],
+    ["Student", greetingName(fullName(student))],
     ["Order reference", orderReference(order.id)],
     ["Course page", courseUrl],
   ];
   const html = layout(
     subject,
-    `<p>Dear ${escapeHtml(student.firstName)},</p>` +
+    `<p>Dear ${escapeHtml(greetingName(student.firstName))},</p>` +
       `<p>${escapeHtml(bookedBy)} You are enrolled on the online course <strong>${escapeHtml(order.courseTitle)}</strong>.</p>` +
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
       `<h2 style="font-size:16px">Joining instructions</h2>` +
@@ -198,7 +220,7 @@ export function renderJoiningDetails(
       `<p>Questions? Reply to this e-mail and quote your order reference.</p><p>Kind regards,<br>The NightWatch training team</p>`,
   );
   const text = [
-    `Dear ${student.firstName},`,
+    `Dear ${greetingName(student.firstName)},`,
     "",
     `${bookedBy} You are enrolled on the online course ${order.courseTitle}.`,
     "",

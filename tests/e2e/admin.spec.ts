@@ -295,7 +295,7 @@ test.describe("inquiries", () => {
       .trim()
       .split("\r\n");
     expect(lines[0]).toBe(
-      "Date,Name,Email,Phone,Company,Type,Status,Course,Modality,Attendees,Budget,Message,Notes,ID",
+      "Date,Name,Email,Phone,Company,Type,Status,Course,Modality,Attendees,Budget,Message,Notes,Suspected spam,ID",
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(name);

@@ -3,6 +3,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Route } from "@playwright/test";
 import { simpleParser } from "mailparser";
+import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
 import { expectToast } from "#tests/support/e2e-forms.ts";
 
 /**
@@ -180,7 +181,7 @@ test.describe("enquiry form", () => {
     );
   });
 
-  test("a bot that fills the honeypot sees success, and nothing is stored or sent", async ({
+  test("a honeypot post is kept as suspected spam with no e-mail; an admin filters, releases it, and the e-mails go", async ({
     page,
   }) => {
     await page.goto("/contact");
@@ -194,6 +195,35 @@ test.describe("enquiry form", () => {
     await expectToast(page, "Message sent successfully!", "We'll get back to you within 24 hours.");
     await page.waitForTimeout(1500);
     expect(await mailsFor(email)).toHaveLength(0);
+
+    // The admin sees it, marked.
+    await signInAsAdmin(page);
+    await page.goto(`/admin/inquiries?q=${encodeURIComponent(email)}`);
+    const row = page.getByRole("row").filter({ hasText: email });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByText("Suspected spam")).toBeVisible();
+
+    // 'Suspected spam only' is in the URL and lists only marked rows.
+    await page.goto("/admin/inquiries");
+    await page.locator("#filter-spam").selectOption("only");
+    await expect(page).toHaveURL(/\/admin\/inquiries\?spam=only$/);
+    await expect(row).toHaveCount(1);
+    const rows = page.getByRole("table", { name: "Inquiries" }).locator("tbody tr");
+    const listed = await rows.count();
+    expect(listed).toBeGreaterThan(0);
+    await expect(rows.filter({ hasText: "Suspected spam" })).toHaveCount(listed);
+
+    // Release: the mark goes, the inquiry leaves the filtered list, and its two e-mails are sent.
+    await row.getByRole("button", { name: /^Release / }).click();
+    await expectToast(page, "Success", "Inquiry released: its e-mails are on their way");
+    await expect(row).toHaveCount(0);
+    await page.locator("#filter-spam").selectOption("all");
+    await expect(page).toHaveURL(/\/admin\/inquiries$/);
+    await expect(row).toHaveCount(1);
+    await expect(row.getByText("Suspected spam")).toHaveCount(0);
+    await expect(row.getByRole("button", { name: /^Release / })).toHaveCount(0);
+    const { visitor } = await expectTwoEmails(email);
+    expect(visitor.parsed.text).toContain("Dear Jane Tester,");
   });
 });
 

@@ -500,7 +500,8 @@ const RULES = {
       or (modality = 'face_to_face' and (attendees is null or attendees < 1 or attendees > 1000 or btrim(message) = ''))
       or (modality = 'online' and (attendees is not null or budget is not null))
       or (course_id is not null and course_title_snapshot is distinct from (select title from courses c where c.id = course_id))
-      or (select count(*) from email_outbox o where o.inquiry_id = inquiries.id) <> 2`,
+      or (select count(*) from email_outbox o where o.inquiry_id = inquiries.id)
+        <> case spam_reason when 'honeypot' then 0 when 'recipient_limit' then 1 else 2 end`,
   orders: `
     select o.id, o.status, o.payment_method, o.quantity, o.unit_price_cents, o.total_amount_cents from orders o
       left join courses c on c.id = o.course_id where
@@ -512,7 +513,9 @@ const RULES = {
       or (o.is_buyer_student and o.quantity <> 1)
       or o.quantity <> greatest(1, (select count(*) from order_students s where s.order_id = o.id))
       or (o.is_buyer_student and exists (select 1 from order_students s where s.order_id = o.id))
-      or (o.payment_method = 'invoice' and o.status <> 'pending')`,
+      or (o.payment_method = 'invoice' and o.status <> 'pending')
+      or (o.spam_reason = 'honeypot' and (o.payment_method <> 'invoice'
+        or exists (select 1 from email_outbox e where e.order_id = o.id)))`,
   orderStudents: `
     select id from order_students where btrim(first_name) = '' or btrim(last_name) = ''
       or email !~ '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' or first_name ~ '[\\x01-\\x1f\\x7f]' or last_name ~ '[\\x01-\\x1f\\x7f]'`,

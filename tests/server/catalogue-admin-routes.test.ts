@@ -6,12 +6,12 @@ import * as categoriesRoute from "#app/routes/admin/categories.tsx";
 import * as coursesRoute from "#app/routes/admin/courses.tsx";
 import * as partnersRoute from "#app/routes/admin/partners.tsx";
 import * as mediaRoute from "#app/routes/api/admin-media.ts";
-import { createAdmin, handleAuthRequest } from "#server/auth.server.ts";
 import { listCategories } from "#server/categories.server.ts";
 import { config } from "#server/config.server.ts";
 import { listAdminCourses } from "#server/course-admin.server.ts";
 import { localMediaStorage } from "#server/storage/local.server.ts";
 import { useMediaStorage } from "#server/storage/storage.server.ts";
+import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
 /**
@@ -37,23 +37,6 @@ afterEach(() => {
   useMediaStorage(undefined);
   rmSync(mediaDir, { recursive: true, force: true });
 });
-
-async function adminCookie(): Promise<string> {
-  await createAdmin({ email: "staff@example.com", password: "correct horse battery" });
-  const response = await handleAuthRequest(
-    new Request(`${origin}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: origin },
-      body: JSON.stringify({ email: "staff@example.com", password: "correct horse battery" }),
-    }),
-    "203.0.113.9",
-  );
-  expect(response.status).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 function request(
   pathname: string,

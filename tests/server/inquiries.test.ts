@@ -165,13 +165,15 @@ describe("the inquiry action", () => {
     expect(await counts()).toEqual({ inquiries: 1, outbox: 2 });
   });
 
-  it("answers a bot (honeypot filled) with success but keeps nothing", async () => {
+  it("stores a honeypot post marked as suspected spam, sends nothing, and answers as usual", async () => {
     const honeypot = await callAction(
       inquiryAction,
       formRequest({ ...withGuards(enquiry), [HONEYPOT_FIELD]: "http://spam.example" }),
     );
-    expect(honeypot).toMatchObject({ status: 200, body: { ok: true } });
-    expect(await counts()).toEqual({ inquiries: 0, outbox: 0 });
+    expect(honeypot).toMatchObject({ status: 200, body: { ok: true, form: "enquiry" } });
+    expect(await counts()).toEqual({ inquiries: 1, outbox: 0 });
+    const [row] = await database().db.select().from(inquiries);
+    expect(row).toMatchObject({ email: "jane@example.com", spamReason: "honeypot" });
   });
 
   it("takes a post sent at once after the page loads: no time-stamp is needed", async () => {

@@ -17,7 +17,7 @@ import { useFreshDatabase } from "#tests/support/db.ts";
 
 const database = useFreshDatabase();
 
-const all: InquiryFilters = { type: "all", status: "all", q: "", page: 1 };
+const all: InquiryFilters = { type: "all", status: "all", q: "", spam: "all", page: 1 };
 const hour = (n: number) => new Date(Date.UTC(2026, 5, 1, n));
 
 async function insertSome() {
@@ -126,6 +126,7 @@ describe("admin inquiry list", () => {
       replied: 0,
       closed: 0,
       total: 0,
+      suspected: 0,
     });
     expect(await latestInquiries()).toEqual([]);
     await insertSome();
@@ -143,6 +144,7 @@ describe("admin inquiry list", () => {
       replied: 1,
       closed: 1,
       total: 13,
+      suspected: 0,
     });
     const latest = await latestInquiries();
     expect(latest).toHaveLength(10);
@@ -223,7 +225,7 @@ describe("inquiries CSV export", () => {
       createdAt: hour(6),
     });
     const response = inquiriesCsvResponse(
-      { type: "training", status: "all", q: "" },
+      { type: "training", status: "all", q: "", spam: "all" },
       "inquiries-2026-06-01.csv",
     );
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -236,7 +238,7 @@ describe("inquiries CSV export", () => {
     const text = new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes.slice(3));
     expect(
       text.startsWith(
-        "Date,Name,Email,Phone,Company,Type,Status,Course,Modality,Attendees,Budget,Message,Notes,ID\r\n",
+        "Date,Name,Email,Phone,Company,Type,Status,Course,Modality,Attendees,Budget,Message,Notes,Suspected spam,ID\r\n",
       ),
     ).toBe(true);
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
@@ -254,7 +256,10 @@ describe("inquiries CSV export", () => {
       insert into inquiries (name, email, message, created_at)
       select 'Bulk ' || g, 'b' || g || '@example.com', 'm', timestamptz '2026-01-01 00:00:00.123456+00' + ((g / 7) || ' seconds')::interval
       from generate_series(1, 2500) g`);
-    const text = await inquiriesCsvResponse({ type: "all", status: "all", q: "" }, "x.csv").text();
+    const text = await inquiriesCsvResponse(
+      { type: "all", status: "all", q: "", spam: "all" },
+      "x.csv",
+    ).text();
     const lines = text.trim().split("\r\n").slice(1);
     expect(lines).toHaveLength(2500);
     const ids = new Set(lines.map((line) => line.split(",").at(-1)));

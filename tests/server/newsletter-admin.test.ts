@@ -21,19 +21,19 @@ describe("admin newsletter", () => {
         subscribedAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
       })),
     );
-    const first = await listSubscriptionsForAdmin({ q: "", page: 1 });
+    const first = await listSubscriptionsForAdmin({ q: "", spam: "all", page: 1 });
     expect(first).toMatchObject({ total: SUBSCRIPTION_PAGE_SIZE + 2, page: 1, pageCount: 2 });
     expect(first.subscriptions[0]).toMatchObject({
       email: `reader${SUBSCRIPTION_PAGE_SIZE + 1}@example.com`,
       isActive: true,
       source: "footer",
     });
-    const second = await listSubscriptionsForAdmin({ q: "", page: 2 });
+    const second = await listSubscriptionsForAdmin({ q: "", spam: "all", page: 2 });
     expect(second.subscriptions.map((s) => s.email)).toEqual([
       "reader1@example.com",
       "reader0@example.com",
     ]);
-    const found = await listSubscriptionsForAdmin({ q: "READER4", page: 1 });
+    const found = await listSubscriptionsForAdmin({ q: "READER4", spam: "all", page: 1 });
     expect(found.subscriptions.map((s) => s.email)).toEqual([
       "reader49@example.com",
       "reader48@example.com",
@@ -47,7 +47,7 @@ describe("admin newsletter", () => {
       "reader40@example.com",
       "reader4@example.com",
     ]);
-    expect((await listSubscriptionsForAdmin({ q: "_", page: 1 })).total).toBe(0);
+    expect((await listSubscriptionsForAdmin({ q: "_", spam: "all", page: 1 })).total).toBe(0);
   });
 
   it("counts total, active and New Today by the London calendar (BST)", async () => {
@@ -60,7 +60,12 @@ describe("admin newsletter", () => {
       { email: "c@example.com", subscribedAt: new Date("2026-06-30T22:59:59Z") },
       { email: "d@example.com", subscribedAt: new Date("2026-06-01T12:00:00Z"), isActive: false },
     ]);
-    expect(await subscriptionStats(now)).toEqual({ total: 4, active: 2, newToday: 2 });
+    expect(await subscriptionStats(now)).toEqual({
+      total: 4,
+      active: 2,
+      newToday: 2,
+      suspected: 0,
+    });
     // From midnight BST exactly.
     expect(await subscriptionStats(new Date("2026-06-30T23:00:00Z"))).toMatchObject({
       newToday: 2,
@@ -74,6 +79,7 @@ describe("admin newsletter", () => {
       total: 6,
       active: 4,
       newToday: 1,
+      suspected: 0,
     });
   });
 

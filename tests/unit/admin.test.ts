@@ -53,17 +53,28 @@ describe("London dates", () => {
 describe("admin list filters from the URL", () => {
   it("keeps known values and falls back to 'all' and page 1", () => {
     expect(
-      parseInquiryFilters(new URLSearchParams("type=training&status=closed&q=%20ada%20&page=3")),
+      parseInquiryFilters(
+        new URLSearchParams("type=training&status=closed&q=%20ada%20&spam=only&page=3"),
+      ),
     ).toEqual({
       type: "training",
       status: "closed",
       q: "ada",
+      spam: "only",
       page: 3,
     });
-    expect(parseInquiryFilters(new URLSearchParams("type=drop&status=x&page=-1"))).toEqual({
-      type: "all",
-      status: "all",
+    expect(parseInquiryFilters(new URLSearchParams("type=drop&status=x&spam=yes&page=-1"))).toEqual(
+      {
+        type: "all",
+        status: "all",
+        q: "",
+        spam: "all",
+        page: 1,
+      },
+    );
+    expect(parseSubscriptionFilters(new URLSearchParams("spam=none"))).toEqual({
       q: "",
+      spam: "none",
       page: 1,
     });
     expect(parseInquiryFilters(new URLSearchParams("page=2.5")).page).toBe(1);
@@ -77,5 +88,7 @@ describe("admin list filters from the URL", () => {
     expect(inquiryFiltersQuery({ type: "course", status: "all", q: "a b", page: 2 })).toBe(
       "?type=course&q=a+b&page=2",
     );
+    expect(inquiryFiltersQuery({ spam: "only" })).toBe("?spam=only");
+    expect(inquiryFiltersQuery({ spam: "all" })).toBe("");
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { $ZodType } from "zod/v4/core";
+import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { cn } from "#app/lib/cn.ts";
@@ -13,7 +14,6 @@ import {
 import {
   FORM_FIELD,
   FORM_ID_FIELD,
-  HONEYPOT_FIELD,
   LIMITS,
   type FormResult,
   type InquiryForm,
@@ -47,18 +47,6 @@ export function HiddenFormFields({
   );
 }
 
-/** The spam guard: a field people never see and bots tend to fill. */
-export function HoneypotField() {
-  return (
-    // Off-screen rather than display:none, which some bots skip; hidden from assistive tech.
-    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-      <label>
-        Leave this field empty
-        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
-      </label>
-    </div>
-  );
-}
 
 export function fieldIds(baseId: string, name: string) {
   return { id: `${baseId}-${name}`, errorId: `${baseId}-${name}-error` };

@@ -21,14 +21,18 @@ import {
   StatCard,
 } from "#app/components/admin/admin-ui.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import type { AdminInquiry, InquiryCounts } from "#app/lib/admin-inquiries.ts";
+import {
+  emptyInquiryCounts,
+  type AdminInquiry,
+  type InquiryCounts,
+} from "#app/lib/admin-inquiries.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { relativeTime } from "#app/lib/admin-time.ts";
 import type { Route } from "./+types/dashboard";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  let counts: InquiryCounts = { new: 0, in_progress: 0, replied: 0, closed: 0, total: 0 };
+  let counts: InquiryCounts = emptyInquiryCounts();
   let latest: AdminInquiry[] = [];
   try {
     [counts, latest] = await Promise.all([countInquiriesByStatus(), latestInquiries(10)]);

@@ -4,9 +4,9 @@ import { parseInquiryFilters } from "#app/lib/admin-inquiries.ts";
 import { londonDate } from "#app/lib/admin-time.ts";
 import type { Route } from "./+types/inquiries-export";
 
-/** GET /admin/inquiries/export?type=&status=&q=: the inquiries the list shows (every page), as CSV. */
+/** GET /admin/inquiries/export?type=&status=&q=&spam=: the inquiries the list shows (every page), as CSV. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { type, status, q } = parseInquiryFilters(new URL(request.url).searchParams);
-  return inquiriesCsvResponse({ type, status, q }, `inquiries-${londonDate()}.csv`);
+  const { type, status, q, spam } = parseInquiryFilters(new URL(request.url).searchParams);
+  return inquiriesCsvResponse({ type, status, q, spam }, `inquiries-${londonDate()}.csv`);
 }

@@ -1,9 +1,18 @@
 import { Clock, Download, Eye, Inbox, MessageSquare, Pencil, Search } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { data, Form, useFetcher, useNavigate } from "react-router";
+import { data, Form, Link, useFetcher, useNavigate } from "react-router";
 import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import { inquiriesScreen, updateInquiryForAdmin } from "#server/inquiries.server.ts";
+import {
+  deleteSuspectedInquiry,
+  inquiriesScreen,
+  releaseInquiry,
+  updateInquiryForAdmin,
+} from "#server/inquiries.server.ts";
+import {
+  isSuspectedSpamIntent,
+  suspectedSpamAction,
+} from "#server/forms/suspected-spam-action.server.ts";
 import { log } from "#server/log.server.ts";
 import {
   AdminPageHeader,
@@ -12,6 +21,11 @@ import {
   Pagination,
   StatCard,
 } from "#app/components/admin/admin-ui.tsx";
+import {
+  SpamFilterSelect,
+  SuspectedSpamActions,
+  SuspectedSpamBadge,
+} from "#app/components/admin/suspected-spam.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import {
@@ -42,6 +56,7 @@ import {
   INQUIRY_TYPES,
   INQUIRY_TYPE_LABELS,
   NOTES_MAX_LENGTH,
+  emptyInquiryCounts,
   inquiryFiltersQuery,
   inquiryUpdateSchema,
   modalityLabel,
@@ -61,7 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     return { filters, ...(await inquiriesScreen(filters)), loadError: false };
   } catch (error) {
     log.error({ err: error }, "admin inquiries: could not load");
-    const counts: InquiryCounts = { new: 0, in_progress: 0, replied: 0, closed: 0, total: 0 };
+    const counts: InquiryCounts = emptyInquiryCounts();
     return { filters, inquiries: [], total: 0, page: 1, pageCount: 1, counts, loadError: true };
   }
 }
@@ -73,6 +88,18 @@ export async function action({ request }: Route.ActionArgs) {
   const failed = (status: number): ReturnType<typeof data<AdminFormResult>> =>
     data({ ok: false, intent, message: "Failed to update inquiry" }, { status });
   if (!posted.ok) return failed(posted.status);
+  if (isSuspectedSpamIntent(intent)) {
+    return suspectedSpamAction(intent, posted.form, {
+      release: releaseInquiry,
+      remove: deleteSuspectedInquiry,
+      messages: {
+        released: "Inquiry released: its e-mails are on their way",
+        deleted: "Inquiry deleted",
+        releaseFailed: "Failed to release inquiry",
+        deleteFailed: "Failed to delete inquiry",
+      },
+    });
+  }
   if (intent !== "update") return failed(400);
   const parsed = inquiryUpdateSchema.safeParse(Object.fromEntries(posted.form));
   if (!parsed.success) return failed(400);
@@ -130,7 +157,10 @@ function DetailsDialog({
               <InquiryTypeBadge type={inquiry.inquiryType} />
             </Field>
             <Field label="Status">
-              <InquiryStatusBadge status={inquiry.status} />
+              <span className="inline-flex flex-wrap gap-2">
+                <InquiryStatusBadge status={inquiry.status} />
+                {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
+              </span>
             </Field>
             {inquiry.courseTitle || inquiry.modality || inquiry.attendees || inquiry.budget ? (
               <>
@@ -234,7 +264,11 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
   }, [loaderData, loadError]);
 
   const exportHref = `/admin/inquiries/export${inquiryFiltersQuery({ ...filters, page: 1 })}`;
-  const filtered = filters.type !== "all" || filters.status !== "all" || filters.q !== "";
+  const filtered =
+    filters.type !== "all" ||
+    filters.status !== "all" ||
+    filters.q !== "" ||
+    filters.spam !== "all";
 
   return (
     <>
@@ -256,13 +290,26 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
         <StatCard label="In Progress" value={counts.in_progress} icon={Clock} tone="warning" />
         <StatCard label="Total Inquiries" value={counts.total} icon={MessageSquare} tone="muted" />
       </section>
+      {counts.suspected > 0 ? (
+        <p className="mt-3 text-sm text-muted-foreground">
+          {counts.suspected} held as suspected spam (not counted above; no e-mails sent).{" "}
+          {filters.spam !== "only" ? (
+            <Link
+              to={`/admin/inquiries${inquiryFiltersQuery({ spam: "only" })}`}
+              className="text-primary underline underline-offset-4"
+            >
+              Review them
+            </Link>
+          ) : null}
+        </p>
+      ) : null}
 
       <Card className="mt-6 p-4">
         <Form
           method="get"
           role="search"
           aria-label="Filter inquiries"
-          className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_2fr_auto] lg:items-end"
+          className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_2fr_auto] lg:items-end"
           onChange={(event) => {
             // Selects apply at once; the search box waits for Enter or the button.
             if (event.target instanceof HTMLSelectElement) event.currentTarget.requestSubmit();
@@ -309,6 +356,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
               ))}
             </NativeSelect>
           </div>
+          <SpamFilterSelect id="filter-spam" value={filters.spam} />
           <div className="grid gap-2">
             <Label htmlFor="filter-q">Search</Label>
             <Input
@@ -361,10 +409,22 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
                     <InquiryTypeBadge type={inquiry.inquiryType} />
                   </TableCell>
                   <TableCell>
-                    <InquiryStatusBadge status={inquiry.status} />
+                    <div className="flex flex-wrap gap-1">
+                      <InquiryStatusBadge status={inquiry.status} />
+                      {inquiry.spamReason ? (
+                        <SuspectedSpamBadge reason={inquiry.spamReason} />
+                      ) : null}
+                    </div>
                   </TableCell>
                   <TableCell className="hidden lg:table-cell">{inquiry.company ?? "—"}</TableCell>
                   <TableCell className="text-right whitespace-nowrap">
+                    {inquiry.spamReason ? (
+                      <SuspectedSpamActions
+                        id={inquiry.id}
+                        what={`${inquiry.name}'s inquiry`}
+                        deleteQuestion="Are you sure you want to delete this inquiry?"
+                      />
+                    ) : null}
                     <Button
                       type="button"
                       variant="ghost"

@@ -1,11 +1,25 @@
-import { CalendarPlus, Download, Mail, Search, UserCheck } from "lucide-react";
+import { CalendarPlus, Download, Mail, Search, ShieldAlert, UserCheck } from "lucide-react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { data, Form, useFetcher } from "react-router";
 import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
-import { setSubscriptionActive, subscriptionsScreen } from "#server/newsletter.server.ts";
+import {
+  deleteSuspectedSubscription,
+  releaseSubscription,
+  setSubscriptionActive,
+  subscriptionsScreen,
+} from "#server/newsletter.server.ts";
+import {
+  isSuspectedSpamIntent,
+  suspectedSpamAction,
+} from "#server/forms/suspected-spam-action.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
+import {
+  SpamFilterSelect,
+  SuspectedSpamActions,
+  SuspectedSpamBadge,
+} from "#app/components/admin/suspected-spam.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -44,7 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       total: 0,
       page: 1,
       pageCount: 1,
-      stats: { total: 0, active: 0, newToday: 0 },
+      stats: { total: 0, active: 0, newToday: 0, suspected: 0 },
       loadError: true,
     };
   }
@@ -60,6 +74,18 @@ export async function action({ request }: Route.ActionArgs) {
       { status },
     );
   if (!posted.ok) return failed(posted.status);
+  if (isSuspectedSpamIntent(intent)) {
+    return suspectedSpamAction(intent, posted.form, {
+      release: releaseSubscription,
+      remove: deleteSuspectedSubscription,
+      messages: {
+        released: "Subscription released",
+        deleted: "Subscription deleted",
+        releaseFailed: "Failed to release subscription",
+        deleteFailed: "Failed to delete subscription",
+      },
+    });
+  }
   if (intent !== "toggle") return failed(400);
   const parsed = subscriptionToggleSchema.safeParse(Object.fromEntries(posted.form));
   if (!parsed.success) return failed(400);
@@ -187,10 +213,19 @@ export default function NewsletterSubscriptions({ loaderData }: Route.ComponentP
         }
       />
 
-      <section aria-label="Subscription summary" className="grid grid-cols-3 gap-2 sm:gap-4">
+      <section
+        aria-label="Subscription summary"
+        className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-4"
+      >
         <StatCard label="Total" value={stats.total} icon={Mail} tone="muted" />
         <StatCard label="Active" value={stats.active} icon={UserCheck} tone="success" />
         <StatCard label="New Today" value={stats.newToday} icon={CalendarPlus} tone="info" />
+        <StatCard
+          label="Suspected Spam"
+          value={stats.suspected}
+          icon={ShieldAlert}
+          tone="warning"
+        />
       </section>
 
       <Card className="mt-6 p-4">
@@ -199,7 +234,14 @@ export default function NewsletterSubscriptions({ loaderData }: Route.ComponentP
           role="search"
           aria-label="Search subscriptions"
           className="flex flex-col gap-3 sm:flex-row sm:items-end"
+          onChange={(event) => {
+            // The select applies at once; the search box waits for Enter or the button.
+            if (event.target instanceof HTMLSelectElement) event.currentTarget.requestSubmit();
+          }}
         >
+          <div className="sm:w-56">
+            <SpamFilterSelect id="subscription-spam" value={filters.spam} />
+          </div>
           <div className="grid flex-1 gap-2">
             <Label htmlFor="subscription-q">Search</Label>
             <Input
@@ -221,7 +263,9 @@ export default function NewsletterSubscriptions({ loaderData }: Route.ComponentP
       <Card className="mt-6">
         {subscriptions.length === 0 ? (
           <p className="p-8 text-center text-muted-foreground">
-            {filters.q ? "No subscriptions match your search." : "No newsletter subscriptions yet."}
+            {filters.q || filters.spam !== "all"
+              ? "No subscriptions match your search."
+              : "No newsletter subscriptions yet."}
           </p>
         ) : (
           <Table aria-label="Newsletter subscriptions">
@@ -244,9 +288,14 @@ export default function NewsletterSubscriptions({ loaderData }: Route.ComponentP
                     </div>
                   </TableCell>
                   <TableCell>
-                    <Badge variant={subscription.isActive ? "success" : "muted"}>
-                      {subscription.isActive ? "Active" : "Inactive"}
-                    </Badge>
+                    <div className="flex flex-wrap gap-1">
+                      <Badge variant={subscription.isActive ? "success" : "muted"}>
+                        {subscription.isActive ? "Active" : "Inactive"}
+                      </Badge>
+                      {subscription.spamReason ? (
+                        <SuspectedSpamBadge reason={subscription.spamReason} />
+                      ) : null}
+                    </div>
                   </TableCell>
                   <TableCell className="hidden sm:table-cell">
                     {subscription.source ? (
@@ -260,8 +309,16 @@ export default function NewsletterSubscriptions({ loaderData }: Route.ComponentP
                       {formatDate(subscription.subscribedAt)}
                     </time>
                   </TableCell>
-                  <TableCell className="flex justify-end">
-                    <ToggleButton subscription={subscription} />
+                  <TableCell className="flex justify-end gap-1">
+                    {subscription.spamReason ? (
+                      <SuspectedSpamActions
+                        id={subscription.id}
+                        what={`the subscription of ${subscription.email}`}
+                        deleteQuestion="Are you sure you want to delete this subscription?"
+                      />
+                    ) : (
+                      <ToggleButton subscription={subscription} />
+                    )}
                   </TableCell>
                 </TableRow>
               ))}

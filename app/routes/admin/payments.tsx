@@ -7,6 +7,7 @@ import {
   PoundSterling,
   RefreshCw,
   Search,
+  ShieldCheck,
   ShoppingCart,
 } from "lucide-react";
 import { useEffect } from "react";
@@ -15,9 +16,15 @@ import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { failure, success } from "#server/forms/form-post.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
-import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders.server.ts";
+import {
+  changeOrderStatusByAdmin,
+  listOrders,
+  orderStats,
+  releaseOrder,
+} from "#server/orders.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -55,6 +62,7 @@ import {
   PAYMENT_METHODS,
   PAYMENT_METHOD_LABELS,
   orderFiltersQuery,
+  orderReleaseFormSchema,
   orderStatusFormSchema,
   parseOrderFilters,
   type AdminOrder,
@@ -94,27 +102,41 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-type StatusAnswer = FormAnswer<{ status: OrderStatus }>;
+type StatusAnswer = FormAnswer<{ status: OrderStatus; released?: boolean }>;
 
-/** 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. */
+const RELEASED_MESSAGE = "Order released: its e-mails are on their way";
+
+/**
+ * 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. 'Release'
+ * on an order held as suspected spam: clears the mark and sends the invoice request's e-mails.
+ */
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const failed = (status: number) =>
-    failure(status, {
-      form: "status",
-      formData: null,
-      names: [],
-      message: "Failed to update order status",
-    });
+  const failed = (status: number, message = "Failed to update order status") =>
+    failure(status, { form: "status", formData: null, names: [], message });
   const posted = await readAdminForm(request);
   if (!posted.ok) return failed(posted.status);
+  if (posted.form.get("intent") === "release") {
+    const releaseFailed = (code: number) => failed(code, "Failed to release order");
+    const parsed = parseForm(posted.form, orderReleaseFormSchema);
+    if (!parsed.ok) return releaseFailed(400);
+    const { orderId } = parsed.value;
+    try {
+      const released = await releaseOrder(orderId);
+      if (!released) return releaseFailed(404);
+      return success("release", RELEASED_MESSAGE, { status: released.status, released: true });
+    } catch (error) {
+      log.error({ err: error, orderId }, "admin payments: release failed");
+      return releaseFailed(500);
+    }
+  }
   const parsed = parseForm(posted.form, orderStatusFormSchema);
   if (!parsed.ok) return failed(400);
   const { orderId, status } = parsed.value;
   try {
     const result = await changeOrderStatusByAdmin(orderId, status);
     if (!result.ok) return failed(result.reason === "not_found" ? 404 : 409);
-    return success("status", undefined, { status: result.order.status });
+    return success("status", undefined, { status: result.order.status, released: false });
   } catch (error) {
     log.error({ err: error, orderId }, "admin payments: status change failed");
     return failed(500);
@@ -199,18 +221,36 @@ function StatusActions({ order }: { order: AdminOrder }) {
   const fetcher = useFetcher<StatusAnswer>();
   const busy = fetcher.state !== "idle";
   useFormAnswer(fetcher, {
-    successToast: (answer) => ({
-      title: "Status Updated",
-      description: `Order status changed to ${answer.status}`,
-    }),
+    successToast: (answer) =>
+      answer.released
+        ? { title: "Success", description: RELEASED_MESSAGE }
+        : { title: "Status Updated", description: `Order status changed to ${answer.status}` },
   });
 
-  if (order.actions.length === 0) return <span className="text-muted-foreground">—</span>;
+  if (order.actions.length === 0 && !order.spamReason) {
+    return <span className="text-muted-foreground">—</span>;
+  }
   const who = `${order.buyerFirstName} ${order.buyerLastName}`;
   return (
     <fetcher.Form method="post" className="flex flex-wrap justify-end gap-2">
       <input type="hidden" name="intent" value="status" />
       <input type="hidden" name="orderId" value={order.id} />
+      {order.spamReason ? (
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          disabled={busy}
+          aria-label={`Release ${who}'s order ${order.reference}`}
+          title="Not spam: release it (sends the held e-mails)"
+          onClick={() =>
+            fetcher.submit({ intent: "release", orderId: order.id }, { method: "post" })
+          }
+        >
+          <ShieldCheck aria-hidden />
+          Release
+        </Button>
+      ) : null}
       {order.actions.map((to) =>
         to === "canceled" ? (
           <ConfirmCancel
@@ -289,7 +329,9 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       {actionData ? (
         <p role="status" className="mb-4 rounded-md border border-border bg-card p-3 text-sm">
           {actionData.ok
-            ? `Status Updated: Order status changed to ${actionData.status}`
+            ? actionData.released
+              ? RELEASED_MESSAGE
+              : `Status Updated: Order status changed to ${actionData.status}`
             : actionData.message}{" "}
           <Link to={`${location.pathname}${location.search}`} className="text-primary underline">
             Dismiss
@@ -446,7 +488,10 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                     <Badge variant="outline">{PAYMENT_METHOD_LABELS[order.paymentMethod]}</Badge>
                   </TableCell>
                   <TableCell className="align-top">
-                    <OrderStatusBadge status={order.status} />
+                    <div className="flex flex-wrap gap-1">
+                      <OrderStatusBadge status={order.status} />
+                      {order.spamReason ? <SuspectedSpamBadge reason={order.spamReason} /> : null}
+                    </div>
                   </TableCell>
                   <TableCell className="align-top whitespace-nowrap text-muted-foreground">
                     {formatDateTime(order.createdAt)}

@@ -1,0 +1,105 @@
+import { ShieldAlert, ShieldCheck } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { useFetcher } from "react-router";
+import { ConfirmDelete } from "#app/components/admin/catalogue/form-parts.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import type { AdminFormResult } from "#app/lib/admin-form.ts";
+import { toast } from "#app/lib/toast.ts";
+import {
+  SPAM_FILTERS,
+  SPAM_FILTER_LABELS,
+  SPAM_REASON_LABELS,
+  SUSPECTED_SPAM_LABEL,
+  type SpamFilter,
+  type SpamReason,
+} from "#app/lib/suspected-spam.ts";
+
+/**
+ * What the Inquiries, Newsletter and Payments screens show of suspected spam (decision 0012):
+ * the marker, the list filter, and the Release / Delete buttons.
+ */
+
+/** The marker on a held row; its reason is the tooltip and is read out after the label. */
+export function SuspectedSpamBadge({ reason }: { reason: SpamReason }) {
+  return (
+    <Badge variant="destructive" title={SPAM_REASON_LABELS[reason]} data-spam-reason={reason}>
+      <ShieldAlert aria-hidden className="mr-1 size-3" />
+      {SUSPECTED_SPAM_LABEL}
+      <span className="sr-only">: {SPAM_REASON_LABELS[reason]}</span>
+    </Badge>
+  );
+}
+
+/** The list filter (`spam` in the URL): all, suspected spam only, or none of it. */
+export function SpamFilterSelect({ id, value }: { id: string; value: SpamFilter }) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>Suspected spam</Label>
+      <NativeSelect id={id} name="spam" defaultValue={value} key={`spam-${value}`}>
+        {SPAM_FILTERS.map((filter) => (
+          <option key={filter} value={filter}>
+            {SPAM_FILTER_LABELS[filter]}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+/**
+ * Release (clears the mark; the screen's action sends what was held) and Delete (asks first) for
+ * one held row. Posts `intent=release|delete` and `id` to the screen's action; its answer is
+ * toasted as soon as it arrives — not once the list has reloaded, since by then a released or
+ * deleted row may have left the list (and this component with it).
+ */
+export function SuspectedSpamActions({
+  id,
+  what,
+  deleteQuestion,
+}: {
+  id: string;
+  /** The row in words, for the buttons' accessible names, e.g. "Jane Doe's inquiry". */
+  what: string;
+  deleteQuestion: string;
+}) {
+  const fetcher = useFetcher<AdminFormResult>();
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || handled.current === result) return;
+    handled.current = result;
+    toast(
+      result.ok
+        ? { title: "Success", description: result.message }
+        : { title: "Error", description: result.message, variant: "destructive" },
+    );
+  }, [fetcher.data]);
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" className="inline-flex items-center gap-1">
+      <input type="hidden" name="id" value={id} />
+      <Button
+        type="submit"
+        name="intent"
+        value="release"
+        size="sm"
+        variant="outline"
+        disabled={busy}
+        aria-label={`Release ${what}`}
+        title="Not spam: release it (sends what was held)"
+      >
+        <ShieldCheck aria-hidden />
+        Release
+      </Button>
+      <ConfirmDelete
+        question={deleteQuestion}
+        label={`Delete ${what}`}
+        disabled={busy}
+        onConfirm={() => fetcher.submit({ intent: "delete", id }, { method: "post" })}
+      />
+    </fetcher.Form>
+  );
+}
