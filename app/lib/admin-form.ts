@@ -7,14 +7,6 @@ import { checkImageFile } from "./image-upload.ts";
  * body; only the server's answer counts. No server imports here.
  */
 
-export type { FieldErrors } from "./forms.ts";
-import type { FieldErrors } from "./forms.ts";
-
-/** What an admin action answers; the page turns it into a toast and field messages. */
-export type AdminFormResult =
-  | { ok: true; intent: string; message: string }
-  | { ok: false; intent: string; message: string; errors?: FieldErrors };
-
 const tooLong = (max: number) =>
   `Please keep this to ${max.toLocaleString("en-GB")} characters or fewer`;
 

@@ -1,7 +1,7 @@
-import { data } from "react-router";
 import { z } from "zod";
-import type { AdminFormResult } from "#app/lib/admin-form.ts";
+import { parseForm } from "#app/lib/forms.ts";
 import { log } from "../log.server.ts";
+import { failure, success } from "./form-post.server.ts";
 
 /**
  * The Release and Delete buttons of suspected spam on an admin screen (decision 0012): the
@@ -34,24 +34,20 @@ export async function suspectedSpamAction(
   form: FormData,
   ops: SuspectedSpamOperations,
 ) {
-  const failure = intent === "release" ? ops.messages.releaseFailed : ops.messages.deleteFailed;
+  const message = intent === "release" ? ops.messages.releaseFailed : ops.messages.deleteFailed;
   const failed = (status: number) =>
-    data<AdminFormResult>({ ok: false, intent, message: failure }, { status });
-  const parsed = idSchema.safeParse({ id: form.get("id") });
-  if (!parsed.success) return failed(400);
+    failure(status, { form: intent, formData: null, names: [], message });
+  const parsed = parseForm(form, idSchema);
+  if (!parsed.ok) return failed(400);
   try {
     const done =
       intent === "release"
-        ? (await ops.release(parsed.data.id)) !== null
-        : await ops.remove(parsed.data.id);
+        ? (await ops.release(parsed.value.id)) !== null
+        : await ops.remove(parsed.value.id);
     if (!done) return failed(404);
   } catch (error) {
     log.error({ err: error, intent }, "admin: suspected spam action failed");
     return failed(500);
   }
-  return data<AdminFormResult>({
-    ok: true,
-    intent,
-    message: intent === "release" ? ops.messages.released : ops.messages.deleted,
-  });
+  return success(intent, intent === "release" ? ops.messages.released : ops.messages.deleted);
 }

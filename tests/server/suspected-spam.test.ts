@@ -382,7 +382,7 @@ describe("admins see, filter, release and delete suspected spam", () => {
       status: 200,
       body: {
         ok: true,
-        intent: "release",
+        form: "release",
         message: "Inquiry released: its e-mails are on their way",
       },
     });
@@ -426,7 +426,7 @@ describe("admins see, filter, release and delete suspected spam", () => {
     });
     expect(deleted).toEqual({
       status: 200,
-      body: { ok: true, intent: "delete", message: "Inquiry deleted" },
+      body: { ok: true, form: "delete", message: "Inquiry deleted" },
     });
     expect(await countOf(inquiries)).toBe(1);
 

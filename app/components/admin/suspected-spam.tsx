@@ -1,13 +1,12 @@
 import { ShieldAlert, ShieldCheck } from "lucide-react";
-import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { ConfirmDelete } from "#app/components/admin/catalogue/form-parts.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
-import type { AdminFormResult } from "#app/lib/admin-form.ts";
-import { toast } from "#app/lib/toast.ts";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import type { FormAnswer } from "#app/lib/forms.ts";
 import {
   SPAM_FILTERS,
   SPAM_FILTER_LABELS,
@@ -65,18 +64,8 @@ export function SuspectedSpamActions({
   what: string;
   deleteQuestion: string;
 }) {
-  const fetcher = useFetcher<AdminFormResult>();
-  const handled = useRef<unknown>(null);
-  useEffect(() => {
-    const result = fetcher.data;
-    if (!result || handled.current === result) return;
-    handled.current = result;
-    toast(
-      result.ok
-        ? { title: "Success", description: result.message }
-        : { title: "Error", description: result.message, variant: "destructive" },
-    );
-  }, [fetcher.data]);
+  const fetcher = useFetcher<FormAnswer>();
+  useFormAnswer(fetcher, { immediate: () => true });
   const busy = fetcher.state !== "idle";
   return (
     <fetcher.Form method="post" className="inline-flex items-center gap-1">

@@ -47,7 +47,6 @@ export function HiddenFormFields({
   );
 }
 
-
 export function fieldIds(baseId: string, name: string) {
   return { id: `${baseId}-${name}`, errorId: `${baseId}-${name}-error` };
 }

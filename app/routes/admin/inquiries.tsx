@@ -1,6 +1,6 @@
 import { Clock, Download, Eye, Inbox, MessageSquare, Pencil, Search } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
-import { data, Form, Link, useFetcher, useNavigate } from "react-router";
+import { useCallback, useEffect, useState } from "react";
+import { Form, Link, useFetcher, useNavigate } from "react-router";
 import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import {
@@ -49,7 +49,9 @@ import {
   TableRow,
 } from "#app/components/ui/table.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
-import type { AdminFormResult } from "#app/lib/admin-form.ts";
+import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { failure, success } from "#server/forms/form-post.server.ts";
 import {
   INQUIRY_STATUSES,
   INQUIRY_STATUS_LABELS,
@@ -85,8 +87,13 @@ export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
   const posted = await readAdminForm(request);
   const intent = posted.ok ? String(posted.form.get("intent") ?? "") : "";
-  const failed = (status: number): ReturnType<typeof data<AdminFormResult>> =>
-    data({ ok: false, intent, message: "Failed to update inquiry" }, { status });
+  const failed = (status: number) =>
+    failure(status, {
+      form: intent,
+      formData: null,
+      names: [],
+      message: "Failed to update inquiry",
+    });
   if (!posted.ok) return failed(posted.status);
   if (isSuspectedSpamIntent(intent)) {
     return suspectedSpamAction(intent, posted.form, {
@@ -101,17 +108,19 @@ export async function action({ request }: Route.ActionArgs) {
     });
   }
   if (intent !== "update") return failed(400);
-  const parsed = inquiryUpdateSchema.safeParse(Object.fromEntries(posted.form));
-  if (!parsed.success) return failed(400);
+  const parsed = parseForm(posted.form, inquiryUpdateSchema);
+  if (!parsed.ok) return failed(400);
   try {
-    const updated = await updateInquiryForAdmin(parsed.data);
+    const updated = await updateInquiryForAdmin(parsed.value);
     if (!updated) return failed(404);
   } catch (error) {
     log.error({ err: error }, "admin inquiries: update failed");
     return failed(500);
   }
-  return data<AdminFormResult>({ ok: true, intent, message: "Inquiry updated successfully" });
+  return success(intent, "Inquiry updated successfully");
 }
+
+export const clientAction = keepFormOnFailure;
 
 export const meta: Route.MetaFunction = () => adminMeta("Inquiries");
 
@@ -184,20 +193,12 @@ function DetailsDialog({
 }
 
 function UpdateDialog({ inquiry, onClose }: { inquiry: AdminInquiry | null; onClose: () => void }) {
-  const fetcher = useFetcher<AdminFormResult>();
-  const handled = useRef<unknown>(null);
+  const fetcher = useFetcher<FormAnswer>();
   const busy = fetcher.state !== "idle";
-
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
-    handled.current = fetcher.data;
-    if (fetcher.data.ok) {
-      toast({ title: "Success", description: "Inquiry updated successfully" });
-      onClose();
-    } else {
-      toast({ title: "Error", description: "Failed to update inquiry", variant: "destructive" });
-    }
-  }, [fetcher.state, fetcher.data, onClose]);
+  useFormAnswer(fetcher, {
+    failureToast: () => ({ title: "Error", description: "Failed to update inquiry" }),
+    onSuccess: onClose,
+  });
 
   return (
     <Dialog open={inquiry !== null} onOpenChange={(open) => !open && !busy && onClose()}>

@@ -1,6 +1,6 @@
 import { CalendarPlus, Download, Mail, Search, ShieldAlert, UserCheck } from "lucide-react";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
-import { data, Form, useFetcher } from "react-router";
+import { useEffect, useState, type MouseEvent } from "react";
+import { Form, useFetcher } from "react-router";
 import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
@@ -33,7 +33,9 @@ import {
   TableHeader,
   TableRow,
 } from "#app/components/ui/table.tsx";
-import type { AdminFormResult } from "#app/lib/admin-form.ts";
+import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { failure, success } from "#server/forms/form-post.server.ts";
 import {
   parseSubscriptionFilters,
   subscriptionFiltersQuery,
@@ -69,10 +71,12 @@ export async function action({ request }: Route.ActionArgs) {
   const posted = await readAdminForm(request);
   const intent = posted.ok ? String(posted.form.get("intent") ?? "") : "";
   const failed = (status: number) =>
-    data<AdminFormResult>(
-      { ok: false, intent, message: "Failed to update subscription status" },
-      { status },
-    );
+    failure(status, {
+      form: intent,
+      formData: null,
+      names: [],
+      message: "Failed to update subscription status",
+    });
   if (!posted.ok) return failed(posted.status);
   if (isSuspectedSpamIntent(intent)) {
     return suspectedSpamAction(intent, posted.form, {
@@ -87,21 +91,22 @@ export async function action({ request }: Route.ActionArgs) {
     });
   }
   if (intent !== "toggle") return failed(400);
-  const parsed = subscriptionToggleSchema.safeParse(Object.fromEntries(posted.form));
-  if (!parsed.success) return failed(400);
+  const parsed = parseForm(posted.form, subscriptionToggleSchema);
+  if (!parsed.ok) return failed(400);
   try {
-    const updated = await setSubscriptionActive(parsed.data.id, parsed.data.active);
+    const updated = await setSubscriptionActive(parsed.value.id, parsed.value.active);
     if (!updated) return failed(404);
   } catch (error) {
     log.error({ err: error }, "admin newsletter: update failed");
     return failed(500);
   }
-  return data<AdminFormResult>({
-    ok: true,
+  return success(
     intent,
-    message: parsed.data.active ? "Subscription activated" : "Subscription deactivated",
-  });
+    parsed.value.active ? "Subscription activated" : "Subscription deactivated",
+  );
 }
+
+export const clientAction = keepFormOnFailure;
 
 export const meta: Route.MetaFunction = () => adminMeta("Newsletter Subscriptions");
 
@@ -145,19 +150,10 @@ async function exportActiveEmails(event: MouseEvent<HTMLAnchorElement>) {
 }
 
 function ToggleButton({ subscription }: { subscription: AdminSubscription }) {
-  const fetcher = useFetcher<AdminFormResult>();
-  const handled = useRef<unknown>(null);
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
-    handled.current = fetcher.data;
-    if (fetcher.data.ok) toast({ title: "Success", description: fetcher.data.message });
-    else
-      toast({
-        title: "Error",
-        description: "Failed to update subscription status",
-        variant: "destructive",
-      });
-  }, [fetcher.state, fetcher.data]);
+  const fetcher = useFetcher<FormAnswer>();
+  useFormAnswer(fetcher, {
+    failureToast: () => ({ title: "Error", description: "Failed to update subscription status" }),
+  });
   const busy = fetcher.state !== "idle";
   return (
     <fetcher.Form method="post">
