@@ -58,6 +58,8 @@ export type FormAnswer<Extra extends object = object> =
 export const NETWORK_MESSAGE =
   "We could not reach the server. Please check your connection and try again.";
 
+const UNREADABLE = "The form could not be read. Please try again.";
+
 /** Lists longer than this are refused before the schema sees them (a posted index sets length). */
 const MAX_LIST = 100;
 
@@ -68,11 +70,13 @@ export type ParsedForm<S extends $ZodType> =
 export function parseForm<S extends $ZodType>(formData: FormData, schema: S): ParsedForm<S> {
   let fieldErrors: FieldErrors | null = null;
   let value: output<S> | undefined;
+  let checked = false;
   try {
     parse(formData, {
       resolve(payload) {
+        checked = true;
         if (!withinListLimit(payload)) {
-          fieldErrors = { form: "The form could not be read. Please try again." };
+          fieldErrors = { form: UNREADABLE };
           return { error: {} };
         }
         const result = safeParse(schema, payload);
@@ -86,9 +90,11 @@ export function parseForm<S extends $ZodType>(formData: FormData, schema: S): Pa
     });
   } catch {
     // Conform refuses its own reserved names when they are malformed: not a form we sent.
-    return { ok: false, fieldErrors: { form: "The form could not be read. Please try again." } };
+    return { ok: false, fieldErrors: { form: UNREADABLE } };
   }
   if (fieldErrors) return { ok: false, fieldErrors };
+  // Conform skips the schema for its own intents (a posted `__intent__`): never a valid post here.
+  if (!checked) return { ok: false, fieldErrors: { form: UNREADABLE } };
   return { ok: true, value: value as output<S> };
 }
 
