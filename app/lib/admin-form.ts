@@ -37,9 +37,15 @@ export function optionalText(max: number) {
     .transform((v) => (v === "" ? null : v));
 }
 
-/** Required free text: trimmed, with a message when empty. */
+/**
+ * Required one-line text (a title, a name): control characters become a space (as in the public
+ * forms), then trimmed, with a message when empty.
+ */
 export function requiredText(max: number, missing: string) {
-  return z.string({ error: missing }).trim().min(1, missing).max(max, tooLong(max));
+  return z
+    .string({ error: missing })
+    .transform((v) => v.replace(/[\u0000-\u001f\u007f]+/g, " ").trim())
+    .pipe(z.string().min(1, missing).max(max, tooLong(max)));
 }
 
 export const URL_INVALID = "Please enter a valid URL starting with http:// or https://";

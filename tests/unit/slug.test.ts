@@ -66,3 +66,16 @@ describe("slug field of the course and category forms", () => {
     },
   );
 });
+
+describe("one-line names and titles of the catalogue forms", () => {
+  it("turn control characters into a space, then trim", () => {
+    expect(categoryFormSchema.parse({ name: "\u001aFraud\r\n\u0003Risk\t" }).name).toBe(
+      "Fraud Risk",
+    );
+    expect(courseFormSchema.parse({ title: "Intro\u0000duction" }).title).toBe("Intro duction");
+  });
+
+  it("are required even when only control characters were sent", () => {
+    expect(categoryFormSchema.safeParse({ name: "\u0001\u0002 " }).success).toBe(false);
+  });
+});
