@@ -50,8 +50,13 @@ export function requiredText(max: number, missing: string) {
 
 export const URL_INVALID = "Please enter a valid URL starting with http:// or https://";
 
-/** An absolute http(s) URL with a host; nothing else (no javascript:, data:, relative paths). */
+/**
+ * An absolute http(s) URL with a host; nothing else (no javascript:, data:, relative paths), and
+ * no spaces or control characters: the URL parser would skip a line break, but the public pages
+ * (publicUrlOrNull) rightly refuse such a link, so it would vanish from the site once saved.
+ */
 export function isWebUrl(value: string): boolean {
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";

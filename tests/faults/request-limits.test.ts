@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -283,6 +284,33 @@ describe("bounded requests and clean client errors", () => {
       const response = await fetch(`${site.url}${url}`);
       await response.arrayBuffer();
       expect(response.status, url).toBe(400);
+    }
+  });
+
+  it("a raw NUL or control byte in the request line (not percent-encoded) is answered 400", async () => {
+    for (const target of [
+      "/admin/inquiries?q=a\u0000b",
+      "/about\u0001",
+      "/admin/payments?q=\u007f",
+    ]) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(PORT, "127.0.0.1");
+        let received = "";
+        socket.setEncoding("latin1");
+        socket.on("data", (text: string) => {
+          received += text;
+          // The status line and headers are enough (a kept-alive connection would stay open).
+          if (received.includes("\r\n\r\n")) socket.destroy();
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(received));
+        socket.write(
+          `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\ncookie: ${cookie}\r\n\r\n`,
+          "latin1",
+        );
+        socket.setTimeout(10_000, () => socket.destroy(new Error("no answer within 10 s")));
+      });
+      expect(answer, JSON.stringify(target)).toMatch(/^HTTP\/1\.1 400 /);
     }
   });
 
