@@ -664,10 +664,12 @@ function encodeAdmin(
       }
     }
     const path = chance(0.5) ? dataPath(pathName) : pathName;
+    // Files first, so that a short excerpt still says what was uploaded.
     const summary = Object.entries(fields)
+      .sort(([, a], [, b]) => Number(b instanceof File) - Number(a instanceof File))
       .map(
         ([k, v]) =>
-          `${k}=${v instanceof File ? `<file ${v.name.slice(0, 20)} ${v.size}>` : JSON.stringify(v).slice(0, 40)}`,
+          `${k}=${v instanceof File ? `<file ${JSON.stringify(v.name.slice(0, 20))} ${v.type} ${v.size} B>` : v instanceof Blob ? `<blob ${v.size} B>` : JSON.stringify(v).slice(0, 40)}`,
       )
       .join(" ");
     return {
@@ -978,29 +980,29 @@ const RULES = {
       left(external_link, 80) as external_link, thumbnail_url, left(content, 200) as content from courses where
       slug !~ '^[a-z0-9]+(-[a-z0-9]+)*$' or length(slug) > 210
       or (select count(*) from courses c2 where lower(c2.slug) = lower(courses.slug)) > 1
-      or btrim(title) = '' or title <> btrim(title) or length(title) > 200 or title ~ '[\x01-\x1f\x7f]'
+      or btrim(title) = '' or title <> btrim(title) or length(title) > 200 or title ~ '[\\x01-\\x1f\\x7f]'
       or short_description = '' or length(short_description) > 500
       or description = '' or length(description) > 10000
       or price < 0 or price > 99999999.99 or duration_hours not between 0 and 10000
       or delivery_type not in ('online', 'classroom') or group_type not in ('individual', 'group')
-      or external_link !~ '^https?://[^\s]+$' or length(external_link) > 2000
-      or thumbnail_url !~ '^/media/thumbnails/course-[0-9]+-[0-9a-f]{12}\.(png|gif|jpg|jpeg|bmp|ico|webp)$'
-      or content ~* '<(script|iframe|object|embed|svg|math|style|form|input|link|meta|base)\y|<[^>]*\son[a-z]+\s*=|(href|src)\s*=\s*["'']?\s*(javascript|data|vbscript):'`,
+      or external_link !~ '^https?://[^\\s]+$' or length(external_link) > 2000
+      or thumbnail_url !~ '^/media/thumbnails/course-[0-9]+-[0-9a-f]{12}\\.(png|gif|jpg|jpeg|bmp|ico|webp)$'
+      or content ~* '<(script|iframe|object|embed|svg|math|style|form|input|link|meta|base)\\y|<[^>]*\\son[a-z]+\\s*=|(href|src)\\s*=\\s*["'']?\\s*(javascript|data|vbscript):|style\\s*=\\s*["''][^"'']*(javascript:|expression\\()'`,
   categories: `
     select id, left(name, 40) as name, left(slug, 60) as slug from categories where
       slug !~ '^[a-z0-9]+(-[a-z0-9]+)*$' or length(slug) > 130
       or (select count(*) from categories c2 where lower(c2.slug) = lower(categories.slug)) > 1
-      or btrim(name) = '' or name <> btrim(name) or length(name) > 120 or name ~ '[\x01-\x1f\x7f]'
+      or btrim(name) = '' or name <> btrim(name) or length(name) > 120 or name ~ '[\\x01-\\x1f\\x7f]'
       or description = '' or length(description) > 2000`,
   partners: `
     select id, left(name, 40) as name, length(description) as description, left(website_url, 80) as website_url,
       left(purchase_url, 80) as purchase_url, left(contact_email, 80) as contact_email, logo_url from course_partners where
-      btrim(name) = '' or name <> btrim(name) or length(name) > 200 or name ~ '[\x01-\x1f\x7f]'
+      btrim(name) = '' or name <> btrim(name) or length(name) > 200 or name ~ '[\\x01-\\x1f\\x7f]'
       or description = '' or length(description) > 2000
-      or website_url !~ '^https?://[^\s]+$' or length(website_url) > 2000
-      or purchase_url !~ '^https?://[^\s]+$' or length(purchase_url) > 2000
-      or contact_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or length(contact_email) > 254
-      or logo_url !~ '^/media/logos/partner-[0-9]+-[0-9a-f]{12}\.(png|gif|jpg|jpeg|bmp|ico|webp)$'`,
+      or website_url !~ '^https?://[^\\s]+$' or length(website_url) > 2000
+      or purchase_url !~ '^https?://[^\\s]+$' or length(purchase_url) > 2000
+      or contact_email !~ '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' or length(contact_email) > 254
+      or logo_url !~ '^/media/logos/partner-[0-9]+-[0-9a-f]{12}\\.(png|gif|jpg|jpeg|bmp|ico|webp)$'`,
 };
 
 /** Leading bytes of the raster types the site stores (never SVG, HTML or anything else). */
