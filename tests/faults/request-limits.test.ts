@@ -214,6 +214,38 @@ describe("bounded requests and clean client errors", () => {
     expect(await response.json()).toEqual({ error: "The request is too large." });
   });
 
+  it("an early answer to a large upload from a client that sent Connection: close is not a reset", async () => {
+    // React Router answers a .data post with a foreign Origin (400) before reading its body; with
+    // Connection: close, Node used to close the socket at once and the client saw EPIPE instead.
+    const answers: string[] = [];
+    let n = 0;
+    const worker = async () => {
+      while (n++ < 24) {
+        const form = new FormData();
+        form.append("intent", "save");
+        form.append("title", "T");
+        form.append(
+          "thumbnail",
+          new File([new Uint8Array(5 * MB)], "big.png", { type: "image/png" }),
+        );
+        try {
+          const response = await fetch(`${site.url}/admin/courses.data`, {
+            method: "POST",
+            headers: admin({ origin: "https://evil.example", connection: "close" }),
+            body: form,
+          });
+          await response.arrayBuffer();
+          answers.push(String(response.status));
+        } catch (error) {
+          const cause = (error as Error).cause as { code?: string } | undefined;
+          answers.push(`no answer: ${cause?.code ?? (error as Error).message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    expect(answers).toEqual(answers.map(() => "400"));
+  });
+
   it("bodies within the caps still work, chunked or not", async () => {
     const wrong = JSON.stringify({ email: ADMIN.email, password: "not-the-password-0" });
     const chunked = await upload(`${site.url}/api/auth/sign-in/email`, 0, {
