@@ -17,7 +17,8 @@ import { createAdmin, signIn, startSite, type Site } from "#tests/support/site-p
  * no answer is a 5xx, no connection is reset or left unanswered, none leaks a stack trace,
  * nothing is logged at error level, the server still answers and the session still holds, and
  * no stored row or media file breaks the rules (checked in the database and on disk afterwards).
- * FAULTS_FUZZ_COUNT (default 2,800, 40 % of it admin) and FAULTS_SEED replay a run.
+ * FAULTS_FUZZ_COUNT (default 2,800, 40 % of it admin) and FAULTS_SEED replay a run (the same
+ * submissions; the admin part's ids are those its lists show at the time, so they may differ).
  */
 
 const buildDir = inject("faultsBuildDir");
