@@ -1216,10 +1216,19 @@ describe(`fuzz: ${COUNT} malformed submissions, public and admin (seed ${SEED})`
     expect((await fetch(`${siteUrl}/admin/courses.data`, { headers: { cookie } })).status).toBe(
       200,
     );
-    const errorLog = site
+    const outputLines = site
       .output()
       .split("\n")
-      .filter((l) => l.trim() !== "")
+      .filter((l) => l.trim() !== "");
+    // Node's own process warnings (stderr, not the site's log). Seen: MaxListenersExceededWarning,
+    // 'drain' listeners on a compressed response — React Router's writer waits for 'drain' with
+    // once/off, and compression hands the listener to its zlib stream, where off does not reach.
+    // Shown, not counted as errors.
+    const nodeWarnings = outputLines.filter((l) => /^\(node:\d+\) |^\(Use `node --trace/.test(l));
+    if (nodeWarnings.length)
+      console.log(`[fuzz] Node warnings:\n  ${nodeWarnings.slice(0, 4).join("\n  ")}`);
+    const errorLog = outputLines
+      .filter((l) => !nodeWarnings.includes(l))
       .filter((l) => {
         try {
           const entry = JSON.parse(l) as { level?: number; msg?: string };
