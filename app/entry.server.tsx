@@ -138,9 +138,13 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 /**
  * The client's mistakes that React Router reports here before answering 4xx: a post to a page
  * without an action (405), and its CSRF check on an Origin header that is not a URL or names
- * another site (400). Nothing is wrong with the server.
+ * another site (400) — for a `.data` post (single fetch) that check's error is replaced by a
+ * plain "Bad Request" before it gets here. Nothing is wrong with the server.
  */
 function isClientError(error: unknown): boolean {
   if (isRouteErrorResponse(error)) return error.status < 500;
-  return error instanceof Error && error.message.endsWith("Aborting the action.");
+  return (
+    error instanceof Error &&
+    (error.message.endsWith("Aborting the action.") || error.message === "Bad Request")
+  );
 }

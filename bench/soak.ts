@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,6 +13,7 @@ import {
   type ScratchDatabase,
   type Site,
 } from "#tests/support/site-process.ts";
+import { sendRequest } from "#tests/support/http-request.ts";
 import { DEMO_COURSE_SLUG, PORTS, percentile, round, table } from "./lib.ts";
 
 /**
@@ -210,38 +211,19 @@ export function residentByKind(pid: number): { wasm: number; malloc: number } {
 /* Traffic                                                                                      */
 
 /** One request; resolves with its status once the whole answer has been read. */
-function send(agent: Agent, base: string, step: Step, visitor: string): Promise<number> {
-  const body = step.body ? new URLSearchParams(step.body).toString() : undefined;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${base}${step.path}`,
-      {
-        method: step.method,
-        agent,
-        timeout: 60_000,
-        headers: {
-          ...BROWSER_HEADERS,
-          "x-forwarded-for": visitor,
-          ...step.headers,
-          ...(body
-            ? {
-                "content-type": "application/x-www-form-urlencoded",
-                "content-length": Buffer.byteLength(body),
-                origin: base,
-              }
-            : {}),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("no answer within 60 s")));
-    req.on("error", reject);
-    req.end(body);
+async function send(agent: Agent, base: string, step: Step, visitor: string): Promise<number> {
+  const { status } = await sendRequest(agent, base, {
+    method: step.method,
+    path: step.path,
+    headers: {
+      ...BROWSER_HEADERS,
+      "x-forwarded-for": visitor,
+      ...step.headers,
+      ...(step.body ? { origin: base } : {}),
+    },
+    form: step.body,
   });
+  return status;
 }
 
 /** The public pages from the sitemap (the demo content: fixed pages and every course). */

@@ -98,9 +98,32 @@ export function requestLimits(): RequestHandler {
         refuseTooLarge(req, res);
         return;
       }
+      // A client that sent `Connection: close` has its socket closed by Node as soon as the answer
+      // ends: an early answer (a foreign Origin's 400, a 401) would reach it as a reset.
+      if (!res.shouldKeepAlive) endOnceBodyReadOff(req, res);
     }
     next();
   };
+}
+
+/**
+ * Holds back the end of an answer given before the request body has all arrived: what the route
+ * sends goes out at once, the end (and so Node's closing of the connection) only once the rest of
+ * the body has been read off, within discardRest's bounds — as `refuse` does.
+ */
+function endOnceBodyReadOff(req: IncomingMessage, res: ServerResponse) {
+  const end = res.end;
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    res.end = end;
+    if (req.complete || req.destroyed || res.getHeader("Connection") === "close")
+      return (end as (...a: unknown[]) => ServerResponse).apply(res, args);
+    const callback = args.find((a) => typeof a === "function") as (() => void) | undefined;
+    const [chunk, encoding] = args;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== "function")
+      res.write(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+    void discardRest(req).then(() => res.end(callback));
+    return res;
+  } as ServerResponse["end"];
 }
 
 /**

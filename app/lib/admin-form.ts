@@ -20,15 +20,26 @@ export function optionalText(max: number) {
     .transform((v) => (v === "" ? null : v));
 }
 
-/** Required free text: trimmed, with a message when empty. */
+/**
+ * Required one-line text (a title, a name): control characters become a space (as in the public
+ * forms), then trimmed, with a message when empty.
+ */
 export function requiredText(max: number, missing: string) {
-  return z.string({ error: missing }).trim().min(1, missing).max(max, tooLong(max));
+  return z
+    .string({ error: missing })
+    .transform((v) => v.replace(/[\u0000-\u001f\u007f]+/g, " ").trim())
+    .pipe(z.string().min(1, missing).max(max, tooLong(max)));
 }
 
 export const URL_INVALID = "Please enter a valid URL starting with http:// or https://";
 
-/** An absolute http(s) URL with a host; nothing else (no javascript:, data:, relative paths). */
+/**
+ * An absolute http(s) URL with a host; nothing else (no javascript:, data:, relative paths), and
+ * no spaces or control characters: the URL parser would skip a line break, but the public pages
+ * (publicUrlOrNull) rightly refuse such a link, so it would vanish from the site once saved.
+ */
 export function isWebUrl(value: string): boolean {
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";

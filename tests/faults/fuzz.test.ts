@@ -1,25 +1,36 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "#tests/support/fake-stripe.ts";
 import { seededRandom, withSiteDatabase } from "#tests/support/site-client.ts";
-import { startSite, type Site } from "#tests/support/site-process.ts";
+import { createAdmin, signIn, startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
- * Thousands of malformed submissions to every form and API of the running production server —
- * missing, huge and wrong-type fields, bad e-mails, unknown choices, control characters, random
- * bytes, wrong or broken content types, forged and signed-but-odd Stripe events — then:
- * no answer is a 5xx, none leaks a stack trace, the server still answers, and no stored row
- * breaks the rules (checked in the database afterwards).
- * FAULTS_FUZZ_COUNT (default 2,400) and FAULTS_SEED replay a run.
+ * Thousands of malformed submissions to every form and API of the running production server,
+ * public and admin (the admin signed in through better-auth, the site's Origin on most posts) —
+ * missing, huge and wrong-type fields, bad e-mails, unknown choices and intents, ids of real,
+ * deleted and impossible rows, control characters, random bytes, images that are not (SVG, HTML,
+ * junk, empty, over the cap, odd file names), wrong or broken content types, forged and
+ * signed-but-odd Stripe events, admin lists with NUL bytes and bad percent-encoding — then:
+ * no answer is a 5xx, no connection is reset or left unanswered, none leaks a stack trace,
+ * nothing is logged at error level, the server still answers and the session still holds, and
+ * no stored row or media file breaks the rules (checked in the database and on disk afterwards).
+ * FAULTS_FUZZ_COUNT (default 2,800, 40 % of it admin) and FAULTS_SEED replay a run (the same
+ * submissions; the admin part's ids are those its lists show at the time, so they may differ).
  */
 
 const buildDir = inject("faultsBuildDir");
 const PORT = 4554;
 const STRIPE_PORT = 4555;
-const COUNT = Number(process.env.FAULTS_FUZZ_COUNT ?? 2400);
+const COUNT = Number(process.env.FAULTS_FUZZ_COUNT ?? 2800);
+/** The share of the run that goes to the admin area, signed in. */
+const ADMIN_SHARE = 0.4;
+/** The first admin (`scripts/admin-create.ts`), signed in through better-auth. */
+const ADMIN = { email: "admin@example.com", password: "fuzz-admin-password-0123" };
+/** Public forms the signed-in admin also posts to, with the session cookie. */
+const PUBLIC_FORMS = new Set(["enquiry", "licence", "course quote", "newsletter", "checkout"]);
 const SEED = Number(process.env.FAULTS_SEED ?? Date.now() % 1_000_000);
 const CONCURRENCY = 8;
 const WEBHOOK_SECRET = "whsec_fuzz_0123456789abcdef";
@@ -117,7 +128,7 @@ function oddValue(): string | string[] | Blob {
   return pick(BAD_EMAILS);
 }
 
-type Fields = Record<string, string | string[] | Blob>;
+type Fields = Record<string, string | Blob | (string | Blob)[]>;
 
 /** A valid form, then 1–4 mutations of its fields (drop, oddify, add junk). */
 function mutate(valid: Fields, enumFields: Record<string, readonly string[]> = {}): Fields {
@@ -179,7 +190,8 @@ function encode(
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) {
       for (const one of Array.isArray(v) ? v : [v]) {
-        if (one instanceof Blob) form.append(k, one, "upload.bin");
+        if (one instanceof File) form.append(k, one);
+        else if (one instanceof Blob) form.append(k, one, "upload.bin");
         else form.append(k, one);
       }
     }
@@ -488,6 +500,443 @@ function submission(courseId: string, stripeEvent: (payload: string) => string):
   return { target: "GET odd URLs", method: "GET", path: p, headers: {}, describe: p };
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The admin area, signed in                                                                    */
+
+/** Ids the admin screens list now (refreshed during the run), to aim saves and deletes at. */
+interface Pools {
+  courses: string[];
+  categories: string[];
+  partners: string[];
+  orders: string[];
+  inquiries: string[];
+  subscriptions: string[];
+}
+
+const UUID_G = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const COURSE_STATUSES = ["draft", "published", "archived"];
+const DELIVERY = ["online", "classroom"];
+const GROUPS = ["", "none", "individual", "group"];
+const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"];
+const INQUIRY_STATUSES = ["new", "in_progress", "replied", "closed"];
+
+const PNG_1PX = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+const GIF_1PX = Buffer.from("R0lGODlhAQABAAAAACwAAAAAAQABAAACAkQBADs=", "base64");
+
+/** A file for an image field: a real image, an image under an odd name, or anything but. */
+function oddImage(): File {
+  const r = random();
+  const name = () =>
+    pick([
+      "logo.png",
+      "x.html",
+      "../../etc/passwd",
+      "a\r\nContent-Type: text/html.png",
+      "\u0000.png",
+      "🦊.gif",
+      `${"n".repeat(1000)}.png`,
+      "",
+      "photo.JPG",
+      "noextension",
+    ]);
+  if (r < 0.3) return new File([PNG_1PX], chance(0.7) ? "logo.png" : name(), { type: "image/png" });
+  if (r < 0.4) return new File([GIF_1PX], name(), { type: pick(["image/gif", "", "text/html"]) });
+  if (r < 0.45)
+    return new File([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(300)], name(), {
+      type: "image/jpeg",
+    });
+  if (r < 0.55)
+    return new File(
+      ['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
+      name(),
+      {
+        type: pick(["image/svg+xml", "image/png", ""]),
+      },
+    );
+  if (r < 0.62)
+    return new File(["<html><script>alert(1)</script></html>"], name(), { type: "image/png" });
+  if (r < 0.7) return new File([], name(), { type: pick(["", "image/png"]) });
+  if (r < 0.72)
+    // Just over the 5 MB cap (rarely: each is 5 MB on the wire).
+    return new File([PNG_1PX, new Uint8Array(5 * 1024 * 1024)], "big.png", { type: "image/png" });
+  if (r < 0.8) return new File([PNG_1PX], name(), { type: "image/svg+xml" });
+  // A PNG signature and then junk: the type is read from the first bytes only.
+  if (r < 0.88) return new File([PNG_1PX.subarray(0, 8), randomBytes(2000)], name(), { type: "" });
+  return new File([randomBytes(3000)], name(), {
+    type: pick(["image/png", "application/octet-stream"]),
+  });
+}
+
+const ODD_SLUGS = [
+  COURSE,
+  "UPPER-Case",
+  "a--b",
+  "-lead",
+  "trail-",
+  "a b",
+  "ünïcödé",
+  "a".repeat(121),
+  "a_b",
+  "a/b",
+  "..",
+  "%00",
+  "a\u0000b",
+  "🦊",
+  "ok-slug",
+];
+const ODD_PRICES = [
+  "-1",
+  "-0.01",
+  "0",
+  "12.345",
+  "99999999.99",
+  "100000000",
+  "1e3",
+  "0x10",
+  "£12",
+  " 12.50 ",
+  "NaN",
+  "Infinity",
+  "12,50",
+  "١٢",
+];
+const ODD_HOURS = ["-1", "0", "1.5", "10000", "10001", "1e3", "9".repeat(20), " 8 "];
+const ODD_URLS = [
+  "javascript:alert(1)",
+  "JaVaScRiPt:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "http://",
+  "//evil.example",
+  "/relative",
+  "https://ok.example/path?q=1",
+  "https://ok.example/\r\nSet-Cookie: x=y",
+  "ftp://files.example",
+  `https://example.com/${"p".repeat(2100)}`,
+];
+const ODD_HTML = [
+  "<p>Hello <strong>world</strong></p>",
+  "<script>alert(1)</script><p>x</p>",
+  '<img src=x onerror="alert(1)">',
+  '<a href="javascript:alert(1)">x</a>',
+  '<a href="  jav&#x09;ascript:alert(1)">x</a>',
+  "<iframe src=//evil.example></iframe>",
+  '<svg onload="alert(1)"></svg>',
+  "<style>body{display:none}</style>",
+  '<p style="background:url(javascript:alert(1))">x</p>',
+  "<p>unclosed <em>tags",
+  "<!-- comment --><p>x</p>",
+  '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
+];
+
+function idFrom(pool: readonly string[]): string {
+  const r = random();
+  if (r < 0.75 && pool.length) return pick(pool);
+  if (r < 0.85) return crypto.randomUUID();
+  return pick([
+    "",
+    "not-a-uuid",
+    "00000000-0000-0000-0000-000000000000",
+    "1",
+    "-1",
+    " ",
+    "%00",
+    `${crypto.randomUUID()}x`,
+  ]);
+}
+
+/** Multipart most of the time for forms with a file; the other encodings otherwise. */
+function encodeAdmin(
+  target: string,
+  pathName: string,
+  fields: Fields,
+  headers: Record<string, string>,
+): Submission {
+  const hasFile = Object.values(fields).some((v) => v instanceof File);
+  if (hasFile && chance(0.7)) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) {
+      for (const one of Array.isArray(v) ? v : [v]) {
+        if (one instanceof File) form.append(k, one);
+        else if (one instanceof Blob) form.append(k, one, "upload.bin");
+        else form.append(k, one);
+      }
+    }
+    const path = chance(0.5) ? dataPath(pathName) : pathName;
+    // Files first, so that a short excerpt still says what was uploaded.
+    const summary = Object.entries(fields)
+      .sort(([, a], [, b]) => Number(b instanceof File) - Number(a instanceof File))
+      .map(
+        ([k, v]) =>
+          `${k}=${v instanceof File ? `<file ${JSON.stringify(v.name.slice(0, 20))} ${v.type} ${v.size} B>` : v instanceof Blob ? `<blob ${v.size} B>` : JSON.stringify(v).slice(0, 40)}`,
+      )
+      .join(" ");
+    return {
+      target,
+      method: "POST",
+      path,
+      headers,
+      body: form,
+      describe: `multipart ${summary}`.slice(0, 400),
+    };
+  }
+  return encode(target, pathName, fields, headers);
+}
+
+/**
+ * The admin forms' own values are odd already; a quarter go as they are (so that saves, deletes
+ * and status changes really happen and the rows they write are checked), the rest mutated.
+ */
+function adminMutate(valid: Fields, enumFields: Record<string, readonly string[]> = {}): Fields {
+  return chance(0.25) ? valid : mutate(valid, enumFields);
+}
+
+/** One malformed post (or odd GET) to the admin area, with the admin's session cookie. */
+function adminSubmission(siteUrl: string, cookie: string, pools: Pools): Submission {
+  // Mostly the site's own Origin (as a browser sends it); now and then none, another or a broken one.
+  const o = random();
+  const headers: Record<string, string> = {
+    cookie,
+    ...(o < 0.9
+      ? { origin: siteUrl }
+      : o < 0.94
+        ? {}
+        : {
+            origin: pick([
+              "https://evil.example",
+              "null",
+              "::::",
+              "http://",
+              `${siteUrl}.evil.example`,
+            ]),
+          }),
+  };
+  const intent = (values: readonly string[]) =>
+    chance(0.85)
+      ? pick(values)
+      : pick(["", "DELETE", "Save", "save ", "toggle", "update", "status", "drop", "delete\u0000"]);
+  const r = random();
+  if (r < 0.2) {
+    const which = intent(["save", "save", "save", "delete"]);
+    const valid: Fields = {
+      intent: which,
+      ...(chance(0.6) || which === "delete" ? { id: idFrom(pools.courses) } : {}),
+      title: chance(0.8) ? `Fuzz course ${int(0, 1e6)}` : pick(NASTY),
+      slug: chance(0.5) ? "" : chance(0.6) ? `fuzz-${int(0, 1e6)}` : pick(ODD_SLUGS),
+      short_description: chance(0.8) ? "Short" : randomText(600),
+      description: chance(0.8) ? "Longer description" : "d".repeat(pick([9_999, 10_001])),
+      content: pick(ODD_HTML),
+      price: chance(0.6) ? String(int(0, 2000)) : pick(ODD_PRICES),
+      duration_hours: chance(0.7) ? String(int(1, 40)) : pick(ODD_HOURS),
+      status: pick(COURSE_STATUSES),
+      delivery_type: pick(DELIVERY),
+      group_type: pick(GROUPS),
+      category_id: chance(0.7) ? idFrom(pools.categories) : "",
+      partner_id: chance(0.5) ? idFrom(pools.partners) : "none",
+      external_link: chance(0.6) ? "" : pick(ODD_URLS),
+      featured: pick(["", "on", "true", "yes", "1"]),
+      ...(chance(0.5) ? { thumbnail: oddImage() } : {}),
+      ...(chance(0.2) ? { remove_thumbnail: "on" } : {}),
+    };
+    return encodeAdmin(
+      "admin courses",
+      "/admin/courses",
+      adminMutate(valid, { status: COURSE_STATUSES, delivery_type: DELIVERY, group_type: GROUPS }),
+      headers,
+    );
+  }
+  if (r < 0.3) {
+    const which = intent(["save", "save", "delete"]);
+    const valid: Fields = {
+      intent: which,
+      ...(chance(0.5) || which === "delete" ? { id: idFrom(pools.categories) } : {}),
+      name: chance(0.8) ? `Fuzz category ${int(0, 1e6)}` : pick(NASTY),
+      slug: chance(0.5) ? "" : pick(ODD_SLUGS),
+      description: chance(0.8) ? "About" : "d".repeat(pick([1999, 2001])),
+    };
+    return encodeAdmin("admin categories", "/admin/categories", adminMutate(valid), headers);
+  }
+  if (r < 0.42) {
+    const which = intent(["save", "save", "delete"]);
+    const valid: Fields = {
+      intent: which,
+      ...(chance(0.5) || which === "delete" ? { id: idFrom(pools.partners) } : {}),
+      name: chance(0.8) ? `Fuzz partner ${int(0, 1e6)}` : pick(NASTY),
+      description: chance(0.8) ? "A partner" : randomText(2100),
+      website_url: chance(0.7) ? "https://partner.example" : pick(ODD_URLS),
+      purchase_url: chance(0.7) ? "" : pick(ODD_URLS),
+      contact_email: chance(0.7) ? "sales@partner.example" : pick(BAD_EMAILS),
+      ...(chance(0.5) ? { logo: oddImage() } : {}),
+      ...(chance(0.2) ? { remove_logo: pick(["on", "true", "false", ""]) } : {}),
+    };
+    return encodeAdmin("admin partners", "/admin/partners", adminMutate(valid), headers);
+  }
+  if (r < 0.54) {
+    const valid: Fields = {
+      intent: intent(["status"]),
+      orderId: idFrom(pools.orders),
+      status: pick(ORDER_STATUSES),
+    };
+    return encodeAdmin(
+      "admin payments",
+      "/admin/payments",
+      adminMutate(valid, { status: ORDER_STATUSES }),
+      headers,
+    );
+  }
+  if (r < 0.66) {
+    const valid: Fields = {
+      intent: intent(["update"]),
+      id: idFrom(pools.inquiries),
+      status: pick(INQUIRY_STATUSES),
+      notes: chance(0.6)
+        ? "Called back"
+        : pick(["", "n".repeat(5000), "n".repeat(5001), randomText(200)]),
+    };
+    return encodeAdmin(
+      "admin inquiries",
+      "/admin/inquiries",
+      adminMutate(valid, { status: INQUIRY_STATUSES }),
+      headers,
+    );
+  }
+  if (r < 0.76) {
+    const valid: Fields = {
+      intent: intent(["toggle"]),
+      id: idFrom(pools.subscriptions),
+      active: pick(["true", "false"]),
+    };
+    return encodeAdmin(
+      "admin newsletter",
+      "/admin/newsletter-subscriptions",
+      adminMutate(valid, { active: ["true", "false"] }),
+      headers,
+    );
+  }
+  if (r < 0.84) {
+    const fields: Fields = chance(0.8) ? { file: oddImage() } : adminMutate({ file: oddImage() });
+    if (chance(0.1)) fields.file = [oddImage(), oddImage()];
+    // The editor's upload is a resource route: no .data variant.
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields))
+      for (const one of Array.isArray(v) ? v : [v])
+        if (one instanceof File) form.append(k, one);
+        else if (one instanceof Blob) form.append(k, one, "upload.bin");
+        else form.append(k, one);
+    if (chance(0.8))
+      return {
+        target: "admin media upload",
+        method: "POST",
+        path: "/api/admin/media",
+        headers,
+        body: form,
+        describe: "multipart file",
+      };
+    const s = encode("admin media upload", "/api/admin/media", fields, headers);
+    return { ...s, path: "/api/admin/media" };
+  }
+  if (r < 0.88) {
+    // Posts to admin pages without an action, and to the exports.
+    const p = pick([
+      "/admin",
+      "/admin/dashboard",
+      "/admin/newsletter",
+      "/admin/nowhere",
+      "/admin/inquiries/export",
+      "/admin/payments/export",
+      "/admin/newsletter-subscriptions/export",
+    ]);
+    return encode(
+      "admin pages, no action",
+      p,
+      mutate({ intent: "save", id: crypto.randomUUID() }),
+      headers,
+    );
+  }
+  // The admin lists and exports with odd search parameters: NUL bytes, bad percent-encoding,
+  // unknown filters, huge pages.
+  const value = () =>
+    pick([
+      enc(pick(NASTY)),
+      "%00",
+      "a%00b",
+      "%",
+      "%zz",
+      "%E0%A4%A",
+      "%ED%A0%80",
+      "%C0%80",
+      "%2500",
+      "%FF%FE",
+      enc("x".repeat(5000)),
+      "1e309",
+      "-0",
+      "99999999999999999999",
+      "2",
+      "",
+    ]);
+  const p = pick([
+    "/admin",
+    "/admin/dashboard",
+    "/admin/inquiries",
+    "/admin/payments",
+    "/admin/newsletter",
+    "/admin/newsletter-subscriptions",
+    "/admin/courses",
+    "/admin/categories",
+    "/admin/partners",
+    "/admin/inquiries/export",
+    "/admin/payments/export",
+    "/admin/newsletter-subscriptions/export",
+  ]);
+  const params = Array.from(
+    { length: int(1, 4) },
+    () =>
+      `${pick(["q", "page", "status", "type", "method", "q", "x", "q[]", "%00", "p%zz"])}=${value()}`,
+  ).join("&");
+  const url = `${chance(0.25) && !p.includes("export") ? dataPath(p) : p}?${params}`;
+  return {
+    target: "admin lists GET",
+    method: "GET",
+    path: url,
+    headers: { cookie },
+    describe: url.slice(0, 300),
+  };
+}
+
+/** What the admin screens list now (the newest rows of each), from their data endpoints. */
+async function readPools(siteUrl: string, cookie: string, protectedCourse: string): Promise<Pools> {
+  const ids = async (p: string) => {
+    const response = await fetch(`${siteUrl}${p}`, { headers: { cookie } });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${p}: ${response.status} ${text.slice(0, 200)}`);
+    return new Set(text.match(UUID_G) ?? []);
+  };
+  const [courses, categories, partners, orders, pending, inquiries, subscriptions] =
+    await Promise.all([
+      ids("/admin/courses.data"),
+      ids("/admin/categories.data"),
+      ids("/admin/partners.data"),
+      ids("/admin/payments.data"),
+      ids("/admin/payments.data?status=pending"),
+      ids("/admin/inquiries.data"),
+      ids("/admin/newsletter-subscriptions.data"),
+    ]);
+  const without = (set: Set<string>, ...others: Set<string>[]) =>
+    [...set].filter((id) => id !== protectedCourse && !others.some((o) => o.has(id)));
+  return {
+    // The course the public forms order and ask about is left alone, so that their rows keep
+    // matching it (title snapshot, unit price).
+    courses: without(courses, categories, partners),
+    categories: [...categories],
+    partners: [...partners],
+    orders: without(new Set([...orders, ...pending]), courses),
+    inquiries: without(inquiries, courses),
+    subscriptions: [...subscriptions],
+  };
+}
+
 const RULES = {
   inquiries: `
     select id, left(name, 40) as name, left(email, 60) as email, inquiry_type, modality, attendees from inquiries where
@@ -501,7 +950,8 @@ const RULES = {
       or (modality = 'online' and (attendees is not null or budget is not null))
       or (course_id is not null and course_title_snapshot is distinct from (select title from courses c where c.id = course_id))
       or (select count(*) from email_outbox o where o.inquiry_id = inquiries.id)
-        <> case spam_reason when 'honeypot' then 0 when 'recipient_limit' then 1 else 2 end`,
+        <> case spam_reason when 'honeypot' then 0 when 'recipient_limit' then 1 else 2 end
+      or notes = '' or notes <> btrim(notes) or length(notes) > 5000`,
   orders: `
     select o.id, o.status, o.payment_method, o.quantity, o.unit_price_cents, o.total_amount_cents from orders o
       left join courses c on c.id = o.course_id where
@@ -513,9 +963,12 @@ const RULES = {
       or (o.is_buyer_student and o.quantity <> 1)
       or o.quantity <> greatest(1, (select count(*) from order_students s where s.order_id = o.id))
       or (o.is_buyer_student and exists (select 1 from order_students s where s.order_id = o.id))
-      or (o.payment_method = 'invoice' and o.status <> 'pending')
+      -- what the order state machine allows (an admin moves invoice orders on; never 'invoiced' by card)
+      or (o.payment_method = 'invoice' and o.status not in ('pending', 'invoiced', 'paid', 'canceled'))
+      or (o.payment_method = 'stripe' and o.status = 'invoiced')
+      -- a honeypot checkout is held as an invoice request with no e-mail until staff act on it
       or (o.spam_reason = 'honeypot' and (o.payment_method <> 'invoice'
-        or exists (select 1 from email_outbox e where e.order_id = o.id)))`,
+        or (o.status = 'pending' and exists (select 1 from email_outbox e where e.order_id = o.id))))`,
   orderStudents: `
     select id from order_students where btrim(first_name) = '' or btrim(last_name) = ''
       or email !~ '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' or first_name ~ '[\\x01-\\x1f\\x7f]' or last_name ~ '[\\x01-\\x1f\\x7f]'`,
@@ -524,9 +977,92 @@ const RULES = {
   emailHeaders: `
     select id, kind from email_outbox where to_address ~ '[\\r\\n]' or coalesce(reply_to, '') ~ '[\\r\\n]' or subject ~ '[\\r\\n]'`,
   accounts: `select id, email from "user" where email <> 'admin@example.com'`,
+  // What the admin screens write: the form schemas' limits, well-formed unique slugs, prices
+  // and durations in range, http(s) links only, sanitised course HTML, stored image names.
+  courses: `
+    select id, left(slug, 60) as slug, left(title, 40) as title, length(short_description) as short_description,
+      length(description) as description, price, duration_hours, delivery_type, group_type,
+      left(external_link, 80) as external_link, thumbnail_url, left(content, 200) as content from courses where
+      slug !~ '^[a-z0-9]+(-[a-z0-9]+)*$' or length(slug) > 210
+      or (select count(*) from courses c2 where lower(c2.slug) = lower(courses.slug)) > 1
+      or btrim(title) = '' or title <> btrim(title) or length(title) > 200 or title ~ '[\\x01-\\x1f\\x7f]'
+      or short_description = '' or length(short_description) > 500
+      or description = '' or length(description) > 10000
+      or price < 0 or price > 99999999.99 or duration_hours not between 0 and 10000
+      or delivery_type not in ('online', 'classroom') or group_type not in ('individual', 'group')
+      or external_link !~ '^https?://[^\\s]+$' or length(external_link) > 2000
+      or thumbnail_url !~ '^/media/thumbnails/course-[0-9]+-[0-9a-f]{12}\\.(png|gif|jpg|jpeg|bmp|ico|webp)$'
+      or content ~* '<(script|iframe|object|embed|svg|math|style|form|input|link|meta|base)\\y|<[^>]*\\son[a-z]+\\s*=|(href|src)\\s*=\\s*["'']?\\s*(javascript|data|vbscript):|style\\s*=\\s*["''][^"'']*(javascript:|expression\\()'`,
+  categories: `
+    select id, left(name, 40) as name, left(slug, 60) as slug from categories where
+      slug !~ '^[a-z0-9]+(-[a-z0-9]+)*$' or length(slug) > 130
+      or (select count(*) from categories c2 where lower(c2.slug) = lower(categories.slug)) > 1
+      or btrim(name) = '' or name <> btrim(name) or length(name) > 120 or name ~ '[\\x01-\\x1f\\x7f]'
+      or description = '' or length(description) > 2000`,
+  partners: `
+    select id, left(name, 40) as name, length(description) as description, left(website_url, 80) as website_url,
+      left(purchase_url, 80) as purchase_url, left(contact_email, 80) as contact_email, logo_url from course_partners where
+      btrim(name) = '' or name <> btrim(name) or length(name) > 200 or name ~ '[\\x01-\\x1f\\x7f]'
+      or description = '' or length(description) > 2000
+      or website_url !~ '^https?://[^\\s]+$' or length(website_url) > 2000
+      or purchase_url !~ '^https?://[^\\s]+$' or length(purchase_url) > 2000
+      or contact_email !~ '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' or length(contact_email) > 254
+      or logo_url !~ '^/media/logos/partner-[0-9]+-[0-9a-f]{12}\\.(png|gif|jpg|jpeg|bmp|ico|webp)$'`,
 };
 
-describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
+/** Leading bytes of the raster types the site stores (never SVG, HTML or anything else). */
+function isStoredImage(bytes: Buffer, extension: string): boolean {
+  const starts = (hex: string) => bytes.subarray(0, hex.length / 2).equals(Buffer.from(hex, "hex"));
+  const kind = starts("89504e470d0a1a0a")
+    ? "png"
+    : starts("474946383761") || starts("474946383961")
+      ? "gif"
+      : starts("ffd8ff")
+        ? "jpg jpeg"
+        : starts("424d")
+          ? "bmp"
+          : starts("00000100")
+            ? "ico"
+            : starts("52494646") && bytes.subarray(8, 12).toString("latin1") === "WEBP"
+              ? "webp"
+              : "";
+  return kind.split(" ").includes(extension);
+}
+
+/** Files under DATA_DIR/media, as site URLs (/media/<folder>/<name>). */
+function mediaFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, "media");
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `/media/${path.relative(root, path.join(entry.parentPath, entry.name))}`);
+}
+
+/** The targets every run must reach (each at least MIN_PER_TARGET times in a full run). */
+const TARGETS = [
+  "enquiry",
+  "licence",
+  "course quote",
+  "newsletter",
+  "checkout",
+  "/auth sign-in form",
+  "/api/auth",
+  "/api/stripe/webhook",
+  "admin without session",
+  "GET odd URLs",
+  "admin courses",
+  "admin categories",
+  "admin partners",
+  "admin payments",
+  "admin inquiries",
+  "admin newsletter",
+  "admin media upload",
+  "admin pages, no action",
+  "admin lists GET",
+];
+const MIN_PER_TARGET = 20;
+
+describe(`fuzz: ${COUNT} malformed submissions, public and admin (seed ${SEED})`, () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "nw-faults-fuzz-"));
   let site: Site | undefined;
   let stripe: FakeStripe | undefined;
@@ -537,7 +1073,8 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("answers no 5xx, leaks nothing, and stores no rule-breaking row", async () => {
+  it("answers no 5xx, drops no connection, leaks nothing, and stores no rule-breaking row", async () => {
+    createAdmin({ ...ADMIN, dataDir });
     stripe = await startFakeStripe({ port: STRIPE_PORT });
     site = await startSite({
       port: PORT,
@@ -551,7 +1088,10 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
         LOG_LEVEL: "error",
       },
     });
-    const coursePage = await (await fetch(`${site.url}/courses/${COURSE}`)).text();
+    const siteUrl = site.url;
+    // Signed in once, before the public part's wrong passwords run into the sign-in rate limit.
+    const cookie = await signIn(siteUrl, ADMIN.email, ADMIN.password);
+    const coursePage = await (await fetch(`${siteUrl}/courses/${COURSE}`)).text();
     const courseId = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(
       coursePage,
     )?.[0];
@@ -561,15 +1101,41 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
 
     const tally = new Map<string, Map<number | string, number>>();
     const serverErrors: string[] = [];
+    const dropped: string[] = [];
     const leaks: string[] = [];
+    const signedOut: string[] = [];
+    let pools = await readPools(siteUrl, cookie, courseId!);
+    let refreshing = false;
     let sent = 0;
+    let posts = 0;
     const worker = async () => {
       while (sent < COUNT) {
         sent++;
-        const s = submission(courseId!, sign);
+        // Now and then, what the admin screens list now (new rows, deleted ones gone).
+        if (sent % 300 === 0 && !refreshing) {
+          refreshing = true;
+          try {
+            pools = await readPools(siteUrl, cookie, courseId!);
+          } catch (error) {
+            serverErrors.push(`admin lists for the pools: ${(error as Error).message}`);
+          } finally {
+            refreshing = false;
+          }
+        }
+        let s: Submission;
+        if (chance(ADMIN_SHARE)) {
+          s = adminSubmission(siteUrl, cookie, pools);
+        } else {
+          s = submission(courseId!, sign);
+          // The signed-in admin also uses the public forms (never /api/auth: a sign-out there
+          // would end the session the admin part uses).
+          if (PUBLIC_FORMS.has(s.target) && chance(0.3)) s.headers = { ...s.headers, cookie };
+        }
+        if (s.method === "POST") posts++;
+        const line = () => `${s.method} ${s.path.slice(0, 120)} ${s.describe.slice(0, 300)}`;
         let status: number | string;
         try {
-          const response = await fetch(`${site!.url}${s.path}`, {
+          const response = await fetch(`${siteUrl}${s.path}`, {
             method: s.method,
             // A fresh connection each time: an early answer (413, 415) to a post whose body was
             // not read may leave a kept-alive connection unusable, which would fail the next,
@@ -581,34 +1147,34 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
           });
           const text = await response.text();
           status = response.status;
-          if (status >= 500)
-            serverErrors.push(
-              `${status} ${s.method} ${s.path.slice(0, 120)} ${s.describe.slice(0, 300)}`,
-            );
+          if (status >= 500) serverErrors.push(`${status} ${line()}`);
           if (
             /\n\s+at .+:\d+:\d+\)?/.test(text) ||
             /DrizzleQueryError|Failed query|invalid byte sequence/.test(text)
           ) {
             leaks.push(`${status} ${s.path.slice(0, 120)}: ${text.slice(0, 200)}`);
           }
+          // The admin's session must hold through the run: a sign-in page or 401 for a
+          // signed-in request with the site's Origin would mean the admin part tested nothing.
+          // (A redirect answered to a .data request is a 202 with X-Remix-Redirect.)
+          const location =
+            response.headers.get("location") ?? response.headers.get("x-remix-redirect") ?? "";
+          if (
+            s.target.startsWith("admin ") &&
+            s.headers.cookie &&
+            (s.method === "GET" || s.headers.origin === siteUrl) &&
+            (status === 401 || /^(https?:\/\/[^/]+)?\/auth\b/.test(location))
+          )
+            signedOut.push(`${status} ${location} ${line()}`);
         } catch (error) {
-          status = `socket error: ${(error as Error).cause ?? (error as Error).message}`.slice(
+          // Reset, closed before the answer, or no answer in 30 s: always a failure, whatever
+          // the size of the body (an oversized one must get its 413).
+          const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
+          status = `no answer: ${cause?.code ?? cause?.message ?? (error as Error).message}`.slice(
             0,
-            80,
+            60,
           );
-          // The server may answer a body over its limit (413) and close before it has all been
-          // sent; the client then sees a reset instead. Anything else is a failure.
-          const size =
-            typeof s.body === "string"
-              ? s.body.length
-              : s.body instanceof Uint8Array
-                ? s.body.length
-                : 0;
-          const oversized = size > 120_000 || /\(\d{6,}\)/.test(s.describe);
-          if (!oversized)
-            serverErrors.push(
-              `${status} ${s.method} ${s.path.slice(0, 120)} ${s.describe.slice(0, 300)}`,
-            );
+          dropped.push(`${status} ${line()}`);
         }
         const byStatus = tally.get(s.target) ?? new Map();
         byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
@@ -619,40 +1185,115 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const seconds = Math.round((Date.now() - started) / 1000);
 
-    console.log(`[fuzz] seed ${SEED}: ${sent} submissions in ${seconds} s`);
+    console.log(`[fuzz] seed ${SEED}: ${sent} submissions (${posts} posts) in ${seconds} s`);
+    const perTarget: Record<string, number> = {};
     for (const [target, byStatus] of [...tally].sort()) {
+      perTarget[target] = [...byStatus.values()].reduce((a, b) => a + b, 0);
       const parts = [...byStatus]
         .sort((a, b) => String(a[0]).localeCompare(String(b[0])))
         .map(([s, n]) => `${s}×${n}`);
-      console.log(`  ${target.padEnd(22)} ${parts.join("  ")}`);
+      console.log(
+        `  ${target.padEnd(24)} ${String(perTarget[target]).padStart(5)}  ${parts.join("  ")}`,
+      );
     }
-    if (serverErrors.length) {
+    for (const [title, lines] of [
+      ["5xx answers", serverErrors],
+      ["connections reset or unanswered", dropped],
+      ["signed-in admin requests answered as signed out", signedOut],
+    ] as const) {
+      if (!lines.length) continue;
       // A few examples per target and status, to hand to whoever owns the route.
       const examples = new Map<string, string[]>();
-      for (const line of serverErrors) {
-        const key = line.split(" ").slice(0, 3).join(" ").replace(/\?.*$/, "");
+      for (const one of lines) {
+        const key = one.split(" ").slice(0, 3).join(" ").replace(/\?.*$/, "");
         const list = examples.get(key) ?? [];
-        if (list.length < 3) list.push(line.slice(0, 260));
+        if (list.length < 3) list.push(one.slice(0, 260));
         examples.set(key, list);
       }
-      console.log(`[fuzz] ${serverErrors.length} 5xx answers or dropped connections:`);
-      for (const [key, lines] of examples) console.log(`  ${key}\n    ${lines.join("\n    ")}`);
+      console.log(`[fuzz] ${lines.length} ${title}:`);
+      for (const [key, some] of examples) console.log(`  ${key}\n    ${some.join("\n    ")}`);
     }
 
-    // Still alive and well after all that.
-    expect((await fetch(`${site.url}/readyz`)).status).toBe(200);
-    expect((await fetch(`${site.url}/`)).status).toBe(200);
+    // Still alive and well after all that, and still signed in.
+    expect((await fetch(`${siteUrl}/readyz`)).status).toBe(200);
+    expect((await fetch(`${siteUrl}/`)).status).toBe(200);
+    expect((await fetch(`${siteUrl}/admin/courses.data`, { headers: { cookie } })).status).toBe(
+      200,
+    );
+    const outputLines = site
+      .output()
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    // Node's own process warnings (stderr, not the site's log). Seen: MaxListenersExceededWarning,
+    // 'drain' listeners on a compressed response — React Router's writer waits for 'drain' with
+    // once/off, and compression hands the listener to its zlib stream, where off does not reach.
+    // Shown, not counted as errors.
+    const nodeWarnings = outputLines.filter((l) => /^\(node:\d+\) |^\(Use `node --trace/.test(l));
+    if (nodeWarnings.length)
+      console.log(`[fuzz] Node warnings:\n  ${nodeWarnings.slice(0, 4).join("\n  ")}`);
+    const errorLog = outputLines
+      .filter((l) => !nodeWarnings.includes(l))
+      .filter((l) => {
+        try {
+          const entry = JSON.parse(l) as { level?: number; msg?: string };
+          // A correctly signed Stripe event for an order the site does not know is logged as an
+          // error on purpose (staff must look: money may have moved); the fuzz signs such events.
+          return entry.level! >= 50 && !entry.msg?.startsWith("Stripe event for no known order");
+        } catch {
+          return true;
+        }
+      });
+    if (errorLog.length) {
+      const kinds = new Map<string, number>();
+      for (const l of errorLog) {
+        let kind = l.slice(0, 200);
+        try {
+          const entry = JSON.parse(l) as { msg?: string; err?: { message?: string } };
+          kind = `${entry.msg} ${entry.err?.message ?? ""}`.slice(0, 200);
+        } catch {
+          // not JSON: the line itself
+        }
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      console.log(`[fuzz] ${errorLog.length} lines logged at error level:`);
+      for (const [kind, n] of kinds) console.log(`  ${n}× ${kind}`);
+    }
     expect(await site.stop()).toBe(0);
     site = undefined;
 
     const broken = await withSiteDatabase({ kind: "pglite", dataDir }, async (query) => {
       const found: Record<string, unknown[]> = {};
       for (const [name, sql] of Object.entries(RULES)) found[name] = await query(sql);
-      const counts = await query<{ inquiries: number; orders: number; subscriptions: number }>(
-        `select (select count(*)::int from inquiries) as inquiries, (select count(*)::int from orders) as orders,
-                (select count(*)::int from newsletter_subscriptions) as subscriptions`,
+      // Stored media: every file an image of the type its name says; every URL in a row a file.
+      const files = mediaFiles(dataDir);
+      found.mediaFiles = files.filter(
+        (url) =>
+          !isStoredImage(
+            readFileSync(path.join(dataDir, url.slice(1))),
+            path.extname(url).slice(1).toLowerCase(),
+          ),
       );
-      console.log(`[fuzz] rows stored (valid after all): ${JSON.stringify(counts[0])}`);
+      const referenced = await query<{ url: string }>(
+        `select thumbnail_url as url from courses where thumbnail_url like '/media/%'
+         union all select logo_url from course_partners where logo_url like '/media/%'`,
+      );
+      const onDisk = new Set(files);
+      found.mediaReferences = referenced.filter((row) => !onDisk.has(row.url));
+      const counts = await query(
+        `select (select count(*)::int from inquiries) as inquiries, (select count(*)::int from orders) as orders,
+                (select count(*)::int from orders where status <> 'pending') as "orders moved on",
+                (select count(*)::int from newsletter_subscriptions) as subscriptions,
+                (select count(*)::int from newsletter_subscriptions where not is_active) as "subscriptions inactive",
+                (select count(*)::int from inquiries where status <> 'new') as "inquiries updated",
+                (select count(*)::int from courses) as courses, (select count(*)::int from categories) as categories,
+                (select count(*)::int from course_partners) as partners`,
+      );
+      const unreferenced = files.filter(
+        (url) => !url.startsWith("/media/content/") && !referenced.some((row) => row.url === url),
+      ).length;
+      console.log(
+        `[fuzz] rows stored (valid after all): ${JSON.stringify(counts[0])}; media files ${files.length} (${unreferenced} thumbnails/logos no row points at)`,
+      );
       return found;
     });
     for (const [rule, rows] of Object.entries(broken)) {
@@ -662,10 +1303,17 @@ describe(`fuzz: ${COUNT} malformed submissions (seed ${SEED})`, () => {
         );
     }
 
-    expect(sent).toBeGreaterThanOrEqual(2000);
+    expect(posts, "malformed posts sent").toBeGreaterThanOrEqual(2000);
+    if (COUNT >= 2000)
+      for (const target of TARGETS)
+        expect(perTarget[target] ?? 0, `posts to ${target}`).toBeGreaterThanOrEqual(MIN_PER_TARGET);
     expect(leaks, "responses that show internals").toEqual([]);
-    expect([...new Set(serverErrors)], "5xx answers or dropped connections").toEqual([]);
+    expect([...new Set(serverErrors)], "5xx answers").toEqual([]);
+    expect(dropped.slice(0, 10), `connections reset or unanswered (${dropped.length})`).toEqual([]);
+    expect(signedOut.slice(0, 10), "signed-in admin requests answered as signed out").toEqual([]);
+    expect(errorLog.slice(0, 10), "lines logged at error level").toEqual([]);
     for (const [rule, rows] of Object.entries(broken))
       expect(rows, `rows breaking the ${rule} rule`).toEqual([]);
-  });
+    // A few minutes on a busy two-core machine (≈ 70–140 s of posts, plus start-up and checks).
+  }, 480_000);
 });

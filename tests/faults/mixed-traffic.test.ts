@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { sendRequest } from "#tests/support/http-request.ts";
 import { sleep, startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
@@ -39,46 +40,6 @@ interface Step {
   method: "GET" | "POST";
   path: string;
   body?: () => Record<string, string>;
-}
-
-/** One request; resolves with its status once the whole answer is read (60 s at most). */
-function send(
-  agent: Agent,
-  base: string,
-  step: Step,
-  visitor: string,
-): Promise<{ status: number; ms: number }> {
-  const body = step.body ? new URLSearchParams(step.body()).toString() : undefined;
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = request(
-      `${base}${step.path}`,
-      {
-        method: step.method,
-        agent,
-        timeout: 60_000,
-        headers: {
-          "x-forwarded-for": visitor,
-          ...(body
-            ? {
-                "content-type": "application/x-www-form-urlencoded",
-                "content-length": Buffer.byteLength(body),
-              }
-            : {}),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("no answer within 60 s")));
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 const tally: Record<Kind, Map<number, number>> = { page: new Map(), post: new Map() };
@@ -174,7 +135,12 @@ describe(`mixed traffic: ${CONNECTIONS} connections for ${SECONDS} s`, () => {
           const round = Math.floor(i / steps.length);
           const visitor = `10.${c}.${(round >> 8) & 255}.${round & 255}`;
           try {
-            const { status, ms } = await send(agent, site!.url, step, visitor);
+            const { status, ms } = await sendRequest(agent, site!.url, {
+              method: step.method,
+              path: step.path,
+              headers: { "x-forwarded-for": visitor },
+              form: step.body?.(),
+            });
             count(step.kind, status);
             latencies.push(ms);
           } catch (error) {

@@ -265,6 +265,30 @@ describe("admin forms", () => {
     expect(hasNulByte(named)).toBe(true);
   });
 
+  it("refuses random bytes, plain text, no content type and broken multipart with 400", async () => {
+    const bytes = new Uint8Array(randomBytes(2048));
+    for (const [body, type] of [
+      [bytes, "application/octet-stream"],
+      ["intent=update", "text/plain"],
+      [bytes, undefined],
+      [bytes, "multipart/form-data"],
+      [
+        '--zzz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupdate',
+        "multipart/form-data; boundary=zzz",
+      ],
+    ] as const) {
+      expect(await readAdminForm(form(body, type)), String(type)).toEqual({
+        ok: false,
+        status: 400,
+      });
+    }
+  });
+
+  it("refuses a form over the cap with 413", async () => {
+    const big = new URLSearchParams({ notes: "n".repeat(200 * 1024) });
+    expect(await readAdminForm(form(big))).toEqual({ ok: false, status: 413 });
+  });
+
   it("lets a file hold NUL bytes (they are bytes, not text)", () => {
     const withFile = new FormData();
     withFile.append("file", new Blob([new Uint8Array([0, 1, 0])]), "x.png");

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { isSlugVariant, nextFreeSlug, slugify } from "#app/lib/slug.ts";
 import { categoryFormSchema } from "#app/lib/category-form.ts";
 import { courseFormSchema, SLUG_INVALID } from "#app/lib/course-form.ts";
+import { isWebUrl } from "#app/lib/admin-form.ts";
+import { publicUrlOrNull } from "#server/courses.server.ts";
 
 describe("slugify (spec §5: lower-case, runs of non-alphanumerics → '-', hyphens trimmed)", () => {
   it.each([
@@ -65,4 +67,34 @@ describe("slug field of the course and category forms", () => {
       expect(result.error?.issues[0]?.message).toBe(SLUG_INVALID);
     },
   );
+});
+
+describe("one-line names and titles of the catalogue forms", () => {
+  it("turn control characters into a space, then trim", () => {
+    expect(categoryFormSchema.parse({ name: "\u001aFraud\r\n\u0003Risk\t" }).name).toBe(
+      "Fraud Risk",
+    );
+    expect(courseFormSchema.parse({ title: "Intro\u0000duction" }).title).toBe("Intro duction");
+  });
+
+  it("are required even when only control characters were sent", () => {
+    expect(categoryFormSchema.safeParse({ name: "\u0001\u0002 " }).success).toBe(false);
+  });
+});
+
+describe("links of the catalogue forms", () => {
+  it.each([
+    "https://ok.example/\r\nSet-Cookie: x=y",
+    "https://ok.example/a b",
+    "https://ok.example/\tx",
+    "javascript:alert(1)",
+    "//evil.example",
+  ])("refuse %j (the public pages would not show it)", (link) => {
+    expect(isWebUrl(link)).toBe(false);
+    expect(publicUrlOrNull(link)).toBeNull();
+  });
+
+  it("accept an http(s) URL", () => {
+    expect(isWebUrl("https://partner.example/training?x=1")).toBe(true);
+  });
 });
