@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { parseForm } from "#app/lib/forms.ts";
 import { log } from "../log.server.ts";
-import { failure, success } from "./form-post.server.ts";
+import type { Refuse } from "./admin-form.server.ts";
+import { success } from "./form-post.server.ts";
 
 /**
- * The Release and Delete buttons of suspected spam on an admin screen (decision 0012): the
- * screen's action hands over its already-read form when `intent` is release or delete. The id
- * must be a UUID (else 400); a row that is not held (or gone) is 404; each answer carries the
- * screen's toast text.
+ * The Release and Delete buttons of suspected spam on an admin screen (decision 0012), as intents
+ * of the screen's `adminFormAction`. The id must be a UUID (else 400); a row that is not held (or
+ * gone) is 404; each answer carries the screen's toast text.
  */
 
 const idSchema = z.object({ id: z.uuid() });
@@ -25,29 +25,27 @@ export interface SuspectedSpamOperations {
   };
 }
 
-export function isSuspectedSpamIntent(intent: string): intent is "release" | "delete" {
-  return intent === "release" || intent === "delete";
-}
-
-export async function suspectedSpamAction(
-  intent: "release" | "delete",
-  form: FormData,
-  ops: SuspectedSpamOperations,
-) {
-  const message = intent === "release" ? ops.messages.releaseFailed : ops.messages.deleteFailed;
-  const failed = (status: number) =>
-    failure(status, { form: intent, formData: null, names: [], message });
-  const parsed = parseForm(form, idSchema);
-  if (!parsed.ok) return failed(400);
-  try {
-    const done =
-      intent === "release"
-        ? (await ops.release(parsed.value.id)) !== null
-        : await ops.remove(parsed.value.id);
-    if (!done) return failed(404);
-  } catch (error) {
-    log.error({ err: error, intent }, "admin: suspected spam action failed");
-    return failed(500);
-  }
-  return success(intent, intent === "release" ? ops.messages.released : ops.messages.deleted);
+/** The screen's `release` and `delete` intents for `adminFormAction`. */
+export function suspectedSpamIntents(ops: SuspectedSpamOperations) {
+  const intent =
+    (done: (id: string) => Promise<boolean>, ok: string, failed: string) =>
+    async (form: FormData, refuse: Refuse) => {
+      const parsed = parseForm(form, idSchema);
+      if (!parsed.ok) return refuse(400, failed);
+      try {
+        if (!(await done(parsed.value.id))) return refuse(404, failed);
+      } catch (error) {
+        log.error({ err: error }, "admin: suspected spam action failed");
+        return refuse(500, failed);
+      }
+      return success(form.get("intent") === "release" ? "release" : "delete", ok);
+    };
+  return {
+    release: intent(
+      async (id) => (await ops.release(id)) !== null,
+      ops.messages.released,
+      ops.messages.releaseFailed,
+    ),
+    delete: intent(ops.remove, ops.messages.deleted, ops.messages.deleteFailed),
+  };
 }

@@ -1,7 +1,7 @@
 import { Clock, Download, Eye, Inbox, MessageSquare, Pencil, Search } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Form, Link, useFetcher, useNavigate } from "react-router";
-import { readAdminForm } from "#server/forms/admin-form.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import {
   deleteSuspectedInquiry,
@@ -9,10 +9,7 @@ import {
   releaseInquiry,
   updateInquiryForAdmin,
 } from "#server/inquiries.server.ts";
-import {
-  isSuspectedSpamIntent,
-  suspectedSpamAction,
-} from "#server/forms/suspected-spam-action.server.ts";
+import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
 import { log } from "#server/log.server.ts";
 import {
   AdminPageHeader,
@@ -51,7 +48,7 @@ import {
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
-import { failure, success } from "#server/forms/form-post.server.ts";
+import { success } from "#server/forms/form-post.server.ts";
 import {
   INQUIRY_STATUSES,
   INQUIRY_STATUS_LABELS,
@@ -85,39 +82,28 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const posted = await readAdminForm(request);
-  const intent = posted.ok ? String(posted.form.get("intent") ?? "") : "";
-  const failed = (status: number) =>
-    failure(status, {
-      form: intent,
-      formData: null,
-      names: [],
-      message: "Failed to update inquiry",
-    });
-  if (!posted.ok) return failed(posted.status);
-  if (isSuspectedSpamIntent(intent)) {
-    return suspectedSpamAction(intent, posted.form, {
-      release: releaseInquiry,
-      remove: deleteSuspectedInquiry,
-      messages: {
-        released: "Inquiry released: its e-mails are on their way",
-        deleted: "Inquiry deleted",
-        releaseFailed: "Failed to release inquiry",
-        deleteFailed: "Failed to delete inquiry",
+  return adminFormAction(
+    request,
+    { name: "inquiries", failureMessage: "Failed to update inquiry" },
+    {
+      ...suspectedSpamIntents({
+        release: releaseInquiry,
+        remove: deleteSuspectedInquiry,
+        messages: {
+          released: "Inquiry released: its e-mails are on their way",
+          deleted: "Inquiry deleted",
+          releaseFailed: "Failed to release inquiry",
+          deleteFailed: "Failed to delete inquiry",
+        },
+      }),
+      update: async (form, refuse) => {
+        const parsed = parseForm(form, inquiryUpdateSchema);
+        if (!parsed.ok) return refuse(400);
+        if (!(await updateInquiryForAdmin(parsed.value))) return refuse(404);
+        return success("update", "Inquiry updated successfully");
       },
-    });
-  }
-  if (intent !== "update") return failed(400);
-  const parsed = parseForm(posted.form, inquiryUpdateSchema);
-  if (!parsed.ok) return failed(400);
-  try {
-    const updated = await updateInquiryForAdmin(parsed.value);
-    if (!updated) return failed(404);
-  } catch (error) {
-    log.error({ err: error }, "admin inquiries: update failed");
-    return failed(500);
-  }
-  return success(intent, "Inquiry updated successfully");
+    },
+  );
 }
 
 export const clientAction = keepFormOnFailure;

@@ -1,7 +1,7 @@
 import { CalendarPlus, Download, Mail, Search, ShieldAlert, UserCheck } from "lucide-react";
 import { useEffect, useState, type MouseEvent } from "react";
 import { Form, useFetcher } from "react-router";
-import { readAdminForm } from "#server/forms/admin-form.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import {
@@ -10,10 +10,7 @@ import {
   setSubscriptionActive,
   subscriptionsScreen,
 } from "#server/newsletter.server.ts";
-import {
-  isSuspectedSpamIntent,
-  suspectedSpamAction,
-} from "#server/forms/suspected-spam-action.server.ts";
+import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
 import {
   SpamFilterSelect,
@@ -35,7 +32,7 @@ import {
 } from "#app/components/ui/table.tsx";
 import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
-import { failure, success } from "#server/forms/form-post.server.ts";
+import { success } from "#server/forms/form-post.server.ts";
 import {
   parseSubscriptionFilters,
   subscriptionFiltersQuery,
@@ -68,41 +65,28 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const posted = await readAdminForm(request);
-  const intent = posted.ok ? String(posted.form.get("intent") ?? "") : "";
-  const failed = (status: number) =>
-    failure(status, {
-      form: intent,
-      formData: null,
-      names: [],
-      message: "Failed to update subscription status",
-    });
-  if (!posted.ok) return failed(posted.status);
-  if (isSuspectedSpamIntent(intent)) {
-    return suspectedSpamAction(intent, posted.form, {
-      release: releaseSubscription,
-      remove: deleteSuspectedSubscription,
-      messages: {
-        released: "Subscription released",
-        deleted: "Subscription deleted",
-        releaseFailed: "Failed to release subscription",
-        deleteFailed: "Failed to delete subscription",
+  return adminFormAction(
+    request,
+    { name: "newsletter", failureMessage: "Failed to update subscription status" },
+    {
+      ...suspectedSpamIntents({
+        release: releaseSubscription,
+        remove: deleteSuspectedSubscription,
+        messages: {
+          released: "Subscription released",
+          deleted: "Subscription deleted",
+          releaseFailed: "Failed to release subscription",
+          deleteFailed: "Failed to delete subscription",
+        },
+      }),
+      toggle: async (form, refuse) => {
+        const parsed = parseForm(form, subscriptionToggleSchema);
+        if (!parsed.ok) return refuse(400);
+        const { id, active } = parsed.value;
+        if (!(await setSubscriptionActive(id, active))) return refuse(404);
+        return success("toggle", active ? "Subscription activated" : "Subscription deactivated");
       },
-    });
-  }
-  if (intent !== "toggle") return failed(400);
-  const parsed = parseForm(posted.form, subscriptionToggleSchema);
-  if (!parsed.ok) return failed(400);
-  try {
-    const updated = await setSubscriptionActive(parsed.value.id, parsed.value.active);
-    if (!updated) return failed(404);
-  } catch (error) {
-    log.error({ err: error }, "admin newsletter: update failed");
-    return failed(500);
-  }
-  return success(
-    intent,
-    parsed.value.active ? "Subscription activated" : "Subscription deactivated",
+    },
   );
 }
 

@@ -12,8 +12,8 @@ import {
 } from "lucide-react";
 import { useEffect } from "react";
 import { data, Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } from "react-router";
-import { readAdminForm } from "#server/forms/admin-form.server.ts";
-import { failure, success } from "#server/forms/form-post.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
+import { success } from "#server/forms/form-post.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { log } from "#server/log.server.ts";
 import {
@@ -112,35 +112,26 @@ const RELEASED_MESSAGE = "Order released: its e-mails are on their way";
  */
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
-  const failed = (status: number, message = "Failed to update order status") =>
-    failure(status, { form: "status", formData: null, names: [], message });
-  const posted = await readAdminForm(request);
-  if (!posted.ok) return failed(posted.status);
-  if (posted.form.get("intent") === "release") {
-    const releaseFailed = (code: number) => failed(code, "Failed to release order");
-    const parsed = parseForm(posted.form, orderReleaseFormSchema);
-    if (!parsed.ok) return releaseFailed(400);
-    const { orderId } = parsed.value;
-    try {
-      const released = await releaseOrder(orderId);
-      if (!released) return releaseFailed(404);
-      return success("release", RELEASED_MESSAGE, { status: released.status, released: true });
-    } catch (error) {
-      log.error({ err: error, orderId }, "admin payments: release failed");
-      return releaseFailed(500);
-    }
-  }
-  const parsed = parseForm(posted.form, orderStatusFormSchema);
-  if (!parsed.ok) return failed(400);
-  const { orderId, status } = parsed.value;
-  try {
-    const result = await changeOrderStatusByAdmin(orderId, status);
-    if (!result.ok) return failed(result.reason === "not_found" ? 404 : 409);
-    return success("status", undefined, { status: result.order.status, released: false });
-  } catch (error) {
-    log.error({ err: error, orderId }, "admin payments: status change failed");
-    return failed(500);
-  }
+  return adminFormAction(
+    request,
+    { name: "payments", failureMessage: "Failed to update order status" },
+    {
+      status: async (form, refuse) => {
+        const parsed = parseForm(form, orderStatusFormSchema);
+        if (!parsed.ok) return refuse(400);
+        const result = await changeOrderStatusByAdmin(parsed.value.orderId, parsed.value.status);
+        if (!result.ok) return refuse(result.reason === "not_found" ? 404 : 409);
+        return success("status", undefined, { status: result.order.status, released: false });
+      },
+      release: async (form, refuse) => {
+        const parsed = parseForm(form, orderReleaseFormSchema);
+        if (!parsed.ok) return refuse(400, "Failed to release order");
+        const released = await releaseOrder(parsed.value.orderId);
+        if (!released) return refuse(404, "Failed to release order");
+        return success("release", RELEASED_MESSAGE, { status: released.status, released: true });
+      },
+    },
+  );
 }
 
 export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
