@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { parseForm, type FieldErrors } from "#app/lib/forms.ts";
 import { IMAGE_TOO_LARGE } from "#app/lib/image-upload.ts";
-import { failure, readPostedForm, success } from "./form-post.server.ts";
+import { failure, FORM_UNREADABLE, readPostedForm, success } from "./form-post.server.ts";
 import { InvalidInputError } from "../catalogue-write.server.ts";
 import { log } from "../log.server.ts";
 import { FORM_BODY_LIMIT, UploadError } from "../uploads.server.ts";
@@ -74,9 +74,10 @@ export async function catalogueFormAction<Values>(
     tooLarge: IMAGE_TOO_LARGE,
   });
   if (!posted.ok) {
-    const errors =
-      posted.status === 413 && spec.imageField ? { [spec.imageField]: posted.message } : undefined;
-    return refuse(posted.status, "save", posted.message, errors);
+    // Not a form at all is the client's mistake like any other: 400, as on every admin screen.
+    if (posted.status !== 413) return refuse(400, "save", FORM_UNREADABLE);
+    const errors = spec.imageField ? { [spec.imageField]: posted.message } : undefined;
+    return refuse(413, "save", posted.message, errors);
   }
   const form = posted.formData;
   const intent = String(form.get(INTENT_FIELD) ?? "save");

@@ -35,7 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
       maxBytes: MAX_IMAGE_BYTES + 64 * 1024,
       tooLarge: IMAGE_TOO_LARGE,
     });
-    if (!posted.ok) return json({ error: posted.message }, posted.status);
+    if (!posted.ok) return json({ error: posted.message }, posted.status === 413 ? 413 : 400);
     const form = posted.formData;
     const file = form.get(MEDIA_FILE_FIELD);
     if (!(file instanceof File) || file.size === 0) return json({ error: NOT_AN_IMAGE }, 400);
