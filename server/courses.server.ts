@@ -1,5 +1,6 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import { db } from "./db/client.server.ts";
+import { isUuid } from "./db/sql.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { log } from "./log.server.ts";
 import {
@@ -252,8 +253,6 @@ export async function listCatalogue({ partner }: { partner?: string | null }): P
   return { filter, partnerNames, courses: sortCatalogue(filterCatalogue(all, filter), filter) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export type PublishedCourseLookup =
   | { kind: "found"; course: PublishedCourse }
   /** The value was a course id: send the visitor to the slug URL (301). */
@@ -318,10 +317,10 @@ async function selectPublishedCourse(where: SQL): Promise<PublishedCourse | unde
  */
 export async function findPublishedCourse(slugOrId: string): Promise<PublishedCourseLookup> {
   // Anything else in the URL (a NUL byte, say) could not name a course and must not reach SQL.
-  if (!isSlug(slugOrId) && !UUID.test(slugOrId)) return { kind: "not_found" };
+  if (!isSlug(slugOrId) && !isUuid(slugOrId)) return { kind: "not_found" };
   const bySlug = await selectPublishedCourse(eq(courses.slug, slugOrId));
   if (bySlug) return { kind: "found", course: bySlug };
-  if (!UUID.test(slugOrId)) return { kind: "not_found" };
+  if (!isUuid(slugOrId)) return { kind: "not_found" };
   const byId = await selectPublishedCourse(eq(courses.id, slugOrId.toLowerCase()));
   return byId ? { kind: "redirect", slug: byId.slug } : { kind: "not_found" };
 }

@@ -22,6 +22,7 @@ import {
   type InquiryTypeValue,
 } from "./email/templates.server.ts";
 import { nudgeOutbox } from "./email/worker.server.ts";
+import { containsPattern } from "./db/sql.server.ts";
 import { log } from "./log.server.ts";
 
 /**
@@ -287,11 +288,6 @@ export function toAdminInquiry(row: InquiryRow): AdminInquiry {
   };
 }
 
-/** `%`, `_` and `\` typed into a search box are matched literally; lower-cased like the text. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * What the search box matches: name, e-mail and company in one lower-cased string. The same
  * expression is indexed (trigram GIN, migration 0004) where PostgreSQL has pg_trgm.
@@ -302,7 +298,7 @@ function adminInquiryWhere(filters: Omit<InquiryFilters, "page">): orm.SQL | und
   const conditions: orm.SQL[] = [];
   if (filters.type !== "all") conditions.push(orm.eq(inquiries.inquiryType, filters.type));
   if (filters.status !== "all") conditions.push(orm.eq(inquiries.status, filters.status));
-  if (filters.q) conditions.push(orm.sql`${inquirySearchText} like ${likePattern(filters.q)}`);
+  if (filters.q) conditions.push(orm.sql`${inquirySearchText} like ${containsPattern(filters.q)}`);
   if (filters.spam === "only") conditions.push(orm.isNotNull(inquiries.spamReason));
   if (filters.spam === "none") conditions.push(orm.isNull(inquiries.spamReason));
   return conditions.length ? orm.and(...conditions) : undefined;

@@ -2,6 +2,7 @@ import { normaliseEmail } from "#app/lib/inquiry-schemas.ts";
 import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { db } from "./db/client.server.ts";
 import { newsletterSubscriptions } from "./db/schema.ts";
+import { containsPattern } from "./db/sql.server.ts";
 import { log } from "./log.server.ts";
 
 /** Newsletter sign-ups from the footer (spec §5 'Newsletter', §8). */
@@ -93,7 +94,7 @@ function subscriptionWhere(filters: Omit<SubscriptionFilters, "page">): orm.SQL 
   if (filters.q) {
     // `%`, `_` and `\` typed into the search box are matched literally. lower(email) is indexed
     // (trigram GIN, migration 0004) where PostgreSQL has pg_trgm.
-    const pattern = `%${filters.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(filters.q);
     conditions.push(orm.sql`lower(${newsletterSubscriptions.email}) like ${pattern}`);
   }
   if (filters.spam === "only") conditions.push(orm.isNotNull(newsletterSubscriptions.spamReason));

@@ -26,6 +26,7 @@ import { db, type Transaction } from "./db/client.server.ts";
 import { courses, emailOutbox, orderStudents, orders, stripeEvents } from "./db/schema.ts";
 import { queueEmails, type OutgoingEmail } from "./email/outbox.server.ts";
 import { nudgeOutbox } from "./email/worker.server.ts";
+import { containsPattern, isUuid } from "./db/sql.server.ts";
 import { log } from "./log.server.ts";
 import {
   renderInvoiceRequestAlert,
@@ -170,7 +171,7 @@ export async function transitionOrder(
   to: OrderStatus,
   options: { source: TransitionSource; eventId?: string; eventType?: string },
 ): Promise<TransitionResult> {
-  if (!UUID.test(orderId)) return { kind: "not_found" };
+  if (!isUuid(orderId)) return { kind: "not_found" };
   const result = await db().transaction(async (tx): Promise<TransitionResult> => {
     const [exists] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId));
     if (options.eventId) {
@@ -218,8 +219,6 @@ export async function transitionOrder(
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checkout                                                                                     */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The published course a checkout page sells (spec §7 'Checkout'), or null. */
 export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse | null> {
@@ -284,7 +283,7 @@ export type CreateOrderResult =
 export async function createOrder(input: CreateOrderInput): Promise<CreateOrderResult> {
   const problem = validateCheckout(input.values);
   if (problem) return { ok: false, reason: "invalid", message: problem };
-  if (!UUID.test(input.courseId)) return { ok: false, reason: "unavailable" };
+  if (!isUuid(input.courseId)) return { ok: false, reason: "unavailable" };
   const { buyer, studentMode } = input.values;
   const isBuyerStudent = studentMode === "self";
   const quantity = isBuyerStudent ? 1 : input.values.quantity;
@@ -392,7 +391,7 @@ export async function attachCheckoutSession(orderId: string, sessionId: string):
 export async function findOrderWithCourse(
   orderId: string,
 ): Promise<(OrderRow & { courseSlug: string | null }) | null> {
-  if (!UUID.test(orderId)) return null;
+  if (!isUuid(orderId)) return null;
   const [row] = await db()
     .select({ order: orders, courseSlug: courses.slug })
     .from(orders)
@@ -509,11 +508,6 @@ async function paidEmails(tx: Transaction, order: OrderRow): Promise<OutgoingEma
 
 /* ------------------------------------------------------------------------------------------ */
 /* Admin: Payments screen                                                                       */
-
-/** `%term%` for ILIKE with the term's own %, _ and \ taken literally. */
-function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Newest first, as the index `orders_created_at_id_idx` (created_at desc nulls last, id desc nulls
@@ -674,7 +668,7 @@ export async function changeOrderStatusByAdmin(
  * is held.
  */
 export async function releaseOrder(orderId: string): Promise<AdminOrder | null> {
-  if (!UUID.test(orderId)) return null;
+  if (!isUuid(orderId)) return null;
   const released = await db().transaction(async (tx) => {
     const [order] = await tx
       .update(orders)

@@ -4,6 +4,7 @@ import { parseForm, type FieldErrors } from "#app/lib/forms.ts";
 import { IMAGE_TOO_LARGE } from "#app/lib/image-upload.ts";
 import { failure, FORM_UNREADABLE, readPostedForm, success } from "./form-post.server.ts";
 import { InvalidInputError } from "../catalogue-write.server.ts";
+import { isUuid } from "../db/sql.server.ts";
 import { log } from "../log.server.ts";
 import { FORM_BODY_LIMIT, UploadError } from "../uploads.server.ts";
 
@@ -15,8 +16,6 @@ import { FORM_BODY_LIMIT, UploadError } from "../uploads.server.ts";
  */
 
 export const INTENT_FIELD = "intent";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CatalogueFormSpec<Values> {
   /** For the log: 'course', 'category', 'partner'. */
@@ -82,7 +81,7 @@ export async function catalogueFormAction<Values>(
   const form = posted.formData;
   const intent = String(form.get(INTENT_FIELD) ?? "save");
   const id = String(form.get("id") ?? "").trim();
-  if (id !== "" && !UUID.test(id)) {
+  if (id !== "" && !isUuid(id)) {
     return refuse(400, intent, intent === "delete" ? messages.deleteFailed : messages.saveFailed);
   }
 
