@@ -14,6 +14,8 @@ type AppModule = typeof import("./server/app.ts");
 
 const dev = process.argv.includes("--dev");
 // React and React Router pick their production builds from NODE_ENV: set it before loading them.
+// A write, not a read: settings are still read in server/config.server.ts only.
+// eslint-disable-next-line no-restricted-properties -- must run before React is imported
 process.env.NODE_ENV ??= dev ? "development" : "production";
 const server = express();
 server.disable("x-powered-by");

@@ -28,9 +28,10 @@ const COLOUR_VALUES = [
  */
 function readUrl(raw: string | undefined): { clean: string; probe: string } | null {
   if (raw === undefined) return null;
+  /* eslint-disable no-control-regex -- exactly the URL standard's "C0 control or space" */
   const clean = raw.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
-  // eslint-disable-next-line no-control-regex
   const probe = clean.replace(/[\u0000-\u0020\u007f-\u009f\s]/g, "").toLowerCase();
+  /* eslint-enable no-control-regex */
   return { clean, probe };
 }
 

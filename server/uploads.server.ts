@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, NOT_AN_IMAGE } from "#app/lib/image-upload.ts";
 import { log } from "./log.server.ts";
-import { mediaStorage, type MediaFolder } from "./storage/storage.server.ts";
+import type { MediaFolder } from "./storage/media.server.ts";
+import { mediaStorage } from "./storage/storage.server.ts";
 
 /**
  * Image uploads (spec §7 'Storage', §5): bodies are read with a size cap, images are recognised

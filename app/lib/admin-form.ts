@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkImageFile } from "./image-upload.ts";
+import { hasControlChar, toOneLine } from "./text.ts";
 
 /**
  * Pieces the admin catalogue forms (course, category, partner) share. The schemas run in the
@@ -27,7 +28,7 @@ export function optionalText(max: number) {
 export function requiredText(max: number, missing: string) {
   return z
     .string({ error: missing })
-    .transform((v) => v.replace(/[\u0000-\u001f\u007f]+/g, " ").trim())
+    .transform((v) => toOneLine(v).trim())
     .pipe(z.string().min(1, missing).max(max, tooLong(max)));
 }
 
@@ -39,7 +40,7 @@ export const URL_INVALID = "Please enter a valid URL starting with http:// or ht
  * (publicUrlOrNull) rightly refuse such a link, so it would vanish from the site once saved.
  */
 export function isWebUrl(value: string): boolean {
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) return false;
+  if (/\s/.test(value) || hasControlChar(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";

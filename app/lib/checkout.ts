@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import { parseForm, type FieldErrors } from "./forms.ts";
 import type { OrderStatus } from "./orders.ts";
+import { toOneLine } from "./text.ts";
 
 /**
  * The checkout form's rules (spec §4 'Checkout', §5 'Checkout', §8 'Payment failure'). The
@@ -103,12 +104,7 @@ const LIMITS = { name: 200, email: 254, phone: 50, company: 200 } as const;
 
 // Control characters (newlines, tabs) become spaces: names end up in e-mail headers and tables.
 const clean = (value: unknown, max: number) =>
-  typeof value === "string"
-    ? value
-        .replace(/[\u0000-\u001f\u007f]+/g, " ")
-        .trim()
-        .slice(0, max)
-    : "";
+  typeof value === "string" ? toOneLine(value).trim().slice(0, max) : "";
 
 const emailSchema = z.email();
 

@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import type { FormAnswer } from "./forms.ts";
+import { dropControlChars, toOneLine } from "./text.ts";
 
 /**
  * The visitor forms' rules (spec §5), one zod schema per form. The browser runs them before
@@ -83,10 +84,10 @@ const count = (n: number) => n.toLocaleString("en-GB");
 
 // Single-line fields: control characters (newlines, tabs) become spaces, so nothing a visitor
 // types can break a line of an e-mail header or the admin table.
-const singleLine = (v: string) => v.replace(/[\u0000-\u001f\u007f]+/g, " ");
+const singleLine = toOneLine;
 // Multi-line fields keep line breaks and tabs; other control characters (a NUL byte cannot even
 // be stored in PostgreSQL text) are dropped.
-const multiLine = (v: string) => v.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+const multiLine = dropControlChars;
 
 /** Empty (or absent) becomes null. */
 const emptyToNull = <T extends string>() =>

@@ -55,7 +55,7 @@ export function lockDataDirectory(dataDir: string): () => void {
       return release;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      let holder = Number.NaN;
+      let holder: number;
       try {
         holder = Number.parseInt(readFileSync(lockFile, "utf8").trim(), 10);
       } catch {

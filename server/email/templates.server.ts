@@ -8,6 +8,7 @@ import {
   type ServiceInterest,
   type UseCase,
 } from "#app/lib/inquiry-schemas.ts";
+import { toOneLine } from "#app/lib/text.ts";
 
 /**
  * The e-mails that follow an inquiry (spec §7 send-email): `admin_alert` to the company's
@@ -64,7 +65,7 @@ export function escapeHtml(value: string): string {
 
 /** A header value: one line, bounded. */
 export function headerText(value: string, max = 150): string {
-  const line = value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  const line = toOneLine(value).trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

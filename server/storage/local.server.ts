@@ -7,7 +7,7 @@ import {
   parseMediaKey,
   type MediaFolder,
   type MediaStorage,
-} from "./storage.server.ts";
+} from "./media.server.ts";
 
 /** Media on local disk under DATA_DIR/media, served by the site at /media/<folder>/<name>. */
 

@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { MediaStorageConfig } from "../config.server.ts";
-import { mediaKey, parseMediaKey, type MediaFolder, type MediaStorage } from "./storage.server.ts";
+import { mediaKey, parseMediaKey, type MediaFolder, type MediaStorage } from "./media.server.ts";
 
 /** Media in an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, …), read from S3_PUBLIC_URL. */
 

@@ -1,52 +1,11 @@
 import { config } from "../config.server.ts";
+import type { MediaStorage } from "./media.server.ts";
 
 /**
  * Where uploaded images live (spec §7 'Storage': one bucket, folders thumbnails/ and logos/; the
  * editor's pictures go to content/). The rows store the public URL `put` returns. Two
  * implementations: local disk under DATA_DIR/media served at /media/*, or an S3-compatible bucket.
  */
-
-export const MEDIA_FOLDERS = ["thumbnails", "logos", "content"] as const;
-export type MediaFolder = (typeof MEDIA_FOLDERS)[number];
-
-export interface MediaStorage {
-  /** Stores the bytes under `folder/name` and returns the public URL. Never overwrites. */
-  put(folder: MediaFolder, name: string, bytes: Uint8Array, contentType: string): Promise<string>;
-  /**
-   * Deletes the object a public URL points at. A URL that is not this storage's (an external
-   * image, seed content) is left alone; a URL that claims to be ours but is not a plain
-   * `folder/name` key (e.g. '/media/../db') is refused with an error.
-   */
-  delete(url: string): Promise<void>;
-}
-
-/** Names we generate: letters, digits, '-', '_', one dot before the extension. Nothing else. */
-const MEDIA_NAME = /^[a-z0-9][a-z0-9_-]{0,150}\.[a-z0-9]{1,8}$/;
-
-export class InvalidMediaPathError extends Error {
-  constructor(value: string) {
-    super(`Refused media path ${JSON.stringify(value.slice(0, 200))}`);
-    this.name = "InvalidMediaPathError";
-  }
-}
-
-/** `folder/name` for a valid folder and name; throws for anything else (traversal included). */
-export function mediaKey(folder: string, name: string): string {
-  if (!(MEDIA_FOLDERS as readonly string[]).includes(folder) || !MEDIA_NAME.test(name)) {
-    throw new InvalidMediaPathError(`${folder}/${name}`);
-  }
-  return `${folder}/${name}`;
-}
-
-/** Splits a key back into folder and name; throws unless it is exactly one valid folder/name. */
-export function parseMediaKey(key: string): { folder: MediaFolder; name: string } {
-  const slash = key.indexOf("/");
-  const folder = key.slice(0, slash);
-  const name = key.slice(slash + 1);
-  if (slash < 0) throw new InvalidMediaPathError(key);
-  mediaKey(folder, name);
-  return { folder: folder as MediaFolder, name };
-}
 
 let current: MediaStorage | undefined;
 

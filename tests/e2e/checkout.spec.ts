@@ -27,7 +27,7 @@ const uniqueEmail = (who: string) => `${who}.${Date.now()}.${++run}@example.com`
 
 /** The kinds of the outbox messages sent to `address` (header 'X-NightWatch-Kind'). */
 function mailKindsTo(address: string): string[] {
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(outboxDir).filter((f) => f.endsWith(".eml"));
   } catch {

@@ -24,7 +24,7 @@ function uniqueEmail(label: string): string {
 
 /** The .eml files (parsed) that mention `address`. */
 async function mailsFor(address: string) {
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(outboxDir).filter((f) => f.endsWith(".eml"));
   } catch {

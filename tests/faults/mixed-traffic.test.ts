@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Agent } from "node:http";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { sendRequest } from "#tests/support/http-request.ts";
-import { sleep, startSite, type Site } from "#tests/support/site-process.ts";
+import { startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
  * A minute of mixed traffic at 100 connections against the production server with its default

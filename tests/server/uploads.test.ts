@@ -20,7 +20,8 @@ import { createCourse, deleteCourse, updateCourse } from "#server/course-admin.s
 import { createPartner, deletePartner, updatePartner } from "#server/partners.server.ts";
 import { localMediaStorage, serveLocalMedia } from "#server/storage/local.server.ts";
 import { s3MediaStorage } from "#server/storage/s3.server.ts";
-import { InvalidMediaPathError, useMediaStorage } from "#server/storage/storage.server.ts";
+import { InvalidMediaPathError } from "#server/storage/media.server.ts";
+import { useMediaStorage } from "#server/storage/storage.server.ts";
 import { readPostedForm } from "#server/forms/form-post.server.ts";
 import { detectImageType, storeImage, UploadError } from "#server/uploads.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";

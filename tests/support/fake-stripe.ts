@@ -185,7 +185,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   }
 
   function createSession(params: Record<string, unknown>): FakeSession | string {
-    const lineItems = (params.line_items as Record<string, any>[] | undefined) ?? [];
+    // The posted shape, as Stripe's API reads it; anything else fails the checks below.
+    type PostedLineItem = {
+      quantity?: unknown;
+      price_data?: { unit_amount?: unknown; currency?: unknown; product_data?: { name?: unknown } };
+    };
+    const lineItems = (params.line_items as PostedLineItem[] | undefined) ?? [];
     if (params.mode !== "payment") return "mode must be payment";
     if (typeof params.success_url !== "string" || typeof params.cancel_url !== "string") {
       return "success_url and cancel_url are required";

@@ -13,7 +13,6 @@ import { Input } from "#app/components/ui/input.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import {
   courseQuoteSchema,
-  FIELDS,
   LIMITS,
   MODALITIES,
   MODALITY_LABELS,

@@ -3,7 +3,6 @@ import { NativeSelect } from "#app/components/ui/select.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import {
   enquirySchema,
-  FIELDS,
   LIMITS,
   SERVICE_INTERESTS,
   SERVICE_LABELS,

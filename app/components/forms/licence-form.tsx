@@ -3,7 +3,6 @@ import { Button } from "#app/components/ui/button.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import {
-  FIELDS,
   LICENCE_COUNT_LABELS,
   LICENCE_COUNTS,
   licenceSchema,

@@ -1,7 +1,7 @@
 import { useLocation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { FIELDS, LIMITS, newsletterSchema, type FormResult } from "#app/lib/inquiry-schemas.ts";
+import { LIMITS, newsletterSchema, type FormResult } from "#app/lib/inquiry-schemas.ts";
 import type { ToastInput } from "#app/lib/toast.ts";
 import { controlProps, fieldIds, HiddenFormFields, useSubmitCycle } from "./form-parts.tsx";
 

@@ -73,7 +73,11 @@ export function mountParticleField(box: HTMLElement): () => void {
     canvas.height = Math.round(height * ratio);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     if (first || particles.length === 0) seed();
-    else for (const p of particles) ((p.x *= sx), (p.y *= sy));
+    else
+      for (const p of particles) {
+        p.x *= sx;
+        p.y *= sy;
+      }
   };
 
   const draw = (now: number) => {

@@ -130,7 +130,8 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
       // Focus goes back to the trigger only from inside: Escape elsewhere (a panel opened by
       // hovering) must not take the visitor's focus away.
       const focusInside = ref.current?.contains(document.activeElement) ?? false;
-      dismiss();
+      hoverDismissed.current = true;
+      setOpenedBy(null);
       if (focusInside) trigger.current?.focus();
     };
     document.addEventListener("pointerdown", onPointer);
