@@ -11,7 +11,7 @@ import {
   ShoppingCart,
 } from "lucide-react";
 import { useEffect } from "react";
-import { data, Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } from "react-router";
+import { Form, Link, useFetcher, useLocation, useRevalidator, useSubmit } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";

@@ -26,7 +26,6 @@ import {
   clampQuantity,
   formatPence,
   readCheckoutForm,
-  type CheckoutStudent,
   type StudentMode,
 } from "#app/lib/checkout.ts";
 import {
