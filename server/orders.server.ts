@@ -17,6 +17,7 @@ import {
   type OrderStatus,
   type PaymentMethod,
 } from "#app/lib/orders.ts";
+import { formatPence } from "#app/lib/format.ts";
 import { isSlug } from "#app/lib/slug.ts";
 import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { confirmationAllowed } from "./abuse.server.ts";
@@ -720,10 +721,6 @@ export const ORDER_CSV_HEADER = [
   "Students",
 ] as const;
 
-// Exact decimal pounds from integer pence (no float).
-const pounds = (cents: number) =>
-  `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-
 function csvValues(order: OrderRow, students: StudentLike[]): CsvValue[] {
   return [
     orderReference(order.id),
@@ -737,9 +734,9 @@ function csvValues(order: OrderRow, students: StudentLike[]): CsvValue[] {
     order.buyerPhone,
     order.buyerCompany,
     order.courseTitleSnapshot,
-    pounds(order.unitPriceCents),
+    formatPence(order.unitPriceCents, { plain: true }),
     order.quantity,
-    pounds(order.totalAmountCents),
+    formatPence(order.totalAmountCents, { plain: true }),
     order.currency,
     order.isBuyerStudent ? "Yes" : "No",
     students.map((s) => `${s.firstName} ${s.lastName} <${s.email}>`).join("; "),

@@ -1,4 +1,4 @@
-import { formatPence } from "#app/lib/checkout.ts";
+import { formatPence } from "#app/lib/format.ts";
 import { orderReference, PAYMENT_METHOD_LABELS, type PaymentMethod } from "#app/lib/orders.ts";
 import {
   escapeHtml,

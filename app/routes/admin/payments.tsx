@@ -52,7 +52,7 @@ import {
 } from "#app/components/ui/table.tsx";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { formatDateTime } from "#app/lib/admin-time.ts";
-import { formatPence } from "#app/lib/checkout.ts";
+import { formatPence } from "#app/lib/format.ts";
 import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import {
   ADMIN_ACTION_LABELS,
