@@ -1,11 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
-import {
-  isValidQuantity,
-  validateCheckout,
-  type CheckoutCourse,
-  type CheckoutMessage,
-  type CheckoutValues,
-} from "#app/lib/checkout.ts";
+import { validateCheckout, type CheckoutMessage, type CheckoutValues } from "#app/lib/checkout.ts";
 import {
   ORDERS_PAGE_SIZE,
   ORDER_STATUS_LABELS,
@@ -18,7 +12,6 @@ import {
   type PaymentMethod,
 } from "#app/lib/orders.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { isSlug } from "#app/lib/slug.ts";
 import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { confirmationAllowed } from "./abuse.server.ts";
 import { config } from "./config.server.ts";
@@ -29,6 +22,7 @@ import { queueEmails, type OutgoingEmail } from "./email/outbox.server.ts";
 import { nudgeOutbox } from "./email/worker.server.ts";
 import { containsPattern, isUuid } from "./db/sql.server.ts";
 import { log } from "./log.server.ts";
+import { isPurchasable, orderTotal, priceToPence } from "./orders/pricing.server.ts";
 import {
   renderInvoiceRequestAlert,
   renderInvoiceRequestConfirmation,
@@ -46,41 +40,6 @@ import {
 
 export type OrderRow = typeof orders.$inferSelect;
 export type { OrderStatus, PaymentMethod };
-
-/* ------------------------------------------------------------------------------------------ */
-/* Pricing                                                                                      */
-
-/** The largest total an order can hold (orders.total_amount_cents is a PostgreSQL integer). */
-export const MAX_TOTAL_CENTS = 2_147_483_647;
-
-/**
- * A course price as stored (numeric(10,2), read as a decimal string such as '1450.00') in
- * whole pence, computed from the digits — never through a binary float — so '0.29' is 29 and
- * '1450.10' is 145010. Null for no price, a malformed value, or more than two decimals.
- */
-export function priceToPence(price: string | null | undefined): number | null {
-  if (price === null || price === undefined) return null;
-  const match = /^\s*(\d{1,12})(?:\.(\d{1,2}))?\s*$/.exec(price);
-  if (!match) return null;
-  const pounds = BigInt(match[1]!);
-  const pence = BigInt((match[2] ?? "").padEnd(2, "0"));
-  const total = pounds * 100n + pence;
-  return total > BigInt(MAX_TOTAL_CENTS) ? null : Number(total);
-}
-
-/** unit × quantity, or null when the quantity is outside 1–10 or the total would not fit. */
-export function orderTotal(unitPriceCents: number, quantity: number): number | null {
-  if (!Number.isInteger(unitPriceCents) || unitPriceCents < 0) return null;
-  if (!isValidQuantity(quantity)) return null;
-  const total = unitPriceCents * quantity;
-  return total <= MAX_TOTAL_CENTS ? total : null;
-}
-
-/** A course can be bought online when it is published and has a price above zero. */
-export function isPurchasable(course: { status: string; price: string | null }): boolean {
-  const pence = priceToPence(course.price);
-  return course.status === "published" && pence !== null && pence > 0;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* The order state machine                                                                      */
@@ -220,43 +179,6 @@ export async function transitionOrder(
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checkout                                                                                     */
-
-/** The published course a checkout page sells (spec §7 'Checkout'), or null. */
-export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse | null> {
-  if (!isSlug(slug)) return null;
-  const [row] = await db()
-    .select({
-      id: courses.id,
-      slug: courses.slug,
-      title: courses.title,
-      thumbnailUrl: courses.thumbnailUrl,
-      durationHours: courses.durationHours,
-      price: courses.price,
-      status: courses.status,
-    })
-    .from(courses)
-    .where(and(eq(courses.slug, slug), eq(courses.status, "published")))
-    .limit(1);
-  if (!row) return null;
-  const { price, status, ...course } = row;
-  return {
-    ...course,
-    unitPriceCents: isPurchasable({ status, price }) ? priceToPence(price) : null,
-  };
-}
-
-/** Title and slug of any course by slug (the success page still names an archived course). */
-export async function findCourseBySlug(
-  slug: string,
-): Promise<{ id: string; slug: string; title: string } | null> {
-  if (!isSlug(slug)) return null;
-  const [row] = await db()
-    .select({ id: courses.id, slug: courses.slug, title: courses.title })
-    .from(courses)
-    .where(eq(courses.slug, slug))
-    .limit(1);
-  return row ?? null;
-}
 
 export interface CreateOrderInput {
   courseId: string;

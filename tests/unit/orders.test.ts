@@ -18,11 +18,9 @@ import {
   ORDER_TRANSITIONS,
   adminActions,
   canTransition,
-  isPurchasable,
-  orderTotal,
-  priceToPence,
   type TransitionSource,
 } from "#server/orders.server.ts";
+import { isPurchasable, orderTotal, priceToPence } from "#server/orders/pricing.server.ts";
 import { statusForEvent } from "#server/payments/stripe.server.ts";
 
 describe("pricing from the database's decimal strings", () => {
