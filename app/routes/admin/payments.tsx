@@ -21,7 +21,7 @@ import {
   listOrders,
   orderStats,
   releaseOrder,
-} from "#server/orders.server.ts";
+} from "#server/orders/admin.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
