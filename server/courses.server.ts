@@ -9,6 +9,7 @@ import {
   type MenuCourse,
   type TrainingMenu,
 } from "#app/lib/navigation.ts";
+import type { CheckoutCourse } from "#app/lib/checkout.ts";
 import { isSlug } from "#app/lib/slug.ts";
 import {
   EXCLUSIVE_FILTER_VALUE,
@@ -17,8 +18,12 @@ import {
   type PartnerBadge,
   type PublishedCourse,
 } from "#app/lib/catalogue.ts";
+import { isPurchasable, priceToPence } from "./orders/pricing.server.ts";
 
-/** Published courses as the public site reads them (spec §7 'Data: courses'). */
+/**
+ * Courses as the public site reads them (spec §7 'Data: courses'): published ones for the menu,
+ * catalogue and course pages; the checkout's course priced through the order pricing rules.
+ */
 
 /**
  * Groups published courses (already newest first) for the header's Training dropdown: the newest
@@ -323,6 +328,46 @@ export async function findPublishedCourse(slugOrId: string): Promise<PublishedCo
   if (!isUuid(slugOrId)) return { kind: "not_found" };
   const byId = await selectPublishedCourse(eq(courses.id, slugOrId.toLowerCase()));
   return byId ? { kind: "redirect", slug: byId.slug } : { kind: "not_found" };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Checkout (/courses/{slug}/checkout) and its success and canceled pages.                      */
+
+/** The published course a checkout page sells (spec §7 'Checkout'), or null. */
+export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse | null> {
+  if (!isSlug(slug)) return null;
+  const [row] = await db()
+    .select({
+      id: courses.id,
+      slug: courses.slug,
+      title: courses.title,
+      thumbnailUrl: courses.thumbnailUrl,
+      durationHours: courses.durationHours,
+      price: courses.price,
+      status: courses.status,
+    })
+    .from(courses)
+    .where(and(eq(courses.slug, slug), eq(courses.status, "published")))
+    .limit(1);
+  if (!row) return null;
+  const { price, status, ...course } = row;
+  return {
+    ...course,
+    unitPriceCents: isPurchasable({ status, price }) ? priceToPence(price) : null,
+  };
+}
+
+/** Title and slug of any course by slug (the success page still names an archived course). */
+export async function findCourseBySlug(
+  slug: string,
+): Promise<{ id: string; slug: string; title: string } | null> {
+  if (!isSlug(slug)) return null;
+  const [row] = await db()
+    .select({ id: courses.id, slug: courses.slug, title: courses.title })
+    .from(courses)
+    .where(eq(courses.slug, slug))
+    .limit(1);
+  return row ?? null;
 }
 
 /** Published course URLs for the sitemap, with the date each last changed. */

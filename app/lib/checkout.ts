@@ -278,11 +278,6 @@ export interface CheckoutCourse {
   unitPriceCents: number | null;
 }
 
-/** '£1,450.00' from pence. */
-export function formatPence(cents: number): string {
-  return new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" }).format(cents / 100);
-}
-
 /** What verifying a returning card buyer found (the success page shows each honestly). */
 export type PaymentVerification =
   /** Paid: by this call or before it (the webhook may have won). */

@@ -1,6 +1,6 @@
 /**
  * Orders as the pages show them (checkout outcome, admin Payments screen). The rules live in
- * server/orders.server.ts; this file only names and formats. Safe on both sides.
+ * server/orders/; this file only names and formats. Safe on both sides.
  */
 
 import { z } from "zod/mini";

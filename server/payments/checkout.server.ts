@@ -7,8 +7,9 @@ import {
 } from "#app/lib/checkout.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
 import { hitRateLimit, honeypotMark, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
+import { findCheckoutCourse, findCourseBySlug } from "../courses.server.ts";
 import { log } from "../log.server.ts";
-import { createOrder, findCheckoutCourse, findCourseBySlug } from "../orders.server.ts";
+import { createOrder } from "../orders/create.server.ts";
 import {
   isCardPaymentEnabled,
   startCheckout,

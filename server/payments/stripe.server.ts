@@ -1,16 +1,15 @@
 import Stripe from "stripe";
 import type { PaymentVerification } from "#app/lib/checkout.ts";
+import type { OrderStatus } from "#app/lib/orders.ts";
 import { config } from "../config.server.ts";
 import { log } from "../log.server.ts";
 import {
   attachCheckoutSession,
   findOrderByCheckoutSession,
   findOrderWithCourse,
-  transitionOrder,
-  type OrderRow,
-  type OrderStatus,
-  type TransitionResult,
-} from "../orders.server.ts";
+} from "../orders/create.server.ts";
+import type { OrderRow } from "../orders/records.server.ts";
+import { transitionOrder, type TransitionResult } from "../orders/state-machine.server.ts";
 
 export type { PaymentVerification };
 

@@ -3,15 +3,10 @@ import Stripe from "stripe";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "#app/lib/checkout.ts";
 import { courses, emailOutbox, orderStudents, orders, stripeEvents } from "#server/db/schema.ts";
-import {
-  changeOrderStatusByAdmin,
-  createOrder,
-  ordersCsvResponse,
-  orderCsvRows,
-  listOrders,
-  orderStats,
-  transitionOrder,
-} from "#server/orders.server.ts";
+import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders/admin.server.ts";
+import { createOrder } from "#server/orders/create.server.ts";
+import { orderCsvRows, ordersCsvResponse } from "#server/orders/csv.server.ts";
+import { transitionOrder } from "#server/orders/state-machine.server.ts";
 import { submitCheckout } from "#server/payments/checkout.server.ts";
 import {
   handleStripeWebhook,

@@ -21,7 +21,7 @@ import {
   subscriptionStats,
   subscriptionsScreen,
 } from "#server/newsletter.server.ts";
-import { createOrder } from "#server/orders.server.ts";
+import { createOrder } from "#server/orders/create.server.ts";
 import { submitCheckout } from "#server/payments/checkout.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";

@@ -8,7 +8,7 @@ import {
   sortCatalogue,
 } from "#server/courses.server.ts";
 import { partnerBadgeLabel } from "#app/lib/catalogue.ts";
-import { formatCoursePrice, formatDuration, formatPrice } from "#app/lib/format.ts";
+import { formatCoursePrice, formatDuration, formatPence, formatPrice } from "#app/lib/format.ts";
 
 const course = (title: string, partnerName: string | null = null) => ({ title, partnerName });
 
@@ -167,6 +167,17 @@ describe("price and duration formats", () => {
   ])("price %j → %s", (price, expected) => {
     expect(formatPrice(price)).toBe(expected);
     expect(formatCoursePrice(price)).toBe(expected);
+  });
+
+  it.each([
+    [0, "£0.00", "0.00"],
+    [7, "£0.07", "0.07"],
+    [29500, "£295.00", "295.00"],
+    [125000, "£1,250.00", "1250.00"],
+    [2147483647, "£21,474,836.47", "21474836.47"],
+  ])("pence %j → %s, or %s as a bare figure", (pence, shown, plain) => {
+    expect(formatPence(pence)).toBe(shown);
+    expect(formatPence(pence, { plain: true })).toBe(plain);
   });
 
   it.each([null, undefined, "", "not a number"])("no price (%j)", (price) => {

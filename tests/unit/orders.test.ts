@@ -14,15 +14,13 @@ import {
   type OrderStatus,
   type PaymentMethod,
 } from "#app/lib/orders.ts";
+import { isPurchasable, orderTotal, priceToPence } from "#server/orders/pricing.server.ts";
 import {
   ORDER_TRANSITIONS,
   adminActions,
   canTransition,
-  isPurchasable,
-  orderTotal,
-  priceToPence,
   type TransitionSource,
-} from "#server/orders.server.ts";
+} from "#server/orders/state-machine.server.ts";
 import { statusForEvent } from "#server/payments/stripe.server.ts";
 
 describe("pricing from the database's decimal strings", () => {

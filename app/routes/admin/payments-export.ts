@@ -1,5 +1,5 @@
 import { requireAdmin } from "#server/auth.server.ts";
-import { ordersCsvResponse } from "#server/orders.server.ts";
+import { ordersCsvResponse } from "#server/orders/csv.server.ts";
 import { londonDate } from "#app/lib/admin-time.ts";
 import { parseOrderFilters } from "#app/lib/orders.ts";
 import type { Route } from "./+types/payments-export";

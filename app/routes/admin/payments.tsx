@@ -21,7 +21,7 @@ import {
   listOrders,
   orderStats,
   releaseOrder,
-} from "#server/orders.server.ts";
+} from "#server/orders/admin.server.ts";
 import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
@@ -52,7 +52,7 @@ import {
 } from "#app/components/ui/table.tsx";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { formatDateTime } from "#app/lib/admin-time.ts";
-import { formatPence } from "#app/lib/checkout.ts";
+import { formatPence } from "#app/lib/format.ts";
 import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import {
   ADMIN_ACTION_LABELS,

@@ -24,7 +24,6 @@ import {
   MESSAGES,
   checkCheckout,
   clampQuantity,
-  formatPence,
   readCheckoutForm,
   type StudentMode,
 } from "#app/lib/checkout.ts";
@@ -35,6 +34,7 @@ import {
   type FieldErrors,
   type FormAnswer,
 } from "#app/lib/forms.ts";
+import { formatPence } from "#app/lib/format.ts";
 import { FORM_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { toast } from "#app/lib/toast.ts";

@@ -1,0 +1,204 @@
+import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import {
+  ORDERS_PAGE_SIZE,
+  orderReference,
+  type AdminOrder,
+  type OrderFilters,
+  type OrderStats,
+  type OrderStatus,
+} from "#app/lib/orders.ts";
+import { db } from "../db/client.server.ts";
+import { emailOutbox, orders } from "../db/schema.ts";
+import { containsPattern, isUuid } from "../db/sql.server.ts";
+import { queueEmails } from "../email/outbox.server.ts";
+import { nudgeOutbox } from "../email/worker.server.ts";
+import { log } from "../log.server.ts";
+import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
+import {
+  studentsOfOrder,
+  studentsOfOrders,
+  type OrderRow,
+  type OrderStudent,
+} from "./records.server.ts";
+import { adminActions, transitionOrder } from "./state-machine.server.ts";
+
+/**
+ * The admin Payments screen (spec §6): the stat cards, the filtered list, an admin's status
+ * change and the release of a suspected-spam order. The CSV export reads the same filter and
+ * order as the list (csv.server.ts).
+ */
+
+/**
+ * Newest first, as the index `orders_created_at_id_idx` (created_at desc nulls last, id desc nulls
+ * last) is sorted — a plain DESC means NULLS FIRST and would not match it — so any page of the
+ * list is an index walk, and `id` breaks ties so pages never overlap.
+ */
+export const NEWEST_FIRST = [
+  sql`${orders.createdAt} desc nulls last`,
+  sql`${orders.id} desc nulls last`,
+];
+
+/**
+ * What the Payments search looks in: buyer name (first, last, full), e-mail, company and course
+ * title, lower-cased in one string. Exactly the expression of the trigram index
+ * `orders_search_trgm_idx` (migration 0004), so PostgreSQL with pg_trgm answers from the index.
+ */
+const orderSearchText = sql`lower(${orders.buyerFirstName} || ' ' || ${orders.buyerLastName} || ' ' || ${orders.buyerEmail} || ' ' || coalesce(${orders.buyerCompany}, '') || ' ' || ${orders.courseTitleSnapshot})`;
+
+/** The WHERE condition of the Payments screen's status, method and search filters. */
+export function orderFilterCondition(filters: Omit<OrderFilters, "page">): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filters.status) conditions.push(eq(orders.status, filters.status));
+  if (filters.method) conditions.push(eq(orders.paymentMethod, filters.method));
+  if (filters.search) {
+    conditions.push(sql`${orderSearchText} like lower(${containsPattern(filters.search)})`);
+  }
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** Counters for the stat cards, in one aggregate query (no rows are loaded). */
+export async function orderStats(): Promise<OrderStats> {
+  const [row] = await db()
+    .select({
+      total: sql<number>`count(*)::int`,
+      pending: sql<number>`(count(*) filter (where ${orders.status} = 'pending'))::int`,
+      invoiced: sql<number>`(count(*) filter (where ${orders.status} = 'invoiced'))::int`,
+      paid: sql<number>`(count(*) filter (where ${orders.status} = 'paid'))::int`,
+      failed: sql<number>`(count(*) filter (where ${orders.status} = 'failed'))::int`,
+      canceled: sql<number>`(count(*) filter (where ${orders.status} = 'canceled'))::int`,
+      // bigint as text: a sum of many totals may exceed 2^31; pence stay exact up to 2^53.
+      revenueCents: sql<string>`coalesce(sum(${orders.totalAmountCents}) filter (where ${orders.status} = 'paid'), 0)::text`,
+    })
+    .from(orders);
+  return {
+    total: Number(row?.total ?? 0),
+    pending: Number(row?.pending ?? 0),
+    invoiced: Number(row?.invoiced ?? 0),
+    paid: Number(row?.paid ?? 0),
+    failed: Number(row?.failed ?? 0),
+    canceled: Number(row?.canceled ?? 0),
+    revenueCents: Number(row?.revenueCents ?? 0),
+  };
+}
+
+export interface OrderPage {
+  orders: AdminOrder[];
+  /** Orders matching the filters (all pages). */
+  matching: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+}
+
+function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOrder {
+  return {
+    id: order.id,
+    reference: orderReference(order.id),
+    status: order.status,
+    paymentMethod: order.paymentMethod,
+    buyerFirstName: order.buyerFirstName,
+    buyerLastName: order.buyerLastName,
+    buyerEmail: order.buyerEmail,
+    buyerPhone: order.buyerPhone,
+    buyerCompany: order.buyerCompany,
+    courseTitle: order.courseTitleSnapshot,
+    unitPriceCents: order.unitPriceCents,
+    quantity: order.quantity,
+    totalAmountCents: order.totalAmountCents,
+    currency: order.currency,
+    isBuyerStudent: order.isBuyerStudent,
+    spamReason: order.spamReason,
+    createdAt: order.createdAt.toISOString(),
+    students,
+    actions: adminActions(order),
+  };
+}
+
+/** One order as the list shows it, its students read afresh (after a change). */
+async function adminOrder(order: OrderRow): Promise<AdminOrder> {
+  const students = await studentsOfOrders([order.id]);
+  return toAdminOrder(order, students.get(order.id) ?? []);
+}
+
+/** One page of orders, newest first, filtered and searched in the database. */
+export async function listOrders(
+  filters: OrderFilters,
+  pageSize = ORDERS_PAGE_SIZE,
+): Promise<OrderPage> {
+  const where = orderFilterCondition(filters);
+  const [{ matching } = { matching: 0 }] = await db()
+    .select({ matching: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(where);
+  const pageCount = Math.max(1, Math.ceil(Number(matching) / pageSize));
+  const page = Math.min(filters.page, pageCount);
+  const rows = await db()
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const students = await studentsOfOrders(rows.map((r) => r.id));
+  return {
+    orders: rows.map((r) => toAdminOrder(r, students.get(r.id) ?? [])),
+    matching: Number(matching),
+    page,
+    pageCount,
+    pageSize,
+  };
+}
+
+export type AdminStatusChange =
+  | { ok: true; order: AdminOrder }
+  | { ok: false; reason: "not_found" | "not_allowed"; status?: OrderStatus };
+
+/** An admin's 'Mark Invoiced' / 'Mark Paid' / 'Cancel'; anything the state machine forbids is refused. */
+export async function changeOrderStatusByAdmin(
+  orderId: string,
+  to: OrderStatus,
+): Promise<AdminStatusChange> {
+  const result = await transitionOrder(orderId, to, { source: "admin" });
+  if (result.kind === "not_found" || result.kind === "duplicate_event") {
+    return { ok: false, reason: "not_found" };
+  }
+  if (result.kind === "unchanged")
+    return { ok: false, reason: "not_allowed", status: result.order.status };
+  return { ok: true, order: await adminOrder(result.order) };
+}
+
+/**
+ * 'Release' on a suspected-spam order: clears the mark and queues, in the same transaction, the
+ * invoice request's e-mails that have not gone yet (a 'recipient_limit' order's staff alert went
+ * at the time; the buyer's confirmation goes now). Card orders held by the honeypot never
+ * reached Stripe, and are stored as invoice requests (decision 0012). Null when no such order
+ * is held.
+ */
+export async function releaseOrder(orderId: string): Promise<AdminOrder | null> {
+  if (!isUuid(orderId)) return null;
+  const released = await db().transaction(async (tx) => {
+    const [order] = await tx
+      .update(orders)
+      .set({ spamReason: null, updatedAt: sql`now()` })
+      .where(and(eq(orders.id, orderId), isNotNull(orders.spamReason)))
+      .returning();
+    if (!order) return null;
+    if (order.paymentMethod === "invoice") {
+      const students = await studentsOfOrder(tx, order.id);
+      const queued = await tx
+        .select({ kind: emailOutbox.kind })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.orderId, order.id));
+      const already = new Set(queued.map((q) => q.kind));
+      await queueEmails(
+        tx,
+        invoiceRequestEmails(order, students).filter((m) => !already.has(m.kind)),
+      );
+    }
+    return order;
+  });
+  if (!released) return null;
+  log.info({ orderId }, "suspected-spam order released");
+  nudgeOutbox();
+  return adminOrder(released);
+}

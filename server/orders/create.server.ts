@@ -1,0 +1,170 @@
+import { and, eq, or, sql } from "drizzle-orm";
+import { validateCheckout, type CheckoutMessage, type CheckoutValues } from "#app/lib/checkout.ts";
+import type { PaymentMethod } from "#app/lib/orders.ts";
+import type { SpamReason } from "#app/lib/suspected-spam.ts";
+import { confirmationAllowed } from "../abuse.server.ts";
+import { db } from "../db/client.server.ts";
+import { courses, orderStudents, orders } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
+import { queueEmails } from "../email/outbox.server.ts";
+import { nudgeOutbox } from "../email/worker.server.ts";
+import { log } from "../log.server.ts";
+import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
+import { isPurchasable, orderTotal, priceToPence } from "./pricing.server.ts";
+import type { OrderRow } from "./records.server.ts";
+
+/**
+ * Placing an order from the checkout (spec §4 Order/Checkout, §7 create-payment), tying it to
+ * its Stripe Checkout Session, and finding it again when the buyer or Stripe comes back.
+ */
+
+export interface CreateOrderInput {
+  courseId: string;
+  paymentMethod: PaymentMethod;
+  /** Exactly what the buyer typed; prices are never taken from here. */
+  values: CheckoutValues;
+  /** The honeypot's mark: the order is stored held, with no e-mails (decision 0012). */
+  suspected?: SpamReason | null;
+}
+
+export type CreateOrderResult =
+  | { ok: true; order: OrderRow; courseSlug: string }
+  | { ok: false; reason: "invalid"; message: CheckoutMessage }
+  /** Unknown, unpublished or unpriced course, or a total too large to store. */
+  | { ok: false; reason: "unavailable" };
+
+/**
+ * Creates a pending order (spec §7 create-payment): the course is read by id inside the
+ * transaction and must be published and priced; unit price from the database, total = unit ×
+ * quantity; the students in order_students. An invoice request also queues the admin alert and
+ * the buyer's confirmation in the same transaction — unless it is held as suspected spam
+ * (decision 0012): a honeypot order queues nothing; an invoice request whose buyer address has
+ * had its hourly confirmations is marked 'recipient_limit' and only staff are told.
+ */
+export async function createOrder(input: CreateOrderInput): Promise<CreateOrderResult> {
+  const problem = validateCheckout(input.values);
+  if (problem) return { ok: false, reason: "invalid", message: problem };
+  if (!isUuid(input.courseId)) return { ok: false, reason: "unavailable" };
+  const { buyer, studentMode } = input.values;
+  const isBuyerStudent = studentMode === "self";
+  const quantity = isBuyerStudent ? 1 : input.values.quantity;
+  const students = isBuyerStudent ? [] : input.values.students.slice(0, quantity);
+
+  const result = await db().transaction(async (tx): Promise<CreateOrderResult> => {
+    // FOR SHARE: an admin's price change waits for this order rather than racing it.
+    const [course] = await tx
+      .select({
+        id: courses.id,
+        slug: courses.slug,
+        title: courses.title,
+        price: courses.price,
+        status: courses.status,
+      })
+      .from(courses)
+      .where(eq(courses.id, input.courseId))
+      .for("share");
+    if (!course || !isPurchasable(course)) return { ok: false, reason: "unavailable" };
+    const unitPriceCents = priceToPence(course.price)!;
+    const totalAmountCents = orderTotal(unitPriceCents, quantity);
+    if (totalAmountCents === null) return { ok: false, reason: "unavailable" };
+    let spamReason: SpamReason | null = input.suspected ?? null;
+    if (
+      spamReason === null &&
+      input.paymentMethod === "invoice" &&
+      !(await confirmationAllowed(tx, buyer.email))
+    ) {
+      spamReason = "recipient_limit";
+    }
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        status: "pending",
+        paymentMethod: input.paymentMethod,
+        buyerFirstName: buyer.firstName,
+        buyerLastName: buyer.lastName,
+        buyerEmail: buyer.email,
+        buyerPhone: buyer.phone || null,
+        buyerCompany: buyer.company || null,
+        courseId: course.id,
+        courseTitleSnapshot: course.title,
+        unitPriceCents,
+        quantity,
+        totalAmountCents,
+        currency: "GBP",
+        isBuyerStudent,
+        spamReason,
+      })
+      .returning();
+    if (students.length > 0) {
+      await tx.insert(orderStudents).values(
+        students.map((s, position) => ({
+          orderId: order!.id,
+          position,
+          firstName: s.firstName,
+          lastName: s.lastName,
+          email: s.email,
+        })),
+      );
+    }
+    if (input.paymentMethod === "invoice" && spamReason !== "honeypot") {
+      const [alert, confirmation] = invoiceRequestEmails(order!, students, {
+        held: spamReason === "recipient_limit",
+      });
+      await queueEmails(tx, spamReason === null ? [alert!, confirmation!] : [alert!]);
+    }
+    return { ok: true, order: order!, courseSlug: course.slug };
+  });
+  if (result.ok) {
+    log.info(
+      {
+        orderId: result.order.id,
+        method: result.order.paymentMethod,
+        quantity: result.order.quantity,
+        totalAmountCents: result.order.totalAmountCents,
+        spamReason: result.order.spamReason,
+      },
+      result.order.spamReason ? "order created, held as suspected spam" : "order created",
+    );
+    if (input.paymentMethod === "invoice" && result.order.spamReason !== "honeypot") nudgeOutbox();
+  }
+  return result;
+}
+
+/** Stores the Stripe Checkout Session id on its order (once; a different id is never overwritten). */
+export async function attachCheckoutSession(orderId: string, sessionId: string): Promise<boolean> {
+  const updated = await db()
+    .update(orders)
+    .set({ stripeCheckoutSessionId: sessionId, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        or(
+          sql`${orders.stripeCheckoutSessionId} is null`,
+          eq(orders.stripeCheckoutSessionId, sessionId),
+        ),
+      ),
+    )
+    .returning({ id: orders.id });
+  return updated.length === 1;
+}
+
+/** An order with the slug of its course (the success page checks the two belong together). */
+export async function findOrderWithCourse(
+  orderId: string,
+): Promise<(OrderRow & { courseSlug: string | null }) | null> {
+  if (!isUuid(orderId)) return null;
+  const [row] = await db()
+    .select({ order: orders, courseSlug: courses.slug })
+    .from(orders)
+    .leftJoin(courses, eq(orders.courseId, courses.id))
+    .where(eq(orders.id, orderId));
+  return row ? { ...row.order, courseSlug: row.courseSlug } : null;
+}
+
+export async function findOrderByCheckoutSession(sessionId: string): Promise<OrderRow | null> {
+  const [row] = await db()
+    .select()
+    .from(orders)
+    .where(eq(orders.stripeCheckoutSessionId, sessionId));
+  return row ?? null;
+}

@@ -1,0 +1,52 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import { db, type Transaction } from "../db/client.server.ts";
+import { orderStudents, type orders } from "../db/schema.ts";
+
+/**
+ * An order as stored and the students named on it: what creation, the state machine, the order
+ * e-mails and the Payments screen all read, kept here so none of them has to import another.
+ */
+
+export type OrderRow = typeof orders.$inferSelect;
+
+/** A student named on an order (order_students), as e-mails and the admin list show them. */
+export interface OrderStudent {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** One order's named students, in the order they were entered (inside the caller's transaction). */
+export function studentsOfOrder(tx: Transaction, orderId: string): Promise<OrderStudent[]> {
+  return tx
+    .select({
+      firstName: orderStudents.firstName,
+      lastName: orderStudents.lastName,
+      email: orderStudents.email,
+    })
+    .from(orderStudents)
+    .where(eq(orderStudents.orderId, orderId))
+    .orderBy(asc(orderStudents.position));
+}
+
+/** The named students of many orders in one query (a page of the list, a batch of the CSV). */
+export async function studentsOfOrders(orderIds: string[]): Promise<Map<string, OrderStudent[]>> {
+  const byOrder = new Map<string, OrderStudent[]>();
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db()
+    .select({
+      orderId: orderStudents.orderId,
+      firstName: orderStudents.firstName,
+      lastName: orderStudents.lastName,
+      email: orderStudents.email,
+    })
+    .from(orderStudents)
+    .where(inArray(orderStudents.orderId, orderIds))
+    .orderBy(asc(orderStudents.orderId), asc(orderStudents.position));
+  for (const { orderId, ...student } of rows) {
+    const list = byOrder.get(orderId) ?? [];
+    list.push(student);
+    byOrder.set(orderId, list);
+  }
+  return byOrder;
+}

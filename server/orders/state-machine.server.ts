@@ -1,0 +1,149 @@
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { OrderStatus, PaymentMethod } from "#app/lib/orders.ts";
+import { db } from "../db/client.server.ts";
+import { orders, stripeEvents } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
+import { queueEmails } from "../email/outbox.server.ts";
+import { nudgeOutbox } from "../email/worker.server.ts";
+import { log } from "../log.server.ts";
+import { paidOrderEmails } from "../payments/order-emails.server.ts";
+import type { OrderRow } from "./records.server.ts";
+
+/**
+ * The order state machine (spec §3 Order): the one function through which the Stripe webhook,
+ * the success page, the checkout and an admin change an order's status, so the rules are
+ * written once and races between them have exactly one winner.
+ */
+
+/** Who asks for a transition. 'checkout': the checkout itself, when Stripe refused to start. */
+export type TransitionSource = "webhook" | "success_page" | "admin" | "checkout";
+
+export interface OrderTransitionRule {
+  from: OrderStatus;
+  to: OrderStatus;
+  /** The payment methods of the orders this rule applies to. */
+  methods: readonly PaymentMethod[];
+  /** Who may apply it. */
+  sources: readonly TransitionSource[];
+}
+
+/**
+ * Every allowed transition; anything not listed is refused. Card orders are settled by Stripe
+ * (webhook or the verified success page) — an admin cannot mark one paid; invoice orders are
+ * settled by an admin: pending → invoiced → paid. Either may be canceled while unsettled.
+ * paid, failed and canceled are final.
+ */
+export const ORDER_TRANSITIONS: readonly OrderTransitionRule[] = [
+  { from: "pending", to: "paid", methods: ["stripe"], sources: ["webhook", "success_page"] },
+  { from: "pending", to: "failed", methods: ["stripe"], sources: ["webhook", "checkout"] },
+  { from: "pending", to: "canceled", methods: ["stripe"], sources: ["webhook", "admin"] },
+  { from: "pending", to: "invoiced", methods: ["invoice"], sources: ["admin"] },
+  { from: "pending", to: "canceled", methods: ["invoice"], sources: ["admin"] },
+  { from: "invoiced", to: "paid", methods: ["invoice"], sources: ["admin"] },
+  { from: "invoiced", to: "canceled", methods: ["invoice"], sources: ["admin"] },
+];
+
+export function canTransition(
+  order: { status: OrderStatus; paymentMethod: PaymentMethod },
+  to: OrderStatus,
+  source: TransitionSource,
+): boolean {
+  return ORDER_TRANSITIONS.some(
+    (rule) =>
+      rule.from === order.status &&
+      rule.to === to &&
+      rule.methods.includes(order.paymentMethod) &&
+      rule.sources.includes(source),
+  );
+}
+
+/** The statuses an admin may move an order to now (the Payments screen's buttons). */
+export function adminActions(order: {
+  status: OrderStatus;
+  paymentMethod: PaymentMethod;
+}): OrderStatus[] {
+  const targets = ORDER_TRANSITIONS.filter(
+    (rule) =>
+      rule.from === order.status &&
+      rule.methods.includes(order.paymentMethod) &&
+      rule.sources.includes("admin"),
+  ).map((rule) => rule.to);
+  return [...new Set(targets)];
+}
+
+/** The WHERE condition matching the orders a source may move to `to`: (status, method) pairs. */
+function allowedFromCondition(to: OrderStatus, source: TransitionSource): SQL | undefined {
+  const rules = ORDER_TRANSITIONS.filter((r) => r.to === to && r.sources.includes(source));
+  if (rules.length === 0) return undefined;
+  return or(
+    ...rules.map((r) =>
+      and(eq(orders.status, r.from), inArray(orders.paymentMethod, [...r.methods])),
+    ),
+  );
+}
+
+export type TransitionResult =
+  /** This call moved the order; its e-mails are queued. */
+  | { kind: "transitioned"; order: OrderRow }
+  /** Not allowed from the order's current status (or already there, e.g. a lost race). */
+  | { kind: "unchanged"; order: OrderRow }
+  /** The webhook event was applied before; nothing was done. */
+  | { kind: "duplicate_event" }
+  | { kind: "not_found" };
+
+/**
+ * Moves an order along the state machine, or does nothing. One transaction holds: the webhook
+ * event id (when given — inserted first, so a replay stops here), a conditional UPDATE … WHERE
+ * status IN (allowed) (so of concurrent callers exactly one changes the row; the others see 0
+ * rows), and the e-mails of the new status. Safe to call any number of times, concurrently.
+ */
+export async function transitionOrder(
+  orderId: string,
+  to: OrderStatus,
+  options: { source: TransitionSource; eventId?: string; eventType?: string },
+): Promise<TransitionResult> {
+  if (!isUuid(orderId)) return { kind: "not_found" };
+  const result = await db().transaction(async (tx): Promise<TransitionResult> => {
+    const [exists] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId));
+    if (options.eventId) {
+      const recorded = await tx
+        .insert(stripeEvents)
+        .values({
+          eventId: options.eventId,
+          type: options.eventType ?? "unknown",
+          orderId: exists ? orderId : null,
+        })
+        .onConflictDoNothing()
+        .returning({ eventId: stripeEvents.eventId });
+      if (recorded.length === 0) return { kind: "duplicate_event" };
+    }
+    if (!exists) return { kind: "not_found" };
+    const allowed = allowedFromCondition(to, options.source);
+    const [updated] = allowed
+      ? await tx
+          .update(orders)
+          .set({ status: to, updatedAt: sql`now()` })
+          .where(and(eq(orders.id, orderId), allowed))
+          .returning()
+      : [];
+    if (!updated) {
+      const [current] = await tx.select().from(orders).where(eq(orders.id, orderId));
+      return current ? { kind: "unchanged", order: current } : { kind: "not_found" };
+    }
+    if (to === "paid") await queueEmails(tx, await paidOrderEmails(tx, updated));
+    return { kind: "transitioned", order: updated };
+  });
+  if (result.kind === "transitioned") {
+    log.info(
+      { orderId, status: to, source: options.source, eventId: options.eventId },
+      "order status changed",
+    );
+    if (to === "paid") nudgeOutbox();
+  } else if (result.kind === "unchanged" && result.order.status !== to) {
+    log.warn(
+      { orderId, status: result.order.status, wanted: to, source: options.source },
+      "order transition refused",
+    );
+  }
+  return result;
+}
