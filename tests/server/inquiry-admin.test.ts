@@ -12,7 +12,7 @@ import {
   latestInquiries,
   listInquiriesForAdmin,
   updateInquiryForAdmin,
-} from "#server/inquiries.server.ts";
+} from "#server/inquiry-admin.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
 const database = useFreshDatabase();
@@ -75,7 +75,7 @@ describe("admin inquiry list", () => {
   it("is newest first and filters by type, status and search in the database", async () => {
     await insertSome();
     const names = async (filters: Partial<InquiryFilters>) =>
-      (await listInquiriesForAdmin({ ...all, ...filters })).inquiries.map((i) => i.name);
+      (await listInquiriesForAdmin({ ...all, ...filters })).items.map((i) => i.name);
 
     expect(await names({})).toEqual([
       "Tommy Flowers",
@@ -109,13 +109,13 @@ describe("admin inquiry list", () => {
     );
     const first = await listInquiriesForAdmin({ ...all, page: 1 });
     expect(first).toMatchObject({ total, page: 1, pageCount: 3 });
-    expect(first.inquiries).toHaveLength(INQUIRY_PAGE_SIZE);
-    expect(first.inquiries[0]!.name).toBe(`Visitor ${total - 1}`);
+    expect(first.items).toHaveLength(INQUIRY_PAGE_SIZE);
+    expect(first.items[0]!.name).toBe(`Visitor ${total - 1}`);
     const third = await listInquiriesForAdmin({ ...all, page: 3 });
-    expect(third.inquiries.map((i) => i.name)).toEqual(["Visitor 2", "Visitor 1", "Visitor 0"]);
+    expect(third.items.map((i) => i.name)).toEqual(["Visitor 2", "Visitor 1", "Visitor 0"]);
     expect((await listInquiriesForAdmin({ ...all, page: 99 })).page).toBe(3);
     const empty = await listInquiriesForAdmin({ ...all, q: "none", page: 4 });
-    expect(empty).toMatchObject({ inquiries: [], total: 0, page: 1, pageCount: 1 });
+    expect(empty).toMatchObject({ items: [], total: 0, page: 1, pageCount: 1 });
   });
 
   it("counts by status with one aggregate, and the dashboard gets the 10 latest", async () => {

@@ -3,12 +3,8 @@ import { useCallback, useEffect, useState } from "react";
 import { Form, Link, useFetcher, useNavigate } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import {
-  deleteSuspectedInquiry,
-  inquiriesScreen,
-  releaseInquiry,
-  updateInquiryForAdmin,
-} from "#server/inquiries.server.ts";
+import { inquiriesScreen, updateInquiryForAdmin } from "#server/inquiry-admin.server.ts";
+import { deleteSuspectedInquiry, releaseInquiry } from "#server/inquiries.server.ts";
 import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
 import { log } from "#server/log.server.ts";
 import {
@@ -76,7 +72,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   } catch (error) {
     log.error({ err: error }, "admin inquiries: could not load");
     const counts: InquiryCounts = emptyInquiryCounts();
-    return { filters, inquiries: [], total: 0, page: 1, pageCount: 1, counts, loadError: true };
+    return { filters, items: [], total: 0, page: 1, pageCount: 1, counts, loadError: true };
   }
 }
 
@@ -237,7 +233,7 @@ function UpdateDialog({ inquiry, onClose }: { inquiry: AdminInquiry | null; onCl
 }
 
 export default function Inquiries({ loaderData }: Route.ComponentProps) {
-  const { filters, inquiries, total, page, pageCount, counts, loadError } = loaderData;
+  const { filters, items: inquiries, total, page, pageCount, counts, loadError } = loaderData;
   const [viewing, setViewing] = useState<AdminInquiry | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const editing = inquiries.find((i) => i.id === editingId) ?? null;

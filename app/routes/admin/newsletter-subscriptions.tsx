@@ -53,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     log.error({ err: error }, "admin newsletter: could not load");
     return {
       filters,
-      subscriptions: [],
+      items: [],
       total: 0,
       page: 1,
       pageCount: 1,
@@ -158,7 +158,7 @@ function ToggleButton({ subscription }: { subscription: AdminSubscription }) {
 }
 
 export default function NewsletterSubscriptions({ loaderData }: Route.ComponentProps) {
-  const { filters, subscriptions, total, page, pageCount, stats, loadError } = loaderData;
+  const { filters, items: subscriptions, total, page, pageCount, stats, loadError } = loaderData;
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
