@@ -543,8 +543,8 @@ describe("admins see, filter, release and delete suspected spam", () => {
       request: new Request(`${origin}/admin/payments`, { headers: { Cookie: cookie } }),
       params: {},
       context: {},
-    } as never)) as { orders: { id: string; spamReason: string | null }[] };
-    expect(listed.orders.map((o) => [o.id, o.spamReason])).toEqual([[order!.id, "honeypot"]]);
+    } as never)) as { items: { id: string; spamReason: string | null }[] };
+    expect(listed.items.map((o) => [o.id, o.spamReason])).toEqual([[order!.id, "honeypot"]]);
 
     const res = await post(paymentsRoute.action, "/admin/payments", cookie, {
       intent: "release",
