@@ -8,7 +8,7 @@ import {
   inquiriesCsvResponse,
   inquiriesScreen,
   latestInquiries,
-} from "#server/inquiries.server.ts";
+} from "#server/inquiry-admin.server.ts";
 import { activeSubscriberEmails, subscriptionsScreen } from "#server/newsletter.server.ts";
 import { INQUIRY_PAGE_SIZE, type InquiryFilters } from "#app/lib/admin-inquiries.ts";
 import { SUBSCRIPTION_PAGE_SIZE } from "#app/lib/admin-newsletter.ts";

@@ -74,7 +74,9 @@ import {
   type SubscriptionFilters,
   type SubscriptionStats,
 } from "#app/lib/admin-newsletter.ts";
+import type { AdminList } from "#app/lib/admin-list.ts";
 import { startOfLondonDay } from "#app/lib/admin-time.ts";
+import { allOf, readListPage, spamFilterCondition } from "./admin-list.server.ts";
 
 type SubscriptionRow = typeof newsletterSubscriptions.$inferSelect;
 
@@ -90,69 +92,36 @@ function toAdminSubscription(row: SubscriptionRow): AdminSubscription {
 }
 
 function subscriptionWhere(filters: Omit<SubscriptionFilters, "page">): orm.SQL | undefined {
-  const conditions: orm.SQL[] = [];
-  if (filters.q) {
+  return allOf([
     // `%`, `_` and `\` typed into the search box are matched literally. lower(email) is indexed
     // (trigram GIN, migration 0004) where PostgreSQL has pg_trgm.
-    const pattern = containsPattern(filters.q);
-    conditions.push(orm.sql`lower(${newsletterSubscriptions.email}) like ${pattern}`);
-  }
-  if (filters.spam === "only") conditions.push(orm.isNotNull(newsletterSubscriptions.spamReason));
-  if (filters.spam === "none") conditions.push(orm.isNull(newsletterSubscriptions.spamReason));
-  return conditions.length ? orm.and(...conditions) : undefined;
-}
-
-export interface AdminSubscriptionPage {
-  subscriptions: AdminSubscription[];
-  total: number;
-  page: number;
-  pageCount: number;
+    filters.q
+      ? orm.sql`lower(${newsletterSubscriptions.email}) like ${containsPattern(filters.q)}`
+      : undefined,
+    spamFilterCondition(newsletterSubscriptions.spamReason, filters.spam),
+  ]);
 }
 
 /** One page of subscriptions, newest first (spec §7: ordered by subscribed_at descending). */
-export async function listSubscriptionsForAdmin(
+export function listSubscriptionsForAdmin(
   filters: SubscriptionFilters,
   knownTotal?: number,
-): Promise<AdminSubscriptionPage> {
-  const where = subscriptionWhere(filters);
-  let total = knownTotal;
-  if (total === undefined) {
-    const [counted] = await db()
-      .select({ n: orm.count() })
-      .from(newsletterSubscriptions)
-      .where(where);
-    total = counted?.n ?? 0;
-  }
-  const pageCount = Math.max(1, Math.ceil(total / SUBSCRIPTION_PAGE_SIZE));
-  const page = Math.min(filters.page, pageCount);
-  const newestFirst = [
-    orm.desc(newsletterSubscriptions.subscribedAt),
-    orm.desc(newsletterSubscriptions.id),
-  ] as const;
-  // The page's ids first (the skipped rows are walked in the index only), then their rows.
-  const pageIds = db()
-    .select({ id: newsletterSubscriptions.id })
-    .from(newsletterSubscriptions)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(SUBSCRIPTION_PAGE_SIZE)
-    .offset((page - 1) * SUBSCRIPTION_PAGE_SIZE);
-  const rows =
-    total === 0
-      ? []
-      : await db()
-          .select()
-          .from(newsletterSubscriptions)
-          .where(orm.inArray(newsletterSubscriptions.id, pageIds))
-          .orderBy(...newestFirst);
-  return { subscriptions: rows.map(toAdminSubscription), total, page, pageCount };
+): Promise<AdminList<AdminSubscription>> {
+  return readListPage(newsletterSubscriptions, {
+    where: subscriptionWhere(filters),
+    order: [orm.desc(newsletterSubscriptions.subscribedAt), orm.desc(newsletterSubscriptions.id)],
+    page: filters.page,
+    pageSize: SUBSCRIPTION_PAGE_SIZE,
+    knownTotal,
+    toItem: toAdminSubscription,
+  });
 }
 
 /** The Newsletter screen's reads: the stats, and the page (counted from them without a search). */
 export async function subscriptionsScreen(
   filters: SubscriptionFilters,
   now: Date = new Date(),
-): Promise<AdminSubscriptionPage & { stats: SubscriptionStats }> {
+): Promise<AdminList<AdminSubscription> & { stats: SubscriptionStats }> {
   const stats = await subscriptionStats(now);
   const known = filters.q
     ? undefined

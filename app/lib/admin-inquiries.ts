@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MODALITY_LABELS, type Modality } from "./inquiry-schemas.ts";
+import { listQuery, oneOf, parsePage, parseSearch } from "./admin-list.ts";
 import { parseSpamFilter, type SpamFilter, type SpamReason } from "./suspected-spam.ts";
 
 /**
@@ -79,7 +80,6 @@ export function emptyInquiryCounts(): InquiryCounts {
 }
 
 export const INQUIRY_PAGE_SIZE = 25;
-export const SEARCH_MAX_LENGTH = 200;
 
 export interface InquiryFilters {
   type: InquiryType | "all";
@@ -90,19 +90,6 @@ export interface InquiryFilters {
   spam: SpamFilter;
   /** 1-based. */
   page: number;
-}
-
-function oneOf<T extends string>(values: readonly T[], value: string | null): T | "all" {
-  return value && (values as readonly string[]).includes(value) ? (value as T) : "all";
-}
-
-export function parsePage(value: string | null): number {
-  const page = Number(value);
-  return Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1;
-}
-
-export function parseSearch(value: string | null): string {
-  return (value ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
 }
 
 /** The list's filters from the URL (?type=&status=&q=&spam=&page=); anything unknown means 'all'. */
@@ -118,14 +105,8 @@ export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
 
 /** The query string for these filters, leaving defaults out so links stay short. */
 export function inquiryFiltersQuery(filters: Partial<InquiryFilters>): string {
-  const params = new URLSearchParams();
-  if (filters.type && filters.type !== "all") params.set("type", filters.type);
-  if (filters.status && filters.status !== "all") params.set("status", filters.status);
-  if (filters.q) params.set("q", filters.q);
-  if (filters.spam && filters.spam !== "all") params.set("spam", filters.spam);
-  if (filters.page && filters.page > 1) params.set("page", String(filters.page));
-  const query = params.toString();
-  return query ? `?${query}` : "";
+  const { type, status, q, spam, page } = filters;
+  return listQuery({ type, status, q, spam, page });
 }
 
 export const NOTES_MAX_LENGTH = 5000;

@@ -17,3 +17,18 @@ export type AdminNavPath = (typeof ADMIN_NAV)[number]["to"];
 export function adminMeta(title: string): MetaDescriptor[] {
   return [{ title: `${title} | Admin Panel` }, { name: "robots", content: "noindex, nofollow" }];
 }
+
+/**
+ * The spec's toast (§8, titled 'Error') when a screen's list cannot be loaded. Those screens'
+ * loaders throw; the admin layout's error boundary shows the toast for the screen asked for.
+ */
+export const LOAD_FAILED_MESSAGES: Partial<Record<AdminNavPath, string>> = {
+  "/admin/inquiries": "Failed to fetch inquiries",
+  "/admin/payments": "Failed to load orders",
+  "/admin/newsletter-subscriptions": "Failed to load newsletter subscriptions",
+};
+
+/** The sidebar's entry for a path, if it is one. */
+export function adminNavItem(pathname: string) {
+  return ADMIN_NAV.find((item) => item.to === pathname.replace(/\/+$/, ""));
+}

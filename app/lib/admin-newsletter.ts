@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parsePage, parseSearch } from "./admin-inquiries.ts";
+import { listQuery, parsePage, parseSearch } from "./admin-list.ts";
 import { parseSpamFilter, type SpamFilter, type SpamReason } from "./suspected-spam.ts";
 
 /** Newsletter subscriptions as the admin screen shows them. Safe on both sides. */
@@ -43,13 +43,10 @@ export function parseSubscriptionFilters(params: URLSearchParams): SubscriptionF
   };
 }
 
+/** The query string for these filters, leaving defaults out. */
 export function subscriptionFiltersQuery(filters: Partial<SubscriptionFilters>): string {
-  const params = new URLSearchParams();
-  if (filters.q) params.set("q", filters.q);
-  if (filters.spam && filters.spam !== "all") params.set("spam", filters.spam);
-  if (filters.page && filters.page > 1) params.set("page", String(filters.page));
-  const query = params.toString();
-  return query ? `?${query}` : "";
+  const { q, spam, page } = filters;
+  return listQuery({ q, spam, page });
 }
 
 /** The Activate/Deactivate button's post. */

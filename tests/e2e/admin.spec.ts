@@ -356,3 +356,36 @@ test.describe("newsletter", () => {
     expect(withIt).toHaveLength(active);
   });
 });
+
+test.describe("a list that cannot be loaded", () => {
+  test("the screen's toast (spec §8) inside the shell, with a way to try again", async ({
+    page,
+  }) => {
+    await signInAsAdmin(page);
+    for (const [label, heading, message] of [
+      ["Inquiries", "Inquiries", "Failed to fetch inquiries"],
+      ["Payments", "Payments", "Failed to load orders"],
+      ["Newsletter", "Newsletter", "Failed to load newsletter subscriptions"],
+    ] as const) {
+      await page.goto("/admin/dashboard");
+      await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+      // The screen's loader gives nothing: the page's data request answers for the shell only
+      // (as when the screen's loader throws), and the screen's part is missing.
+      await page.route("**/admin/*.data*", async (route) => {
+        const url = new URL(route.request().url());
+        url.searchParams.set("_routes", "root,routes/admin/layout");
+        await route.fulfill({ response: await route.fetch({ url: url.toString() }) });
+      });
+      await page
+        .getByRole("navigation", { name: "Admin" })
+        .getByRole("link", { name: label, exact: true })
+        .click();
+      await expectToast(page, "Error", message);
+      await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+      await expect(page.getByText(`Signed in as ${E2E_ADMIN.email}`)).toBeVisible();
+      await page.unroute("**/admin/*.data*");
+      await page.getByRole("link", { name: "Try again" }).click();
+      await expect(page.getByRole("table").or(page.getByText(/No .* (found|yet)\./))).toBeVisible();
+    }
+  });
+});

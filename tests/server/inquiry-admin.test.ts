@@ -5,6 +5,11 @@ import {
   inquiryUpdateSchema,
   type InquiryFilters,
 } from "#app/lib/admin-inquiries.ts";
+import { LOAD_FAILED_MESSAGES } from "#app/lib/admin-nav.ts";
+import * as inquiriesRoute from "#app/routes/admin/inquiries.tsx";
+import * as newsletterRoute from "#app/routes/admin/newsletter-subscriptions.tsx";
+import * as paymentsRoute from "#app/routes/admin/payments.tsx";
+import { config } from "#server/config.server.ts";
 import { inquiries } from "#server/db/schema.ts";
 import {
   countInquiriesByStatus,
@@ -12,7 +17,8 @@ import {
   latestInquiries,
   listInquiriesForAdmin,
   updateInquiryForAdmin,
-} from "#server/inquiries.server.ts";
+} from "#server/inquiry-admin.server.ts";
+import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
 const database = useFreshDatabase();
@@ -75,7 +81,7 @@ describe("admin inquiry list", () => {
   it("is newest first and filters by type, status and search in the database", async () => {
     await insertSome();
     const names = async (filters: Partial<InquiryFilters>) =>
-      (await listInquiriesForAdmin({ ...all, ...filters })).inquiries.map((i) => i.name);
+      (await listInquiriesForAdmin({ ...all, ...filters })).items.map((i) => i.name);
 
     expect(await names({})).toEqual([
       "Tommy Flowers",
@@ -109,13 +115,13 @@ describe("admin inquiry list", () => {
     );
     const first = await listInquiriesForAdmin({ ...all, page: 1 });
     expect(first).toMatchObject({ total, page: 1, pageCount: 3 });
-    expect(first.inquiries).toHaveLength(INQUIRY_PAGE_SIZE);
-    expect(first.inquiries[0]!.name).toBe(`Visitor ${total - 1}`);
+    expect(first.items).toHaveLength(INQUIRY_PAGE_SIZE);
+    expect(first.items[0]!.name).toBe(`Visitor ${total - 1}`);
     const third = await listInquiriesForAdmin({ ...all, page: 3 });
-    expect(third.inquiries.map((i) => i.name)).toEqual(["Visitor 2", "Visitor 1", "Visitor 0"]);
+    expect(third.items.map((i) => i.name)).toEqual(["Visitor 2", "Visitor 1", "Visitor 0"]);
     expect((await listInquiriesForAdmin({ ...all, page: 99 })).page).toBe(3);
     const empty = await listInquiriesForAdmin({ ...all, q: "none", page: 4 });
-    expect(empty).toMatchObject({ inquiries: [], total: 0, page: 1, pageCount: 1 });
+    expect(empty).toMatchObject({ items: [], total: 0, page: 1, pageCount: 1 });
   });
 
   it("counts by status with one aggregate, and the dashboard gets the 10 latest", async () => {
@@ -265,4 +271,37 @@ describe("inquiries CSV export", () => {
     const ids = new Set(lines.map((line) => line.split(",").at(-1)));
     expect(ids.size).toBe(2500);
   });
+});
+
+describe("admin list screens that cannot read their list", () => {
+  const origin = new URL(config.publicUrl).origin;
+  const screens = [
+    ["/admin/inquiries", inquiriesRoute, "inquiries"],
+    ["/admin/payments", paymentsRoute, "orders"],
+    ["/admin/newsletter-subscriptions", newsletterRoute, "newsletter_subscriptions"],
+  ] as const;
+
+  it.each(screens)(
+    "%s: the loader throws (no empty list with a flag), for the admin error boundary's toast",
+    async (path, route, table) => {
+      const cookie = await adminCookie();
+      const load = () =>
+        route.loader({
+          request: new Request(`${origin}${path}`, { headers: { Cookie: cookie } }),
+          params: {},
+          context: {},
+        } as never);
+      await expect(load()).resolves.toMatchObject({ items: [], total: 0, page: 1, pageCount: 1 });
+
+      await database().db.execute(sql.raw(`alter table ${table} rename to ${table}_away`));
+      await expect(load()).rejects.toThrow();
+      expect(LOAD_FAILED_MESSAGES[path]).toBe(
+        {
+          "/admin/inquiries": "Failed to fetch inquiries",
+          "/admin/payments": "Failed to load orders",
+          "/admin/newsletter-subscriptions": "Failed to load newsletter subscriptions",
+        }[path],
+      );
+    },
+  );
 });

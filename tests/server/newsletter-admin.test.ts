@@ -23,18 +23,18 @@ describe("admin newsletter", () => {
     );
     const first = await listSubscriptionsForAdmin({ q: "", spam: "all", page: 1 });
     expect(first).toMatchObject({ total: SUBSCRIPTION_PAGE_SIZE + 2, page: 1, pageCount: 2 });
-    expect(first.subscriptions[0]).toMatchObject({
+    expect(first.items[0]).toMatchObject({
       email: `reader${SUBSCRIPTION_PAGE_SIZE + 1}@example.com`,
       isActive: true,
       source: "footer",
     });
     const second = await listSubscriptionsForAdmin({ q: "", spam: "all", page: 2 });
-    expect(second.subscriptions.map((s) => s.email)).toEqual([
+    expect(second.items.map((s) => s.email)).toEqual([
       "reader1@example.com",
       "reader0@example.com",
     ]);
     const found = await listSubscriptionsForAdmin({ q: "READER4", spam: "all", page: 1 });
-    expect(found.subscriptions.map((s) => s.email)).toEqual([
+    expect(found.items.map((s) => s.email)).toEqual([
       "reader49@example.com",
       "reader48@example.com",
       "reader47@example.com",

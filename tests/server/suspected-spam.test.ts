@@ -15,7 +15,8 @@ import {
 } from "#server/db/schema.ts";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { newsletterAction } from "#server/forms/newsletter-action.server.ts";
-import { createEnquiry, inquiriesScreen, latestInquiries } from "#server/inquiries.server.ts";
+import { createEnquiry } from "#server/inquiries.server.ts";
+import { inquiriesScreen, latestInquiries } from "#server/inquiry-admin.server.ts";
 import {
   activeSubscriberEmails,
   subscriptionStats,
@@ -352,19 +353,19 @@ describe("admins see, filter, release and delete suspected spam", () => {
     const screen = async (query: string) =>
       inquiriesScreen(parseInquiryFilters(new URLSearchParams(query)));
     const all = await screen("");
-    expect(all.inquiries.map((i) => [i.email, i.spamReason])).toEqual([
+    expect(all.items.map((i) => [i.email, i.spamReason])).toEqual([
       ["bot@example.com", "honeypot"],
       ["real@example.com", null],
     ]);
     expect(all).toMatchObject({ total: 2 });
     expect(all.counts).toMatchObject({ new: 1, total: 1, suspected: 1 });
     const only = await screen("spam=only");
-    expect(only.inquiries.map((i) => i.email)).toEqual(["bot@example.com"]);
+    expect(only.items.map((i) => i.email)).toEqual(["bot@example.com"]);
     expect(only.total).toBe(1);
     const none = await screen("spam=none&status=new");
-    expect(none.inquiries.map((i) => i.email)).toEqual(["real@example.com"]);
+    expect(none.items.map((i) => i.email)).toEqual(["real@example.com"]);
     expect(none.total).toBe(1);
-    expect((await screen("spam=only&q=real")).inquiries).toEqual([]);
+    expect((await screen("spam=only&q=real")).items).toEqual([]);
     expect((await latestInquiries()).map((i) => i.email)).toEqual(["real@example.com"]);
   });
 
@@ -484,20 +485,15 @@ describe("admins see, filter, release and delete suspected spam", () => {
       formRequest(withGuards({ email: "real@example.com" }), { path: "/newsletter" }),
     );
     const only = await subscriptionsScreen({ q: "", spam: "only", page: 1 });
-    expect(only.subscriptions.map((s) => s.email).sort()).toEqual([
-      "one@example.com",
-      "two@example.com",
-    ]);
+    expect(only.items.map((s) => s.email).sort()).toEqual(["one@example.com", "two@example.com"]);
     expect(only.total).toBe(2);
     expect(only.stats).toMatchObject({ total: 1, suspected: 2 });
     expect((await subscriptionsScreen({ q: "", spam: "all", page: 1 })).total).toBe(3);
     expect(
-      (await subscriptionsScreen({ q: "", spam: "none", page: 1 })).subscriptions.map(
-        (s) => s.email,
-      ),
+      (await subscriptionsScreen({ q: "", spam: "none", page: 1 })).items.map((s) => s.email),
     ).toEqual(["real@example.com"]);
 
-    const idOf = (email: string) => only.subscriptions.find((s) => s.email === email)!.id;
+    const idOf = (email: string) => only.items.find((s) => s.email === email)!.id;
     const released = await post(newsletterRoute.action, "/admin/newsletter-subscriptions", cookie, {
       intent: "release",
       id: idOf("one@example.com"),
@@ -547,8 +543,8 @@ describe("admins see, filter, release and delete suspected spam", () => {
       request: new Request(`${origin}/admin/payments`, { headers: { Cookie: cookie } }),
       params: {},
       context: {},
-    } as never)) as { orders: { id: string; spamReason: string | null }[] };
-    expect(listed.orders.map((o) => [o.id, o.spamReason])).toEqual([[order!.id, "honeypot"]]);
+    } as never)) as { items: { id: string; spamReason: string | null }[] };
+    expect(listed.items.map((o) => [o.id, o.spamReason])).toEqual([[order!.id, "honeypot"]]);
 
     const res = await post(paymentsRoute.action, "/admin/payments", cookie, {
       intent: "release",

@@ -3,8 +3,7 @@ import { useFetcher } from "react-router";
 import { ConfirmDelete } from "#app/components/admin/catalogue/form-parts.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Label } from "#app/components/ui/label.tsx";
-import { NativeSelect } from "#app/components/ui/select.tsx";
+import { FilterSelect } from "#app/components/admin/list/filter-fields.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
 import {
@@ -32,19 +31,17 @@ export function SuspectedSpamBadge({ reason }: { reason: SpamReason }) {
   );
 }
 
-/** The list filter (`spam` in the URL): all, suspected spam only, or none of it. */
-export function SpamFilterSelect({ id, value }: { id: string; value: SpamFilter }) {
+/** The list filter (`spam` in the URL, `#filter-spam`): all, suspected spam only, or none of it. */
+export function SpamFilterSelect({ value }: { value: SpamFilter }) {
   return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>Suspected spam</Label>
-      <NativeSelect id={id} name="spam" defaultValue={value} key={`spam-${value}`}>
-        {SPAM_FILTERS.map((filter) => (
-          <option key={filter} value={filter}>
-            {SPAM_FILTER_LABELS[filter]}
-          </option>
-        ))}
-      </NativeSelect>
-    </div>
+    <FilterSelect
+      name="spam"
+      label="Suspected spam"
+      value={value}
+      options={SPAM_FILTERS.filter((filter) => filter !== "all")}
+      labels={SPAM_FILTER_LABELS}
+      allLabel={SPAM_FILTER_LABELS.all}
+    />
   );
 }
 

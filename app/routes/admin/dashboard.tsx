@@ -12,7 +12,7 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import { requireAdmin } from "#server/auth.server.ts";
-import { countInquiriesByStatus, latestInquiries } from "#server/inquiries.server.ts";
+import { countInquiriesByStatus, latestInquiries } from "#server/inquiry-admin.server.ts";
 import { log } from "#server/log.server.ts";
 import {
   AdminPageHeader,

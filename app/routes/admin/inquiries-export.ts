@@ -1,5 +1,5 @@
 import { requireAdmin } from "#server/auth.server.ts";
-import { inquiriesCsvResponse } from "#server/inquiries.server.ts";
+import { inquiriesCsvResponse } from "#server/inquiry-admin.server.ts";
 import { parseInquiryFilters } from "#app/lib/admin-inquiries.ts";
 import { londonDate } from "#app/lib/admin-time.ts";
 import type { Route } from "./+types/inquiries-export";

@@ -1,6 +1,9 @@
-import { data, isRouteErrorResponse, Link, Outlet, useRouteError } from "react-router";
+import { useEffect } from "react";
+import { data, isRouteErrorResponse, Link, Outlet, useLocation, useRouteError } from "react-router";
 import { requireAdmin, sessionCookies } from "#server/auth.server.ts";
 import { AdminShell } from "#app/components/admin/admin-shell.tsx";
+import { adminNavItem, LOAD_FAILED_MESSAGES } from "#app/lib/admin-nav.ts";
+import { toast } from "#app/lib/toast.ts";
 import type { Route } from "./+types/layout";
 
 /**
@@ -23,9 +26,42 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
+/**
+ * The one error boundary of the admin area. A screen whose loader throws (its list could not be
+ * read) is shown inside the shell with a way to try again, and the spec's toast for that screen
+ * ('Failed to fetch inquiries', …). When the shell itself could not load, a plain page.
+ */
+export function ErrorBoundary({ loaderData }: Route.ErrorBoundaryProps) {
   const error = useRouteError();
+  const location = useLocation();
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const screen = adminNavItem(location.pathname);
+  const message = screen ? LOAD_FAILED_MESSAGES[screen.to] : undefined;
+
+  useEffect(() => {
+    if (message) toast({ title: "Error", description: message, variant: "destructive" });
+  }, [message, error]);
+
+  if (loaderData && status !== 404) {
+    return (
+      <AdminShell email={loaderData.email}>
+        <title>{`${screen?.label ?? "Error"} | Admin Panel`}</title>
+        <section role="alert" className="mx-auto max-w-xl py-16 text-center">
+          <h1 className="text-2xl font-semibold">{screen?.label ?? "Something went wrong"}</h1>
+          <p className="mt-2 text-muted-foreground">
+            {message ?? "Something went wrong"}. Please try again in a moment.
+          </p>
+          <Link
+            to={`${location.pathname}${location.search}`}
+            reloadDocument
+            className="mt-4 inline-block text-primary underline underline-offset-4"
+          >
+            Try again
+          </Link>
+        </section>
+      </AdminShell>
+    );
+  }
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-8 text-center">
       <title>Something went wrong | Admin Panel</title>

@@ -1,38 +1,30 @@
-import { CalendarPlus, Download, Mail, Search, ShieldAlert, UserCheck } from "lucide-react";
-import { useEffect, useState, type MouseEvent } from "react";
-import { Form, useFetcher } from "react-router";
+import { CalendarPlus, Download, Mail, ShieldAlert, UserCheck } from "lucide-react";
+import { useState, type MouseEvent } from "react";
+import { useFetcher } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
+import { success } from "#server/forms/form-post.server.ts";
+import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import { log } from "#server/log.server.ts";
 import {
   deleteSuspectedSubscription,
   releaseSubscription,
   setSubscriptionActive,
   subscriptionsScreen,
 } from "#server/newsletter.server.ts";
-import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
-import { AdminPageHeader, Pagination, StatCard } from "#app/components/admin/admin-ui.tsx";
+import { StatCard } from "#app/components/admin/admin-ui.tsx";
+import {
+  AdminListPage,
+  type AdminListColumn,
+} from "#app/components/admin/list/admin-list-page.tsx";
+import { SearchField } from "#app/components/admin/list/filter-fields.tsx";
 import {
   SpamFilterSelect,
   SuspectedSpamActions,
   SuspectedSpamBadge,
 } from "#app/components/admin/suspected-spam.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Card } from "#app/components/ui/card.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from "#app/components/ui/table.tsx";
-import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
-import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
-import { success } from "#server/forms/form-post.server.ts";
 import {
   parseSubscriptionFilters,
   subscriptionFiltersQuery,
@@ -41,26 +33,15 @@ import {
 } from "#app/lib/admin-newsletter.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { formatDate } from "#app/lib/admin-time.ts";
+import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import { toast } from "#app/lib/toast.ts";
 import type { Route } from "./+types/newsletter-subscriptions";
 
+/** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const filters = parseSubscriptionFilters(new URL(request.url).searchParams);
-  try {
-    return { filters, ...(await subscriptionsScreen(filters)), loadError: false };
-  } catch (error) {
-    log.error({ err: error }, "admin newsletter: could not load");
-    return {
-      filters,
-      subscriptions: [],
-      total: 0,
-      page: 1,
-      pageCount: 1,
-      stats: { total: 0, active: 0, newToday: 0, suspected: 0 },
-      loadError: true,
-    };
-  }
+  return { filters, ...(await subscriptionsScreen(filters)) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -157,165 +138,121 @@ function ToggleButton({ subscription }: { subscription: AdminSubscription }) {
   );
 }
 
+const SUBSCRIPTION_COLUMNS: AdminListColumn<AdminSubscription>[] = [
+  {
+    header: "Email",
+    className: "break-all",
+    cell: (subscription) => (
+      <>
+        <div className="font-medium">{subscription.email}</div>
+        <div className="text-xs text-muted-foreground md:hidden">
+          Subscribed {formatDate(subscription.subscribedAt)}
+        </div>
+      </>
+    ),
+  },
+  {
+    header: "Status",
+    cell: (subscription) => (
+      <div className="flex flex-wrap gap-1">
+        <Badge variant={subscription.isActive ? "success" : "muted"}>
+          {subscription.isActive ? "Active" : "Inactive"}
+        </Badge>
+        {subscription.spamReason ? <SuspectedSpamBadge reason={subscription.spamReason} /> : null}
+      </div>
+    ),
+  },
+  {
+    header: "Source",
+    from: "sm",
+    cell: (subscription) =>
+      subscription.source ? <Badge variant="outline">{subscription.source}</Badge> : "—",
+  },
+  {
+    header: "Subscribed",
+    from: "md",
+    className: "whitespace-nowrap text-muted-foreground",
+    cell: (subscription) => (
+      <time dateTime={subscription.subscribedAt}>{formatDate(subscription.subscribedAt)}</time>
+    ),
+  },
+  {
+    header: "Action",
+    alignEnd: true,
+    cell: (subscription) => (
+      <div className="flex justify-end gap-1">
+        {subscription.spamReason ? (
+          <SuspectedSpamActions
+            id={subscription.id}
+            what={`the subscription of ${subscription.email}`}
+            deleteQuestion="Are you sure you want to delete this subscription?"
+          />
+        ) : (
+          <ToggleButton subscription={subscription} />
+        )}
+      </div>
+    ),
+  },
+];
+
 export default function NewsletterSubscriptions({ loaderData }: Route.ComponentProps) {
-  const { filters, subscriptions, total, page, pageCount, stats, loadError } = loaderData;
+  const { filters, stats } = loaderData;
   const [exporting, setExporting] = useState(false);
 
-  useEffect(() => {
-    if (loadError) {
-      toast({
-        title: "Error",
-        description: "Failed to load newsletter subscriptions",
-        variant: "destructive",
-      });
-    }
-  }, [loaderData, loadError]);
-
   return (
-    <>
-      <AdminPageHeader
-        title="Newsletter Subscriptions"
-        description="Everyone who signed up for the newsletter."
-        actions={
-          <Button asChild aria-disabled={exporting || undefined}>
-            <a
-              href={EXPORT_HREF}
-              download
-              onClick={(event) => {
-                setExporting(true);
-                void exportActiveEmails(event).finally(() => setExporting(false));
-              }}
-            >
-              <Download aria-hidden />
-              Export Active Emails
-            </a>
-          </Button>
-        }
-      />
-
-      <section
-        aria-label="Subscription summary"
-        className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-4"
-      >
-        <StatCard label="Total" value={stats.total} icon={Mail} tone="muted" />
-        <StatCard label="Active" value={stats.active} icon={UserCheck} tone="success" />
-        <StatCard label="New Today" value={stats.newToday} icon={CalendarPlus} tone="info" />
-        <StatCard
-          label="Suspected Spam"
-          value={stats.suspected}
-          icon={ShieldAlert}
-          tone="warning"
-        />
-      </section>
-
-      <Card className="mt-6 p-4">
-        <Form
-          method="get"
-          role="search"
-          aria-label="Search subscriptions"
-          className="flex flex-col gap-3 sm:flex-row sm:items-end"
-          onChange={(event) => {
-            // The select applies at once; the search box waits for Enter or the button.
-            if (event.target instanceof HTMLSelectElement) event.currentTarget.requestSubmit();
-          }}
+    <AdminListPage
+      path="/admin/newsletter-subscriptions"
+      title="Newsletter Subscriptions"
+      description="Everyone who signed up for the newsletter."
+      actions={
+        <Button asChild aria-disabled={exporting || undefined}>
+          <a
+            href={EXPORT_HREF}
+            download
+            onClick={(event) => {
+              setExporting(true);
+              void exportActiveEmails(event).finally(() => setExporting(false));
+            }}
+          >
+            <Download aria-hidden />
+            Export Active Emails
+          </a>
+        </Button>
+      }
+      summary={
+        <section
+          aria-label="Subscription summary"
+          className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-4"
         >
-          <div className="sm:w-56">
-            <SpamFilterSelect id="subscription-spam" value={filters.spam} />
-          </div>
-          <div className="grid flex-1 gap-2">
-            <Label htmlFor="subscription-q">Search</Label>
-            <Input
-              id="subscription-q"
-              name="q"
-              type="search"
-              defaultValue={filters.q}
-              key={filters.q}
-              placeholder="Search by email..."
-            />
-          </div>
-          <Button type="submit" variant="secondary">
-            <Search aria-hidden />
-            Search
-          </Button>
-        </Form>
-      </Card>
-
-      <Card className="mt-6">
-        {subscriptions.length === 0 ? (
-          <p className="p-8 text-center text-muted-foreground">
-            {filters.q || filters.spam !== "all"
-              ? "No subscriptions match your search."
-              : "No newsletter subscriptions yet."}
-          </p>
-        ) : (
-          <Table aria-label="Newsletter subscriptions">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Email</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead className="hidden sm:table-cell">Source</TableHead>
-                <TableHead className="hidden md:table-cell">Subscribed</TableHead>
-                <TableHead className="text-right">Action</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {subscriptions.map((subscription) => (
-                <TableRow key={subscription.id}>
-                  <TableCell className="break-all">
-                    <div className="font-medium">{subscription.email}</div>
-                    <div className="text-xs text-muted-foreground md:hidden">
-                      Subscribed {formatDate(subscription.subscribedAt)}
-                    </div>
-                  </TableCell>
-                  <TableCell>
-                    <div className="flex flex-wrap gap-1">
-                      <Badge variant={subscription.isActive ? "success" : "muted"}>
-                        {subscription.isActive ? "Active" : "Inactive"}
-                      </Badge>
-                      {subscription.spamReason ? (
-                        <SuspectedSpamBadge reason={subscription.spamReason} />
-                      ) : null}
-                    </div>
-                  </TableCell>
-                  <TableCell className="hidden sm:table-cell">
-                    {subscription.source ? (
-                      <Badge variant="outline">{subscription.source}</Badge>
-                    ) : (
-                      "—"
-                    )}
-                  </TableCell>
-                  <TableCell className="hidden whitespace-nowrap text-muted-foreground md:table-cell">
-                    <time dateTime={subscription.subscribedAt}>
-                      {formatDate(subscription.subscribedAt)}
-                    </time>
-                  </TableCell>
-                  <TableCell className="flex justify-end gap-1">
-                    {subscription.spamReason ? (
-                      <SuspectedSpamActions
-                        id={subscription.id}
-                        what={`the subscription of ${subscription.email}`}
-                        deleteQuestion="Are you sure you want to delete this subscription?"
-                      />
-                    ) : (
-                      <ToggleButton subscription={subscription} />
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </Card>
-
-      <Pagination
-        page={page}
-        pageCount={pageCount}
-        total={total}
-        noun={["subscription", "subscriptions"]}
-        hrefFor={(p) =>
-          `/admin/newsletter-subscriptions${subscriptionFiltersQuery({ ...filters, page: p })}`
-        }
-      />
-    </>
+          <StatCard label="Total" value={stats.total} icon={Mail} tone="muted" />
+          <StatCard label="Active" value={stats.active} icon={UserCheck} tone="success" />
+          <StatCard label="New Today" value={stats.newToday} icon={CalendarPlus} tone="info" />
+          <StatCard
+            label="Suspected Spam"
+            value={stats.suspected}
+            icon={ShieldAlert}
+            tone="warning"
+          />
+        </section>
+      }
+      list={loaderData}
+      filters={filters}
+      parseFilters={parseSubscriptionFilters}
+      filtersQuery={subscriptionFiltersQuery}
+      filterLabel="Search subscriptions"
+      filterClassName="grid gap-3 sm:grid-cols-[14rem_1fr_auto] sm:items-end"
+      filterFields={
+        <>
+          <SpamFilterSelect value={filters.spam} />
+          <SearchField value={filters.q} placeholder="Search by email..." />
+        </>
+      }
+      applyLabel="Search"
+      tableLabel="Newsletter subscriptions"
+      columns={SUBSCRIPTION_COLUMNS}
+      emptyText="No newsletter subscriptions yet."
+      filteredEmptyText="No subscriptions match your search."
+      noun={["subscription", "subscriptions"]}
+    />
   );
 }

@@ -1,0 +1,160 @@
+import { useFetcher } from "react-router";
+import { InquiryStatusBadge, InquiryTypeBadge } from "#app/components/admin/admin-ui.tsx";
+import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "#app/components/ui/dialog.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import {
+  INQUIRY_STATUSES,
+  INQUIRY_STATUS_LABELS,
+  NOTES_MAX_LENGTH,
+  modalityLabel,
+  type AdminInquiry,
+} from "#app/lib/admin-inquiries.ts";
+import { formatDateTime } from "#app/lib/admin-time.ts";
+import type { FormAnswer } from "#app/lib/forms.ts";
+
+/** The Inquiries screen's dialogs: an inquiry's details, and its status and notes. */
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1 sm:grid-cols-[9rem_1fr] sm:gap-3">
+      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 text-sm break-words">{children ?? "—"}</dd>
+    </div>
+  );
+}
+
+export function InquiryDetailsDialog({
+  inquiry,
+  onClose,
+}: {
+  inquiry: AdminInquiry | null;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={inquiry !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Inquiry Details</DialogTitle>
+          <DialogDescription>
+            {inquiry ? `Received ${formatDateTime(inquiry.createdAt)}` : null}
+          </DialogDescription>
+        </DialogHeader>
+        {inquiry ? (
+          <dl className="grid gap-3">
+            <Field label="Name">{inquiry.name}</Field>
+            <Field label="Email">
+              <a
+                href={`mailto:${inquiry.email}`}
+                className="text-primary underline-offset-4 hover:underline"
+              >
+                {inquiry.email}
+              </a>
+            </Field>
+            <Field label="Phone">{inquiry.phone}</Field>
+            <Field label="Company">{inquiry.company}</Field>
+            <Field label="Type">
+              <InquiryTypeBadge type={inquiry.inquiryType} />
+            </Field>
+            <Field label="Status">
+              <span className="inline-flex flex-wrap gap-2">
+                <InquiryStatusBadge status={inquiry.status} />
+                {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
+              </span>
+            </Field>
+            {inquiry.courseTitle || inquiry.modality || inquiry.attendees || inquiry.budget ? (
+              <>
+                <Field label="Course">{inquiry.courseTitle}</Field>
+                <Field label="Modality">{modalityLabel(inquiry.modality)}</Field>
+                <Field label="Attendees">{inquiry.attendees}</Field>
+                <Field label="Budget">{inquiry.budget}</Field>
+              </>
+            ) : null}
+            <Field label="Message">
+              <p className="whitespace-pre-wrap">{inquiry.message}</p>
+            </Field>
+            <Field label="Notes">
+              {inquiry.notes ? <p className="whitespace-pre-wrap">{inquiry.notes}</p> : null}
+            </Field>
+          </dl>
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function InquiryUpdateDialog({
+  inquiry,
+  onClose,
+}: {
+  inquiry: AdminInquiry | null;
+  onClose: () => void;
+}) {
+  const fetcher = useFetcher<FormAnswer>();
+  const busy = fetcher.state !== "idle";
+  useFormAnswer(fetcher, {
+    failureToast: () => ({ title: "Error", description: "Failed to update inquiry" }),
+    onSuccess: onClose,
+  });
+
+  return (
+    <Dialog open={inquiry !== null} onOpenChange={(open) => !open && !busy && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Update Inquiry</DialogTitle>
+          <DialogDescription>
+            {inquiry ? `Change the status or add notes for ${inquiry.name}'s inquiry.` : null}
+          </DialogDescription>
+        </DialogHeader>
+        {inquiry ? (
+          <fetcher.Form method="post" className="grid gap-4" key={inquiry.id}>
+            <input type="hidden" name="intent" value="update" />
+            <input type="hidden" name="id" value={inquiry.id} />
+            <div className="grid gap-2">
+              <Label htmlFor="inquiry-status">Status</Label>
+              <NativeSelect id="inquiry-status" name="status" defaultValue={inquiry.status}>
+                {INQUIRY_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {INQUIRY_STATUS_LABELS[status]}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="inquiry-notes">Notes</Label>
+              <Textarea
+                id="inquiry-notes"
+                name="notes"
+                maxLength={NOTES_MAX_LENGTH}
+                defaultValue={inquiry.notes ?? ""}
+                placeholder="Add internal notes about this inquiry..."
+              />
+            </div>
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button type="button" variant="outline" disabled={busy}>
+                  Cancel
+                </Button>
+              </DialogClose>
+              <Button type="submit" disabled={busy}>
+                {busy ? "Updating..." : "Update Inquiry"}
+              </Button>
+            </DialogFooter>
+          </fetcher.Form>
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

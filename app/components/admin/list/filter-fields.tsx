@@ -1,0 +1,63 @@
+import { Input } from "#app/components/ui/input.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+
+/**
+ * The fields of an admin list's filter form. Uncontrolled, with the URL's value as default (what
+ * an admin picks or types before the page hydrates is kept); the key gives them the new value
+ * when the URL changes. Each field's id is `filter-{name}`.
+ */
+
+/** A select that applies at once: 'All' first (`allValue`, 'all' unless said), then `options`. */
+export function FilterSelect<Value extends string>({
+  name,
+  label,
+  value,
+  options,
+  labels,
+  allLabel = "All",
+  allValue = "all",
+}: {
+  name: string;
+  label: string;
+  /** The URL's value: one of `options`, or `allValue`. */
+  value: string;
+  options: readonly Value[];
+  labels: Record<Value, string>;
+  /** The first option, e.g. "All Types". */
+  allLabel?: string;
+  /** The first option's value: 'all', or '' where the URL leaves it out. */
+  allValue?: string;
+}) {
+  const id = `filter-${name}`;
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <NativeSelect id={id} name={name} defaultValue={value} key={`${name}-${value}`}>
+        <option value={allValue}>{allLabel}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labels[option]}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+/** The search box (`q`): applied with Enter or the form's button. */
+export function SearchField({ value, placeholder }: { value: string; placeholder: string }) {
+  return (
+    <div className="grid flex-1 gap-2">
+      <Label htmlFor="filter-q">Search</Label>
+      <Input
+        id="filter-q"
+        name="q"
+        type="search"
+        defaultValue={value}
+        key={`q-${value}`}
+        placeholder={placeholder}
+      />
+    </div>
+  );
+}
