@@ -26,6 +26,9 @@ export const LOAD_FAILED_MESSAGES: Partial<Record<AdminNavPath, string>> = {
   "/admin/inquiries": "Failed to fetch inquiries",
   "/admin/payments": "Failed to load orders",
   "/admin/newsletter-subscriptions": "Failed to load newsletter subscriptions",
+  "/admin/courses": "Failed to fetch courses",
+  "/admin/categories": "Failed to fetch categories",
+  "/admin/partners": "Failed to fetch partners",
 };
 
 /** The sidebar's entry for a path, if it is one. */

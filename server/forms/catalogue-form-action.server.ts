@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { z } from "zod";
 import { parseForm, type FieldErrors } from "#app/lib/forms.ts";
 import { IMAGE_TOO_LARGE } from "#app/lib/image-upload.ts";
@@ -33,29 +32,6 @@ export interface CatalogueFormSpec<Values> {
   create(values: Values): Promise<unknown>;
   update(id: string, values: Values): Promise<unknown | null>;
   remove(id: string): Promise<boolean>;
-}
-
-/**
- * The loader answer of a catalogue screen: its lists, never cached; if they cannot be read, the
- * failure is logged and the page gets `empty` with `loadFailed` (it shows the spec's toast).
- */
-export async function catalogueListData<Lists extends object>(
-  entity: string,
-  load: () => Promise<Lists>,
-  empty: Lists,
-) {
-  try {
-    return data(
-      { ...(await load()), loadFailed: false },
-      { headers: { "Cache-Control": "no-store" } },
-    );
-  } catch (error) {
-    log.error({ err: error }, `could not load the admin ${entity} list`);
-    return data(
-      { ...empty, loadFailed: true },
-      { status: 500, headers: { "Cache-Control": "no-store" } },
-    );
-  }
 }
 
 /** A refused admin post: the screen's toast text, and messages next to the fields if any. */

@@ -366,6 +366,9 @@ test.describe("a list that cannot be loaded", () => {
       ["Inquiries", "Inquiries", "Failed to fetch inquiries"],
       ["Payments", "Payments", "Failed to load orders"],
       ["Newsletter", "Newsletter", "Failed to load newsletter subscriptions"],
+      ["Courses", "Courses", "Failed to fetch courses"],
+      ["Categories", "Categories", "Failed to fetch categories"],
+      ["Partners", "Partners", "Failed to fetch partners"],
     ] as const) {
       await page.goto("/admin/dashboard");
       await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();

@@ -18,10 +18,7 @@ import { Textarea } from "#app/components/ui/textarea.tsx";
 import { categoryFormSchema, type AdminCategory } from "#app/lib/category-form.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import {
-  catalogueFormAction,
-  catalogueListData,
-} from "#server/forms/catalogue-form-action.server.ts";
+import { catalogueFormAction } from "#server/forms/catalogue-form-action.server.ts";
 import {
   createCategory,
   deleteCategory,
@@ -34,9 +31,7 @@ export const meta: Route.MetaFunction = () => adminMeta("Categories");
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return catalogueListData("category", async () => ({ categories: await listCategories() }), {
-    categories: [] as AdminCategory[],
-  });
+  return { categories: await listCategories() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -67,8 +62,6 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
       title="Category Management"
       description="Group courses by subject."
       items={loaderData.categories}
-      loadFailed={loaderData.loadFailed}
-      loadFailedMessage="Failed to fetch categories"
       emptyText="No categories yet. Create your first category to get started."
       deleteQuestion="Are you sure you want to delete this category? This may affect associated courses."
       columns={

@@ -41,10 +41,7 @@ import { formatPrice } from "#app/lib/format.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { requireAdmin } from "#server/auth.server.ts";
 import { listCategoryOptions } from "#server/categories.server.ts";
-import {
-  catalogueFormAction,
-  catalogueListData,
-} from "#server/forms/catalogue-form-action.server.ts";
+import { catalogueFormAction } from "#server/forms/catalogue-form-action.server.ts";
 import {
   createCourse,
   deleteCourse,
@@ -60,18 +57,12 @@ export const meta: Route.MetaFunction = () => adminMeta("Courses");
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return catalogueListData(
-    "course",
-    async () => {
-      const [courses, categories, partners] = await Promise.all([
-        listAdminCourses(),
-        listCategoryOptions(),
-        listPartnerOptions(),
-      ]);
-      return { courses, categories, partners };
-    },
-    { courses: [] as AdminCourse[], categories: [], partners: [] },
-  );
+  const [courses, categories, partners] = await Promise.all([
+    listAdminCourses(),
+    listCategoryOptions(),
+    listPartnerOptions(),
+  ]);
+  return { courses, categories, partners };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -112,8 +103,6 @@ export default function AdminCourses({ loaderData }: Route.ComponentProps) {
       title="Course Management"
       description="Create, edit and publish training courses. Only published courses appear on the site."
       items={courses}
-      loadFailed={loaderData.loadFailed}
-      loadFailedMessage="Failed to fetch courses"
       emptyText="No courses yet. Add your first course to get started."
       deleteQuestion="Are you sure you want to delete this course?"
       links={

@@ -18,10 +18,7 @@ import { Textarea } from "#app/components/ui/textarea.tsx";
 import { partnerFormSchema, type AdminPartner } from "#app/lib/partner-form.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import {
-  catalogueFormAction,
-  catalogueListData,
-} from "#server/forms/catalogue-form-action.server.ts";
+import { catalogueFormAction } from "#server/forms/catalogue-form-action.server.ts";
 import {
   createPartner,
   deletePartner,
@@ -34,9 +31,7 @@ export const meta: Route.MetaFunction = () => adminMeta("Partners");
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return catalogueListData("partner", async () => ({ partners: await listPartners() }), {
-    partners: [] as AdminPartner[],
-  });
+  return { partners: await listPartners() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -68,8 +63,6 @@ export default function AdminPartners({ loaderData }: Route.ComponentProps) {
       title="Partner Management"
       description="Training partners whose courses are sold through their own purchase pages."
       items={loaderData.partners}
-      loadFailed={loaderData.loadFailed}
-      loadFailedMessage="Failed to fetch partners"
       emptyText="No partners found. Create your first partner to get started."
       deleteQuestion="Are you sure you want to delete this partner?"
       columns={

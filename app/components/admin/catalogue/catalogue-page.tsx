@@ -1,12 +1,4 @@
-import {
-  Fragment,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type FormEvent,
-  type ReactNode,
-} from "react";
+import { Fragment, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { ArrowLeft, Pencil, Plus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import type { z } from "zod";
@@ -23,7 +15,6 @@ import {
 } from "#app/components/ui/table.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { focusFirstInvalid, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
-import { toast } from "#app/lib/toast.ts";
 import { ConfirmDelete, describe } from "./form-parts.tsx";
 
 /**
@@ -40,9 +31,6 @@ export function CataloguePage<Item extends { id: string }>(props: {
   title: string;
   description: string;
   items: readonly Item[];
-  loadFailed: boolean;
-  /** The spec's toast when the list cannot be loaded, e.g. "Failed to fetch courses". */
-  loadFailedMessage: string;
   emptyText: string;
   /** The spec's confirmation text for a delete. */
   deleteQuestion: string;
@@ -60,7 +48,7 @@ export function CataloguePage<Item extends { id: string }>(props: {
   /** The add/edit form for an item, or for a new one (null). */
   form: (item: Item | null, onSaved: () => void) => ReactNode;
 }) {
-  const { noun, items, loadFailed, loadFailedMessage } = props;
+  const { noun, items } = props;
   const entity = noun.toLowerCase();
   // Each opening of the dialog gets a fresh form (spec §4: reset on Add).
   const [editing, setEditing] = useState<{ key: number; item: Item | null } | null>(null);
@@ -69,11 +57,6 @@ export function CataloguePage<Item extends { id: string }>(props: {
   // Page-level, not per row: the row is gone once the list reloads, its toast must still show.
   const deleter = useFetcher<FormAnswer>({ key: `${entity}-delete` });
   useFormAnswer(deleter);
-
-  useEffect(() => {
-    if (loadFailed)
-      toast({ title: "Error", description: loadFailedMessage, variant: "destructive" });
-  }, [loadFailed, loadFailedMessage]);
 
   const headingId = `${props.plural.toLowerCase()}-heading`;
   return (

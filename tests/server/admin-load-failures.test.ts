@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { LOAD_FAILED_MESSAGES } from "#app/lib/admin-nav.ts";
+import * as categoriesRoute from "#app/routes/admin/categories.tsx";
+import * as coursesRoute from "#app/routes/admin/courses.tsx";
+import * as inquiriesRoute from "#app/routes/admin/inquiries.tsx";
+import * as newsletterRoute from "#app/routes/admin/newsletter-subscriptions.tsx";
+import * as partnersRoute from "#app/routes/admin/partners.tsx";
+import * as paymentsRoute from "#app/routes/admin/payments.tsx";
+import { config } from "#server/config.server.ts";
+import { adminCookie } from "#tests/support/admin-session.ts";
+import { useFreshDatabase } from "#tests/support/db.ts";
+
+/**
+ * A screen whose list cannot be read throws from its loader (no empty list with a flag); the
+ * admin layout's error boundary then shows the spec's toast (§8) for that screen.
+ */
+const database = useFreshDatabase();
+const origin = new URL(config.publicUrl).origin;
+
+const screens = [
+  ["/admin/inquiries", inquiriesRoute, "inquiries", "Failed to fetch inquiries"],
+  ["/admin/payments", paymentsRoute, "orders", "Failed to load orders"],
+  [
+    "/admin/newsletter-subscriptions",
+    newsletterRoute,
+    "newsletter_subscriptions",
+    "Failed to load newsletter subscriptions",
+  ],
+  ["/admin/courses", coursesRoute, "courses", "Failed to fetch courses"],
+  ["/admin/categories", categoriesRoute, "categories", "Failed to fetch categories"],
+  ["/admin/partners", partnersRoute, "course_partners", "Failed to fetch partners"],
+] as const;
+
+describe("admin screens that cannot read their list", () => {
+  it.each(screens)(
+    "%s: the loader throws; the boundary's toast is the spec's",
+    async (path, route, table, message) => {
+      const cookie = await adminCookie();
+      const load = () =>
+        route.loader({
+          request: new Request(`${origin}${path}`, { headers: { Cookie: cookie } }),
+          params: {},
+          context: {},
+        } as never);
+      await expect(load()).resolves.toBeTypeOf("object");
+
+      await database().db.execute(sql.raw(`alter table ${table} rename to ${table}_away`));
+      await expect(load()).rejects.toThrow();
+      expect(LOAD_FAILED_MESSAGES[path]).toBe(message);
+    },
+  );
+});
