@@ -1,0 +1,224 @@
+import { controlProps, Field } from "#app/components/forms/form-parts.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from "#app/components/ui/card.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import { FIELD, MAX_QUANTITY, clampQuantity, type StudentMode } from "#app/lib/checkout.ts";
+import type { FieldErrors } from "#app/lib/forms.ts";
+
+/** The checkout's inputs: ids are `checkout-<posted name>`. */
+const BASE_ID = "checkout";
+
+/** What every field is drawn with: the messages to show and the values it starts with. */
+export type FieldState = { errors: FieldErrors; defaults: Record<string, string> };
+
+/** Who is paying: the buyer's name, e-mail, phone and company. */
+export function BillingInformation(field: FieldState) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Billing Information</CardTitle>
+        <CardDescription>Who is paying for this booking.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          {...field}
+          name={FIELD.firstName}
+          label="First Name"
+          required
+          autoComplete="given-name"
+        />
+        <TextField
+          {...field}
+          name={FIELD.lastName}
+          label="Last Name"
+          required
+          autoComplete="family-name"
+        />
+        <TextField
+          {...field}
+          name={FIELD.email}
+          label="Email"
+          type="email"
+          required
+          autoComplete="email"
+        />
+        <TextField {...field} name={FIELD.phone} label="Phone" type="tel" autoComplete="tel" />
+        <TextField
+          {...field}
+          name={FIELD.company}
+          label="Company"
+          autoComplete="organization"
+          className="sm:col-span-2"
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Who will take the course: the buyer, or up to MAX_QUANTITY named students. The radios and the
+ * select are uncontrolled; the page follows them (`onModeChange`, `onQuantityChange`) to draw
+ * `studentBlocks` blocks. Before hydration every block is drawn and the style sheet shows as many
+ * as the form's own choice asks for (app.css, [data-student-blocks]).
+ */
+export function StudentInformation({
+  initialMode,
+  mode,
+  quantity,
+  studentBlocks,
+  hydrated,
+  onModeChange,
+  onQuantityChange,
+  ...field
+}: {
+  initialMode: StudentMode;
+  mode: StudentMode;
+  quantity: number;
+  studentBlocks: number;
+  hydrated: boolean;
+  onModeChange: (mode: StudentMode) => void;
+  onQuantityChange: (quantity: number) => void;
+} & FieldState) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Student Information</CardTitle>
+        <CardDescription>Who will take the course.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        <fieldset className="grid gap-3">
+          <legend className="mb-2 text-sm font-medium">This booking is for</legend>
+          <label className="flex cursor-pointer items-center gap-3 text-sm">
+            <input
+              type="radio"
+              name={FIELD.studentMode}
+              value="self"
+              defaultChecked={initialMode === "self"}
+              onChange={() => onModeChange("self")}
+              className="size-4 accent-primary"
+            />
+            Myself (1 place)
+          </label>
+          <label className="flex cursor-pointer items-center gap-3 text-sm">
+            <input
+              type="radio"
+              name={FIELD.studentMode}
+              value="others"
+              defaultChecked={initialMode === "others"}
+              onChange={() => onModeChange("others")}
+              className="size-4 accent-primary"
+            />
+            Someone else (1 to {MAX_QUANTITY} students)
+          </label>
+        </fieldset>
+
+        {/* Before hydration and without JavaScript the quantity is always offered; the style
+            sheet shows the blocks it asks for, and 'Update' redraws them for old browsers. */}
+        {mode === "others" || !hydrated ? (
+          <Field
+            baseId={BASE_ID}
+            name={FIELD.quantity}
+            label="Number of students"
+            errors={field.errors}
+            className="max-w-xs"
+          >
+            <NativeSelect
+              {...controlProps(BASE_ID, FIELD.quantity, field.errors)}
+              // Drawn afresh after 'Myself' (quantity 1); later changes of the prop are ignored.
+              defaultValue={String(quantity)}
+              onChange={(e) => onQuantityChange(clampQuantity(Number(e.target.value)))}
+            >
+              {Array.from({ length: MAX_QUANTITY }, (_, i) => i + 1).map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        ) : null}
+        {!hydrated ? (
+          <div className="flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
+            <Button type="submit" name={FIELD.intent} value="update" variant="outline" size="sm">
+              Update student details
+            </Button>
+            <span>after changing who the booking is for or the number of students.</span>
+          </div>
+        ) : null}
+
+        <div data-student-blocks className="contents">
+          {Array.from({ length: studentBlocks }, (_, i) => (
+            <StudentBlock key={i} index={i} {...field} />
+          ))}
+        </div>
+        {mode === "self" && hydrated ? (
+          <p className="text-sm text-muted-foreground">
+            You will attend the course yourself; joining details go to your billing email.
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** One student's details: uncontrolled, so what is typed stays in the form whatever React does. */
+function StudentBlock({ index, ...field }: { index: number } & FieldState) {
+  return (
+    <fieldset className="grid gap-4 rounded-md border border-border p-4 sm:grid-cols-3">
+      <legend className="px-1 text-sm font-semibold">Student {index + 1}</legend>
+      <TextField {...field} name={FIELD.student(index, "firstName")} label="First Name" required />
+      <TextField {...field} name={FIELD.student(index, "lastName")} label="Last Name" required />
+      <TextField
+        {...field}
+        name={FIELD.student(index, "email")}
+        label="Email"
+        type="email"
+        required
+      />
+    </fieldset>
+  );
+}
+
+/** A checkout input with its label and message, as every form of the site draws them. */
+function TextField({
+  name,
+  label,
+  required,
+  type = "text",
+  autoComplete,
+  className,
+  errors,
+  defaults,
+}: {
+  name: string;
+  label: string;
+  required?: boolean;
+  type?: string;
+  autoComplete?: string;
+  className?: string;
+} & FieldState) {
+  return (
+    <Field
+      baseId={BASE_ID}
+      name={name}
+      label={label}
+      required={required}
+      errors={errors}
+      className={className}
+    >
+      <Input
+        {...controlProps(BASE_ID, name, errors)}
+        type={type}
+        autoComplete={autoComplete}
+        aria-required={required ? true : undefined}
+        defaultValue={defaults[name] ?? ""}
+      />
+    </Field>
+  );
+}
