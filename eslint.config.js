@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import { defineConfig } from "eslint/config";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import { importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -18,7 +19,7 @@ const processEnv = {
     "Read settings from `config` (server/config.server.ts): the environment is validated once there.",
 };
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       "build/**",
