@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_ADMIN } from "./tests/support/e2e-admin.ts";
+import { E2E_ADMIN } from "./tests/support/e2e-fixtures.ts";
 
 /**
  * End-to-end tests in Chromium against the production build (`npm run build` first), on a
@@ -13,7 +13,7 @@ const dataDir = `test-results/e2e-data-${port}`;
 // Stripe SDK is pointed at; it also sends the signed webhooks back to the site.
 const fakeStripePort = Number(process.env.FAKE_STRIPE_PORT ?? port + 1000);
 const stripeWebhookSecret = "whsec_e2e_nightwatch";
-// For specs that sign in through the form (prefer signInAsAdmin from tests/support/e2e-admin.ts).
+// For specs that sign in through the form (prefer signInAsAdmin from tests/support/e2e-fixtures.ts).
 process.env.E2E_ADMIN_EMAIL ??= E2E_ADMIN.email;
 process.env.E2E_ADMIN_PASSWORD ??= E2E_ADMIN.password;
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { londonDate } from "#app/lib/admin-time.ts";
-import { E2E_ADMIN, signInAsAdmin } from "#tests/support/e2e-admin.ts";
+import { E2E_ADMIN, expectToast, signInAsAdmin, signInForm } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * Admin area I in a real browser: sign-in and guards, the shell, the dashboard, inquiries and
@@ -10,15 +10,6 @@ import { E2E_ADMIN, signInAsAdmin } from "#tests/support/e2e-admin.ts";
 
 function unique(label: string) {
   return `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
-}
-
-async function expectToast(page: Page, title: string, description: string) {
-  const toast = page
-    .getByRole("region", { name: /Notifications/ })
-    .getByRole("listitem")
-    .filter({ hasText: description });
-  await expect(toast.first()).toBeVisible();
-  await expect(toast.first()).toContainText(title);
 }
 
 /** A visitor's enquiry through the public contact form. */
@@ -37,14 +28,6 @@ async function counter(page: Page, label: string): Promise<number> {
   const card = page.getByRole("heading", { name: label, exact: true }).locator("xpath=../..");
   const text = await card.locator("p").first().innerText();
   return Number(text.replace(/,/g, ""));
-}
-
-function signInForm(page: Page) {
-  return {
-    email: page.locator("#auth-email"),
-    password: page.locator("#auth-password"),
-    submit: page.getByRole("button", { name: "Sign In" }),
-  };
 }
 
 test.describe("sign-in and guards", () => {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
+import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * Nothing a visitor types or chooses before the page's scripts have run is lost when React takes
@@ -160,9 +160,7 @@ test.describe("what is typed before hydration is kept", () => {
     await expect(form.getByLabel("Message")).toHaveValue("Typed before the page's scripts ran.");
 
     await form.getByRole("button", { name: "Send Message" }).click();
-    await expect(
-      page.getByRole("region", { name: /Notifications/ }).getByText("Message sent successfully!"),
-    ).toBeVisible();
+    await expectToast(page, "Message sent successfully!", "We'll get back to you within 24 hours.");
   });
 
   test("licence form: the four required fields enable its button once hydrated", async ({
@@ -240,11 +238,11 @@ test.describe("what is typed before hydration is kept", () => {
     );
 
     await form.getByRole("button", { name: "Submit Inquiry" }).click();
-    await expect(
-      page
-        .getByRole("region", { name: /Notifications/ })
-        .getByText(/custom quote for your face-to-face training/),
-    ).toBeVisible();
+    await expectToast(
+      page,
+      "Inquiry Submitted",
+      "Thank you for your interest! We'll get back to you with a custom quote for your face-to-face training.",
+    );
   });
 
   test("newsletter: the e-mail address", async ({ page }) => {
@@ -258,9 +256,11 @@ test.describe("what is typed before hydration is kept", () => {
     await waitForHydration(page, hold);
     await expect(form.getByLabel("Email address")).toHaveValue(email);
     await form.getByRole("button", { name: "Subscribe" }).click();
-    await expect(
-      page.getByRole("region", { name: /Notifications/ }).getByText("Successfully Subscribed!"),
-    ).toBeVisible();
+    await expectToast(
+      page,
+      "Successfully Subscribed!",
+      "Thank you for subscribing to our newsletter",
+    );
     await expect(form.getByLabel("Email address")).toHaveValue("");
   });
 

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
-import { expectToast } from "#tests/support/e2e-forms.ts";
+import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * Admin area II (issue 7) in a real browser: courses with rich text and a thumbnail, publishing

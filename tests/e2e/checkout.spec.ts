@@ -2,8 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { londonDate } from "#app/lib/admin-time.ts";
-import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
-import { expectToast } from "#tests/support/e2e-forms.ts";
+import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * Checkout in Chromium (issue 5): invoice and card flows end to end, cancel, self vs someone
@@ -502,16 +501,12 @@ test.describe("admin Payments screen", () => {
     await expect(invoiceRow.getByRole("button", { name: /^Mark Paid/ })).toHaveCount(0);
 
     await invoiceRow.getByRole("button", { name: /^Mark Invoiced/ }).click();
-    const region = page.getByRole("region", { name: /Notifications/ });
-    await expect(region.getByText("Status Updated", { exact: true })).toBeVisible();
-    await expect(
-      region.getByText("Order status changed to invoiced", { exact: true }),
-    ).toBeVisible();
+    await expectToast(page, "Status Updated", "Order status changed to invoiced");
     await expect(invoiceRow).toContainText("Invoiced");
     await expect(invoiceRow.getByRole("button", { name: /^Mark Invoiced/ })).toHaveCount(0);
 
     await invoiceRow.getByRole("button", { name: /^Mark Paid/ }).click();
-    await expect(region.getByText("Order status changed to paid", { exact: true })).toBeVisible();
+    await expectToast(page, "Status Updated", "Order status changed to paid");
     await expect(invoiceRow.getByRole("button")).toHaveCount(0);
     // The receipt and joining details follow the admin's 'Mark Paid' as well.
     await expect

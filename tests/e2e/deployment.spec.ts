@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { signInThroughForm } from "#tests/support/e2e-fixtures.ts";
 import { createAdmin, ROOT, startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
@@ -109,10 +110,7 @@ test("on the embedded defaults, admin sign-in works from 127.0.0.1 as from local
   for (const host of ["127.0.0.1", "localhost"]) {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`http://${host}:${port}/auth`);
-    await page.getByRole("main").getByLabel("Email").fill(ADMIN.email);
-    await page.getByRole("main").getByLabel("Password").fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await signInThroughForm(page, ADMIN, `http://${host}:${port}/auth`);
     await expect(page).toHaveURL(`http://${host}:${port}/admin/dashboard`);
     await context.close();
   }

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { expectToast } from "#tests/support/e2e-forms.ts";
+import { expectToast } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * When a form's post gets no answer from the site — the connection drops, or a proxy in front

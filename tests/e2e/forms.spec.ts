@@ -3,8 +3,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Route } from "@playwright/test";
 import { simpleParser } from "mailparser";
-import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
-import { expectToast } from "#tests/support/e2e-forms.ts";
+import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * The visitor forms end to end: enquiry, licence quote, course quote dialog, newsletter. The

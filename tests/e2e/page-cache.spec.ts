@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
+import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * The few-second cache of public pages for visitors without cookies (server/page-cache.server.ts),
@@ -93,8 +93,7 @@ test.describe("page cache", () => {
     await form.getByLabel("Email").fill("cache.visitor@example.com");
     await form.getByLabel("Message").fill("Sent from a page that came from the cache.");
     await form.getByRole("button", { name: "Send Message" }).click();
-    const toasts = page.getByRole("region", { name: /Notifications/ });
-    await expect(toasts.getByText("Message sent successfully!", { exact: true })).toBeVisible();
+    await expectToast(page, "Message sent successfully!", "We'll get back to you within 24 hours.");
   });
 
   test("only shareable pages are kept; visitors with cookies get their own rendering", async () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signInAsAdmin } from "#tests/support/e2e-admin.ts";
+import { signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /** The site shell of the foundation: header, Training dropdown, mobile menu, 404, redirects. */
 

@@ -10,6 +10,25 @@ import { adminUrl } from "#tests/support/postgres.ts";
  */
 type Rows<T> = { rows: T[] };
 
+describe("test databases", () => {
+  it("are of the kind the test project names (PGlite even when DATABASE_URL is set)", async () => {
+    const expected =
+      process.env.TEST_DATABASE ?? (process.env.DATABASE_URL ? "postgres" : "pglite");
+    const handle = await freshDatabase();
+    try {
+      expect(handle.kind).toBe(expected);
+      const found = (await handle.db.execute(sql`select current_database() as name`)) as Rows<{
+        name: string;
+      }>;
+      // PGlite has one database, "postgres"; the PostgreSQL runs copy a template per test.
+      if (expected === "postgres") expect(found.rows[0]!.name).toMatch(/^nw_test_/);
+      else expect(found.rows[0]!.name).toBe("postgres");
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
 describe.runIf(process.env.DATABASE_URL)("database pool", () => {
   it("keeps working after the server terminates its idle connections", async () => {
     const handle = await freshDatabase();

@@ -14,28 +14,24 @@ import {
   verifyCheckoutReturn,
 } from "#server/payments/stripe.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-import type { FakeSession } from "#tests/support/fake-stripe.ts";
+import { TEST_STRIPE_KEYS, type FakeSession } from "#tests/support/fake-stripe.ts";
 
 /**
  * Orders and card payments against a fake Stripe API on loopback. The real `stripe` SDK is
  * pointed at it through STRIPE_API_BASE, set here before the server modules (and their
  * configuration) are imported.
  */
-const fake = await vi.hoisted(async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe.ts");
-  const started = await startFakeStripe();
-  process.env.STRIPE_SECRET_KEY = "sk_test_nightwatch";
-  process.env.STRIPE_WEBHOOK_SECRET = "whsec_test_nightwatch";
-  process.env.STRIPE_API_BASE = started.url;
-  process.env.PUBLIC_URL = "https://shop.example.co.uk";
-  process.env.TRUST_PROXY = "loopback"; // https is served through a TLS-terminating proxy
-  process.env.ADMIN_EMAILS = "sales@example.co.uk,ops@example.co.uk";
-  return started;
-});
+const fake = await vi.hoisted(async () =>
+  (await import("../support/fake-stripe.ts")).startFakeStripeForServerTests({
+    PUBLIC_URL: "https://shop.example.co.uk",
+    TRUST_PROXY: "loopback", // https is served through a TLS-terminating proxy
+    ADMIN_EMAILS: "sales@example.co.uk,ops@example.co.uk",
+  }),
+);
 
 afterAll(() => fake.close());
 
-const WEBHOOK_SECRET = "whsec_test_nightwatch";
+const WEBHOOK_SECRET = TEST_STRIPE_KEYS.webhookSecret;
 const database = useFreshDatabase();
 
 async function insertCourse(overrides: Partial<typeof courses.$inferInsert> = {}) {

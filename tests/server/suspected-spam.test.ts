@@ -34,14 +34,9 @@ import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";
  * list, filter, release (which sends what was held) and delete. Card payments point at a fake
  * Stripe, so a honeypot card checkout can be shown not to reach it.
  */
-const fake = await vi.hoisted(async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe.ts");
-  const started = await startFakeStripe();
-  process.env.STRIPE_SECRET_KEY = "sk_test_nightwatch";
-  process.env.STRIPE_WEBHOOK_SECRET = "whsec_test_nightwatch";
-  process.env.STRIPE_API_BASE = started.url;
-  return started;
-});
+const fake = await vi.hoisted(async () =>
+  (await import("../support/fake-stripe.ts")).startFakeStripeForServerTests(),
+);
 afterAll(() => fake.close());
 
 const database = useFreshDatabase();

@@ -25,8 +25,23 @@ async function migratedPGlite(): Promise<PGlite> {
   return client;
 }
 
+/**
+ * Which database this run's server tests use. vitest.config.ts names it per project
+ * (TEST_DATABASE) and blanks DATABASE_URL for the PGlite one: refuse a mismatch rather than
+ * quietly test the other database.
+ */
+function databaseUrlForTests(): string | undefined {
+  const base = process.env.DATABASE_URL || undefined;
+  const wanted = process.env.TEST_DATABASE;
+  if (wanted === "pglite" && base)
+    throw new Error("TEST_DATABASE=pglite but DATABASE_URL is set: this project must use PGlite");
+  if (wanted === "postgres" && !base)
+    throw new Error("TEST_DATABASE=postgres needs DATABASE_URL (a PostgreSQL server)");
+  return base;
+}
+
 export async function freshDatabase(): Promise<DatabaseHandle> {
-  const base = process.env.DATABASE_URL;
+  const base = databaseUrlForTests();
   if (!base) {
     pgliteTemplate ??= migratedPGlite();
     const clone = (await (await pgliteTemplate).clone()) as PGlite;

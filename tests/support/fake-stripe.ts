@@ -122,6 +122,35 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** The Stripe keys server-module tests give the site (see `startFakeStripeForServerTests`). */
+export const TEST_STRIPE_KEYS = {
+  secretKey: "sk_test_nightwatch",
+  webhookSecret: "whsec_test_nightwatch",
+} as const;
+
+/**
+ * For server-module tests: starts the fake on a free port and points the site's Stripe settings
+ * (and any `env` given) at it. Call it inside `vi.hoisted`, so that the environment is set before
+ * the configuration module is first imported:
+ *
+ *   const fake = await vi.hoisted(async () =>
+ *     (await import("../support/fake-stripe.ts")).startFakeStripeForServerTests(),
+ *   );
+ *   afterAll(() => fake.close());
+ */
+export async function startFakeStripeForServerTests(
+  env: Record<string, string> = {},
+): Promise<FakeStripe> {
+  const started = await startFakeStripe();
+  Object.assign(process.env, {
+    STRIPE_SECRET_KEY: TEST_STRIPE_KEYS.secretKey,
+    STRIPE_WEBHOOK_SECRET: TEST_STRIPE_KEYS.webhookSecret,
+    STRIPE_API_BASE: started.url,
+    ...env,
+  });
+  return started;
+}
+
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const host = options.host ?? "127.0.0.1";
   const sessions = new Map<string, FakeSession>();

@@ -1,0 +1,81 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+
+/**
+ * What every end-to-end spec shares: the toast check and the admin sign-in. Use these rather than
+ * writing a spec's own.
+ */
+
+/** The toast region (radix's viewport, "Notifications (F8)"). */
+function toastRegion(page: Page): Locator {
+  return page.getByRole("region", { name: /Notifications/ });
+}
+
+/**
+ * The toast on screen shows exactly this title and this description, in the same toast (there is
+ * at most one toast at a time).
+ */
+export async function expectToast(page: Page, title: string, description: string) {
+  const toast = toastRegion(page)
+    .getByRole("listitem")
+    .filter({ has: page.getByText(title, { exact: true }) })
+    .filter({ has: page.getByText(description, { exact: true }) });
+  await expect(toast).toBeVisible();
+}
+
+/**
+ * The admin the end-to-end web server starts with: playwright.config.ts pipes this password into
+ * `scripts/admin-create.ts` on the fresh data directory before the site starts.
+ */
+export const E2E_ADMIN = {
+  email: "e2e-admin@example.com",
+  password: "e2e-admin-password-1",
+} as const;
+
+let cookies: Awaited<ReturnType<ReturnType<Page["context"]>["cookies"]>> | undefined;
+
+/**
+ * Signs this page's browser context in as E2E_ADMIN through better-auth's API, once per worker
+ * (sign-ins are rate-limited); later calls reuse the session cookie. Tests that sign out must
+ * sign in through the /auth form instead (`signInThroughForm`), so as not to end this shared
+ * session.
+ */
+export async function signInAsAdmin(page: Page): Promise<void> {
+  if (cookies) {
+    await page.context().addCookies(cookies);
+    return;
+  }
+  const baseURL = test.info().project.use.baseURL!;
+  const response = await page.request.post("/api/auth/sign-in/email", {
+    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+    headers: { Origin: new URL(baseURL).origin },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  cookies = await page.context().cookies();
+  expect(cookies.some((c) => c.name.endsWith("better-auth.session_token"))).toBe(true);
+}
+
+/** The /auth form's fields and button. */
+export function signInForm(page: Page) {
+  return {
+    email: page.locator("#auth-email"),
+    password: page.locator("#auth-password"),
+    submit: page.getByRole("button", { name: "Sign In" }),
+  };
+}
+
+/**
+ * Signs in through the /auth form at `authUrl` (relative to the baseURL, or a whole address of
+ * another site) and waits for the dashboard. For tests that sign out, or sites of their own.
+ */
+export async function signInThroughForm(
+  page: Page,
+  account: { email: string; password: string },
+  authUrl = "/auth",
+): Promise<void> {
+  await page.goto(authUrl);
+  const form = signInForm(page);
+  await form.email.fill(account.email);
+  await form.password.fill(account.password);
+  await form.submit.click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+}
