@@ -15,7 +15,8 @@ import {
 } from "#app/components/ui/table.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { focusFirstInvalid, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
-import { ConfirmDelete, describe } from "./form-parts.tsx";
+import { ConfirmDelete } from "#app/components/admin/confirm-action.tsx";
+import { describe } from "./form-parts.tsx";
 
 /**
  * The frame the course, category and partner screens share (spec §4): back link, title and

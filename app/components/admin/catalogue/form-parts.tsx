@@ -1,16 +1,4 @@
 import { useId, useState, type ReactNode } from "react";
-import { Trash2 } from "lucide-react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "#app/components/ui/alert-dialog.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
@@ -74,50 +62,6 @@ export function unreadableNumbers(form: HTMLFormElement): FieldErrors {
     if (input.validity.badInput) errors[input.name] = "Please enter a number";
   });
   return errors;
-}
-
-/** A delete button that asks first (spec §8's confirmation text), then calls `onConfirm`. */
-export function ConfirmDelete({
-  question,
-  label,
-  onConfirm,
-  disabled,
-}: {
-  question: string;
-  /** The button's accessible name, e.g. 'Delete Fraud Basics'. */
-  label: string;
-  onConfirm: () => void;
-  disabled?: boolean;
-}) {
-  return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          aria-label={label}
-          title={label}
-          disabled={disabled}
-          className="text-destructive hover:text-destructive"
-        >
-          <Trash2 aria-hidden />
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{question}</AlertDialogTitle>
-          <AlertDialogDescription>This cannot be undone.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
-  );
 }
 
 /**
