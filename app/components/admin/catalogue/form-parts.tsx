@@ -1,7 +1,9 @@
-import { useId, useState, type ReactNode } from "react";
+import { useId, useState, type ComponentProps, type ReactNode } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
 import type { FieldErrors } from "#app/lib/forms.ts";
 import { checkImageFile, IMAGE_ACCEPT } from "#app/lib/image-upload.ts";
 import { toast } from "#app/lib/toast.ts";
@@ -54,6 +56,86 @@ export function describe(id: string, error?: string, hasHint = false) {
     "aria-describedby": ids.length ? ids.join(" ") : undefined,
   } as const;
 }
+
+/** What a field needs of its form (`useCatalogueForm`): its id, its message and its aria attributes. */
+export interface CatalogueFormFields<Name extends string = string> {
+  errors: Partial<Record<Name, string>>;
+  id: (name: Name) => string;
+  field: (name: Name, hasHint?: boolean) => ReturnType<typeof describe>;
+}
+
+/** The props every field component takes besides its control's own. */
+type FieldProps<Name extends string> = {
+  form: CatalogueFormFields<Name>;
+  /** The posted name, also the key of its message: one of the form schema's fields. */
+  name: NoInfer<Name>;
+  label: string;
+  hint?: string;
+  /** Marks the label with an asterisk and the control as required. */
+  required?: boolean;
+};
+
+/** The field's label, hint and message; the control's id, aria attributes and posted name. */
+function parts<Name extends string>({ form, name, label, hint, required }: FieldProps<Name>) {
+  return {
+    field: { id: form.id(name), label, error: form.errors[name], hint, required },
+    control: { ...form.field(name, Boolean(hint)), name },
+  };
+}
+
+/** A labelled text input (any `type`: text, url, email, number) with its hint and message. */
+export function TextField<Name extends string>({
+  form,
+  name,
+  label,
+  hint,
+  required,
+  ...input
+}: FieldProps<Name> & Omit<ComponentProps<typeof Input>, "name" | "id" | "form">) {
+  const { field, control } = parts({ form, name, label, hint, required });
+  return (
+    <Field {...field}>
+      <Input {...control} {...input} required={required} />
+    </Field>
+  );
+}
+
+/** A labelled textarea with its hint and message. */
+export function TextareaField<Name extends string>({
+  form,
+  name,
+  label,
+  hint,
+  required,
+  ...textarea
+}: FieldProps<Name> & Omit<ComponentProps<typeof Textarea>, "name" | "id" | "form">) {
+  const { field, control } = parts({ form, name, label, hint, required });
+  return (
+    <Field {...field}>
+      <Textarea {...control} {...textarea} required={required} />
+    </Field>
+  );
+}
+
+/** A labelled native select (its options as children) with its hint and message. */
+export function SelectField<Name extends string>({
+  form,
+  name,
+  label,
+  hint,
+  required,
+  ...select
+}: FieldProps<Name> & Omit<ComponentProps<typeof NativeSelect>, "name" | "id" | "form">) {
+  const { field, control } = parts({ form, name, label, hint, required });
+  return (
+    <Field {...field}>
+      <NativeSelect {...control} {...select} required={required} />
+    </Field>
+  );
+}
+
+/** A web address input's props (a site, a purchase page, an external link). */
+export const URL_INPUT = { type: "url", inputMode: "url", placeholder: "https://" } as const;
 
 /** Number inputs whose text the browser could not read as a number (their value reads as ''). */
 export function unreadableNumbers(form: HTMLFormElement): FieldErrors {
