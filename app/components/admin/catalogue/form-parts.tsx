@@ -64,7 +64,7 @@ export interface CatalogueFormFields<Name extends string = string> {
   field: (name: Name, hasHint?: boolean) => ReturnType<typeof describe>;
 }
 
-/** The props every field component takes besides its control's own. */
+/** A field's own props; the rest go to its control. */
 type FieldProps<Name extends string> = {
   form: CatalogueFormFields<Name>;
   /** The posted name, also the key of its message: one of the form schema's fields. */
@@ -75,63 +75,41 @@ type FieldProps<Name extends string> = {
   required?: boolean;
 };
 
-/** The field's label, hint and message; the control's id, aria attributes and posted name. */
-function parts<Name extends string>({ form, name, label, hint, required }: FieldProps<Name>) {
-  return {
-    field: { id: form.id(name), label, error: form.errors[name], hint, required },
-    control: { ...form.field(name, Boolean(hint)), name },
-  };
-}
+/** A control's own props, less those its field sets. */
+type ControlProps<Control extends "input" | "textarea" | "select"> = Omit<
+  ComponentProps<Control>,
+  "form" | "id" | "name" | "required"
+>;
 
-/** A labelled text input (any `type`: text, url, email, number) with its hint and message. */
-export function TextField<Name extends string>({
-  form,
-  name,
-  label,
-  hint,
-  required,
-  ...input
-}: FieldProps<Name> & Omit<ComponentProps<typeof Input>, "name" | "id" | "form">) {
-  const { field, control } = parts({ form, name, label, hint, required });
+/** The labelled field around a control that gets the field's id, aria attributes and name. */
+function labelled<Name extends string, Rest extends object>(
+  { form, name, label, hint, required, ...rest }: FieldProps<Name> & Rest,
+  // Also given the caller's other props (`rest`), which TextField & co. have already typed.
+  control: (props: ReturnType<typeof describe> & { name: string; required?: boolean }) => ReactNode,
+) {
+  const error = form.errors[name];
   return (
-    <Field {...field}>
-      <Input {...control} {...input} required={required} />
+    <Field id={form.id(name)} label={label} error={error} hint={hint} required={required}>
+      {control({ ...form.field(name, Boolean(hint)), name, ...rest, required })}
     </Field>
   );
 }
 
-/** A labelled textarea with its hint and message. */
-export function TextareaField<Name extends string>({
-  form,
-  name,
-  label,
-  hint,
-  required,
-  ...textarea
-}: FieldProps<Name> & Omit<ComponentProps<typeof Textarea>, "name" | "id" | "form">) {
-  const { field, control } = parts({ form, name, label, hint, required });
-  return (
-    <Field {...field}>
-      <Textarea {...control} {...textarea} required={required} />
-    </Field>
-  );
+/** A text input (any `type`: text, url, email, number) with its label, hint and message. */
+export function TextField<Name extends string>(props: FieldProps<Name> & ControlProps<"input">) {
+  return labelled(props, (control) => <Input {...control} />);
 }
 
-/** A labelled native select (its options as children) with its hint and message. */
-export function SelectField<Name extends string>({
-  form,
-  name,
-  label,
-  hint,
-  required,
-  ...select
-}: FieldProps<Name> & Omit<ComponentProps<typeof NativeSelect>, "name" | "id" | "form">) {
-  const { field, control } = parts({ form, name, label, hint, required });
-  return (
-    <Field {...field}>
-      <NativeSelect {...control} {...select} required={required} />
-    </Field>
-  );
+/** A textarea with its label, hint and message. */
+export function TextareaField<Name extends string>(
+  props: FieldProps<Name> & ControlProps<"textarea">,
+) {
+  return labelled(props, (control) => <Textarea {...control} />);
+}
+
+/** A native select (its options as children) with its label, hint and message. */
+export function SelectField<Name extends string>(props: FieldProps<Name> & ControlProps<"select">) {
+  return labelled(props, (control) => <NativeSelect {...control} />);
 }
 
 /** A web address input's props (a site, a purchase page, an external link). */
