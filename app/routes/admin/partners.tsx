@@ -108,34 +108,14 @@ function PartnerCells({ partner }: { partner: AdminPartner }) {
         ) : null}
       </TableCell>
       <TableCell>
-        {partner.purchaseUrl ? (
-          <a
-            href={partner.purchaseUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-primary underline-offset-4 hover:underline"
-            aria-label={`Buy: ${partner.name} purchase page (opens in a new tab)`}
-          >
-            Buy
-          </a>
-        ) : (
-          none
-        )}
+        <NewTabLink href={partner.purchaseUrl} label={`Buy: ${partner.name} purchase page`}>
+          Buy
+        </NewTabLink>
       </TableCell>
       <TableCell>
-        {partner.websiteUrl ? (
-          <a
-            href={partner.websiteUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-primary underline-offset-4 hover:underline"
-            aria-label={`Visit ${partner.name} website (opens in a new tab)`}
-          >
-            Visit
-          </a>
-        ) : (
-          none
-        )}
+        <NewTabLink href={partner.websiteUrl} label={`Visit ${partner.name} website`}>
+          Visit
+        </NewTabLink>
       </TableCell>
       <TableCell>
         {partner.contactEmail ? (
@@ -147,6 +127,30 @@ function PartnerCells({ partner }: { partner: AdminPartner }) {
         )}
       </TableCell>
     </>
+  );
+}
+
+/** A partner's page, opened in a new tab (and said so), or a dash when it has none. */
+function NewTabLink({
+  href,
+  label,
+  children,
+}: {
+  href: string | null;
+  label: string;
+  children: string;
+}) {
+  if (!href) return none;
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="text-primary underline-offset-4 hover:underline"
+      aria-label={`${label} (opens in a new tab)`}
+    >
+      {children}
+    </a>
   );
 }
 
