@@ -13,7 +13,7 @@ import {
   DialogTitle,
 } from "#app/components/ui/dialog.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { NativeSelect } from "#app/components/ui/select.tsx";
+import { NativeSelect, SelectOptions } from "#app/components/ui/select.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import {
   INQUIRY_STATUSES,
@@ -125,11 +125,7 @@ export function InquiryUpdateDialog({
             <div className="grid gap-2">
               <Label htmlFor="inquiry-status">Status</Label>
               <NativeSelect id="inquiry-status" name="status" defaultValue={inquiry.status}>
-                {INQUIRY_STATUSES.map((status) => (
-                  <option key={status} value={status}>
-                    {INQUIRY_STATUS_LABELS[status]}
-                  </option>
-                ))}
+                <SelectOptions values={INQUIRY_STATUSES} labels={INQUIRY_STATUS_LABELS} />
               </NativeSelect>
             </div>
             <div className="grid gap-2">

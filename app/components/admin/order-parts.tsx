@@ -1,17 +1,7 @@
 import { Ban, CheckCircle2, ShieldCheck } from "lucide-react";
 import { useFetcher } from "react-router";
+import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "#app/components/ui/alert-dialog.tsx";
 import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import type { FormAnswer } from "#app/lib/forms.ts";
@@ -74,28 +64,20 @@ function ConfirmCancel({
   onConfirm: () => void;
 }) {
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmAction
+      trigger={
         <Button type="button" size="sm" variant="outline" disabled={disabled} aria-label={label}>
           <Ban aria-hidden />
           {ADMIN_ACTION_LABELS.canceled ?? "Cancel"}
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Are you sure you want to cancel this order?</AlertDialogTitle>
-          <AlertDialogDescription>
-            A canceled order cannot be reopened. The buyer is not notified automatically.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep Order</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            Cancel Order
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      question="Are you sure you want to cancel this order?"
+      detail="A canceled order cannot be reopened. The buyer is not notified automatically."
+      cancelLabel="Keep Order"
+      confirmLabel="Cancel Order"
+      destructive
+      onConfirm={onConfirm}
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import { ShieldAlert, ShieldCheck } from "lucide-react";
 import { useFetcher } from "react-router";
-import { ConfirmDelete } from "#app/components/admin/catalogue/form-parts.tsx";
+import { ConfirmDelete } from "#app/components/admin/confirm-action.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { FilterSelect } from "#app/components/admin/list/filter-fields.tsx";

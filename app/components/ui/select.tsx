@@ -23,3 +23,18 @@ export function NativeSelect({ className, ...props }: ComponentProps<"select">) 
     </div>
   );
 }
+
+/** The options of a fixed list of values, each shown by its label. */
+export function SelectOptions<Value extends string>({
+  values,
+  labels,
+}: {
+  values: readonly Value[];
+  labels: Record<Value, string>;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {labels[value]}
+    </option>
+  ));
+}

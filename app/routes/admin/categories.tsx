@@ -1,20 +1,15 @@
 import type { Route } from "./+types/categories";
 import {
+  CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
-import { Field, formatAdminDate } from "#app/components/admin/catalogue/form-parts.tsx";
-import { Button } from "#app/components/ui/button.tsx";
 import {
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "#app/components/ui/dialog.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+  formatAdminDate,
+  TextareaField,
+  TextField,
+} from "#app/components/admin/catalogue/form-parts.tsx";
 import { TableCell, TableHead } from "#app/components/ui/table.tsx";
-import { Textarea } from "#app/components/ui/textarea.tsx";
 import { categoryFormSchema, type AdminCategory } from "#app/lib/category-form.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { requireAdmin } from "#server/auth.server.ts";
@@ -97,65 +92,37 @@ function CategoryFormDialog({
   category: AdminCategory | null;
   onSaved: () => void;
 }) {
-  const { fetcher, formRef, errors, id, field, saving, onSubmit } = useCatalogueForm({
-    schema: categoryFormSchema,
-    onSaved,
-  });
-
+  const form = useCatalogueForm({ schema: categoryFormSchema, onSaved });
   return (
-    <DialogContent>
-      <DialogHeader>
-        <DialogTitle>{category ? "Edit Category" : "Add Category"}</DialogTitle>
-        <DialogDescription>
-          Leave the slug empty to make it from the name (e.g. “Fraud &amp; Risk” → fraud-risk).
-        </DialogDescription>
-      </DialogHeader>
-      <fetcher.Form
-        ref={formRef}
-        method="post"
-        noValidate
-        className="grid gap-4"
-        onSubmit={onSubmit}
-      >
-        <input type="hidden" name="intent" value="save" />
-        {category ? <input type="hidden" name="id" value={category.id} /> : null}
-        <fieldset disabled={saving} className="grid gap-4">
-          <Field id={id("name")} label="Name" error={errors.name} required>
-            <Input
-              {...field("name")}
-              name="name"
-              defaultValue={category?.name ?? ""}
-              maxLength={120}
-              required
-            />
-          </Field>
-          <Field
-            id={id("slug")}
-            label="Slug"
-            error={errors.slug}
-            hint="Optional: made from the name when left empty"
-          >
-            <Input
-              {...field("slug", true)}
-              name="slug"
-              defaultValue={category?.slug ?? ""}
-              maxLength={120}
-            />
-          </Field>
-          <Field id={id("description")} label="Description" error={errors.description}>
-            <Textarea
-              {...field("description")}
-              name="description"
-              defaultValue={category?.description ?? ""}
-            />
-          </Field>
-        </fieldset>
-        <DialogFooter>
-          <Button type="submit" disabled={saving}>
-            {saving ? "Saving..." : category ? "Update Category" : "Create Category"}
-          </Button>
-        </DialogFooter>
-      </fetcher.Form>
-    </DialogContent>
+    <CatalogueFormDialog
+      form={form}
+      noun="Category"
+      item={category}
+      title={category ? "Edit Category" : "Add Category"}
+      description="Leave the slug empty to make it from the name (e.g. “Fraud & Risk” → fraud-risk)."
+    >
+      <TextField
+        form={form}
+        name="name"
+        label="Name"
+        defaultValue={category?.name ?? ""}
+        maxLength={120}
+        required
+      />
+      <TextField
+        form={form}
+        name="slug"
+        label="Slug"
+        hint="Optional: made from the name when left empty"
+        defaultValue={category?.slug ?? ""}
+        maxLength={120}
+      />
+      <TextareaField
+        form={form}
+        name="description"
+        label="Description"
+        defaultValue={category?.description ?? ""}
+      />
+    </CatalogueFormDialog>
   );
 }

@@ -3,29 +3,24 @@ import { Link } from "react-router";
 import type { Route } from "./+types/courses";
 import { RichTextEditor, richTextEditorLinks } from "#app/components/admin/rich-text-editor.tsx";
 import {
+  CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
 import {
-  Field,
   formatAdminDate,
   ImageInput,
+  SelectField,
+  TextareaField,
+  TextField,
   unreadableNumbers,
+  URL_INPUT,
 } from "#app/components/admin/catalogue/form-parts.tsx";
 import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
-import {
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "#app/components/ui/dialog.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { NativeSelect } from "#app/components/ui/select.tsx";
+import { SelectOptions } from "#app/components/ui/select.tsx";
 import { TableCell, TableHead } from "#app/components/ui/table.tsx";
-import { Textarea } from "#app/components/ui/textarea.tsx";
 import {
   COURSE_STATUS_LABELS,
   COURSE_STATUSES,
@@ -207,231 +202,181 @@ function CourseFormDialog({
   partners: Option[];
   onSaved: () => void;
 }) {
-  const { fetcher, formRef, errors, id, field, saving, onSubmit } = useCatalogueForm({
+  const form = useCatalogueForm({
     schema: courseFormSchema,
     onSaved,
     extraErrors: unreadableNumbers,
   });
+  const { errors, id } = form;
 
   return (
-    <DialogContent className="sm:max-w-3xl">
-      <DialogHeader>
-        <DialogTitle>{course ? "Edit Course" : "Add Course"}</DialogTitle>
-        <DialogDescription>
-          {course
-            ? "Change the course's details. Published changes show on the site straight away."
-            : "New courses start as drafts unless you choose another status."}
-        </DialogDescription>
-      </DialogHeader>
-      <fetcher.Form
-        ref={formRef}
-        method="post"
-        encType="multipart/form-data"
-        noValidate
-        className="grid gap-4"
-        onSubmit={onSubmit}
-      >
-        <input type="hidden" name="intent" value="save" />
-        {course ? <input type="hidden" name="id" value={course.id} /> : null}
-        <fieldset disabled={saving} className="grid gap-4">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field id={id("title")} label="Title" error={errors.title} required>
-              <Input
-                {...field("title")}
-                name="title"
-                defaultValue={course?.title ?? ""}
-                maxLength={200}
-                required
-              />
-            </Field>
-            <Field
-              id={id("slug")}
-              label="Slug"
-              error={errors.slug}
-              hint="Optional: made from the title when left empty"
-            >
-              <Input
-                {...field("slug", true)}
-                name="slug"
-                defaultValue={course?.slug ?? ""}
-                placeholder="e.g. intro-to-counter-fraud"
-                maxLength={120}
-              />
-            </Field>
-          </div>
-          <Field
-            id={id("short_description")}
-            label="Short description"
-            error={errors.short_description}
-          >
-            <Input
-              {...field("short_description")}
-              name="short_description"
-              defaultValue={course?.shortDescription ?? ""}
-              maxLength={500}
-            />
-          </Field>
-          <Field id={id("description")} label="Description" error={errors.description}>
-            <Textarea
-              {...field("description")}
-              name="description"
-              defaultValue={course?.description ?? ""}
-            />
-          </Field>
-          <div className="grid gap-2">
-            <span className="text-sm leading-none font-medium" id={`${id("content")}-label`}>
-              Content
-            </span>
-            <RichTextEditor
-              name="content"
-              defaultValue={course?.content}
-              labelId={`${id("content")}-label`}
-              describedBy={errors.content ? `${id("content")}-error` : undefined}
-              invalid={Boolean(errors.content)}
-            />
-            {errors.content ? (
-              <p id={`${id("content")}-error`} className="text-sm text-destructive" role="alert">
-                {errors.content}
-              </p>
-            ) : null}
-          </div>
-          <ImageInput
-            name="thumbnail"
-            removeName="remove_thumbnail"
-            label="Thumbnail"
-            currentUrl={course?.thumbnailUrl ?? null}
-            error={errors.thumbnail}
-            previewAlt="Thumbnail preview"
-          />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field
-              id={id("price")}
-              label="Price (£)"
-              error={errors.price}
-              hint="Leave empty for none (shown as Free)"
-            >
-              <Input
-                {...field("price", true)}
-                name="price"
-                type="number"
-                min="0"
-                step="0.01"
-                inputMode="decimal"
-                defaultValue={course?.price ?? ""}
-              />
-            </Field>
-            <Field id={id("duration_hours")} label="Duration (hours)" error={errors.duration_hours}>
-              <Input
-                {...field("duration_hours")}
-                name="duration_hours"
-                type="number"
-                min="0"
-                step="1"
-                inputMode="numeric"
-                defaultValue={course?.durationHours ?? ""}
-              />
-            </Field>
-          </div>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <Field id={id("status")} label="Status" error={errors.status}>
-              <NativeSelect
-                {...field("status")}
-                name="status"
-                defaultValue={course?.status ?? "draft"}
-              >
-                {COURSE_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {COURSE_STATUS_LABELS[s]}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field id={id("delivery_type")} label="Delivery type" error={errors.delivery_type}>
-              <NativeSelect
-                {...field("delivery_type")}
-                name="delivery_type"
-                defaultValue={course?.deliveryType ?? "online"}
-              >
-                {DELIVERY_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {DELIVERY_TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field id={id("group_type")} label="Group type" error={errors.group_type}>
-              <NativeSelect
-                {...field("group_type")}
-                name="group_type"
-                defaultValue={course?.groupType ?? "none"}
-              >
-                <option value="none">Not set</option>
-                {GROUP_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {GROUP_TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field id={id("category_id")} label="Category" error={errors.category_id}>
-              <NativeSelect
-                {...field("category_id")}
-                name="category_id"
-                defaultValue={course?.categoryId ?? "none"}
-              >
-                <option value="none">Uncategorized</option>
-                {categories.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field id={id("partner_id")} label="Partner" error={errors.partner_id}>
-              <NativeSelect
-                {...field("partner_id")}
-                name="partner_id"
-                defaultValue={course?.partnerId ?? "none"}
-              >
-                <option value="none">None (NightWatch exclusive)</option>
-                {partners.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-          </div>
-          <Field id={id("external_link")} label="External link" error={errors.external_link}>
-            <Input
-              {...field("external_link")}
-              name="external_link"
-              type="url"
-              inputMode="url"
-              placeholder="https://"
-              defaultValue={course?.externalLink ?? ""}
-            />
-          </Field>
-          <div className="flex items-center gap-2">
-            <Checkbox
-              id={id("featured")}
-              name="featured"
-              value="on"
-              defaultChecked={course?.featured ?? false}
-            />
-            <label htmlFor={id("featured")} className="text-sm font-medium">
-              Featured course
-            </label>
-          </div>
-        </fieldset>
-        <DialogFooter>
-          <Button type="submit" disabled={saving}>
-            {saving ? "Saving..." : course ? "Update Course" : "Create Course"}
-          </Button>
-        </DialogFooter>
-      </fetcher.Form>
-    </DialogContent>
+    <CatalogueFormDialog
+      form={form}
+      noun="Course"
+      item={course}
+      title={course ? "Edit Course" : "Add Course"}
+      description={
+        course
+          ? "Change the course's details. Published changes show on the site straight away."
+          : "New courses start as drafts unless you choose another status."
+      }
+      className="sm:max-w-3xl"
+      multipart
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          form={form}
+          name="title"
+          label="Title"
+          defaultValue={course?.title ?? ""}
+          maxLength={200}
+          required
+        />
+        <TextField
+          form={form}
+          name="slug"
+          label="Slug"
+          hint="Optional: made from the title when left empty"
+          defaultValue={course?.slug ?? ""}
+          placeholder="e.g. intro-to-counter-fraud"
+          maxLength={120}
+        />
+      </div>
+      <TextField
+        form={form}
+        name="short_description"
+        label="Short description"
+        defaultValue={course?.shortDescription ?? ""}
+        maxLength={500}
+      />
+      <TextareaField
+        form={form}
+        name="description"
+        label="Description"
+        defaultValue={course?.description ?? ""}
+      />
+      <div className="grid gap-2">
+        <span className="text-sm leading-none font-medium" id={`${id("content")}-label`}>
+          Content
+        </span>
+        <RichTextEditor
+          name="content"
+          defaultValue={course?.content}
+          labelId={`${id("content")}-label`}
+          describedBy={errors.content ? `${id("content")}-error` : undefined}
+          invalid={Boolean(errors.content)}
+        />
+        {errors.content ? (
+          <p id={`${id("content")}-error`} className="text-sm text-destructive" role="alert">
+            {errors.content}
+          </p>
+        ) : null}
+      </div>
+      <ImageInput
+        name="thumbnail"
+        removeName="remove_thumbnail"
+        label="Thumbnail"
+        currentUrl={course?.thumbnailUrl ?? null}
+        error={errors.thumbnail}
+        previewAlt="Thumbnail preview"
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          form={form}
+          name="price"
+          label="Price (£)"
+          hint="Leave empty for none (shown as Free)"
+          type="number"
+          min="0"
+          step="0.01"
+          inputMode="decimal"
+          defaultValue={course?.price ?? ""}
+        />
+        <TextField
+          form={form}
+          name="duration_hours"
+          label="Duration (hours)"
+          type="number"
+          min="0"
+          step="1"
+          inputMode="numeric"
+          defaultValue={course?.durationHours ?? ""}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <SelectField
+          form={form}
+          name="status"
+          label="Status"
+          defaultValue={course?.status ?? "draft"}
+        >
+          <SelectOptions values={COURSE_STATUSES} labels={COURSE_STATUS_LABELS} />
+        </SelectField>
+        <SelectField
+          form={form}
+          name="delivery_type"
+          label="Delivery type"
+          defaultValue={course?.deliveryType ?? "online"}
+        >
+          <SelectOptions values={DELIVERY_TYPES} labels={DELIVERY_TYPE_LABELS} />
+        </SelectField>
+        <SelectField
+          form={form}
+          name="group_type"
+          label="Group type"
+          defaultValue={course?.groupType ?? "none"}
+        >
+          <option value="none">Not set</option>
+          <SelectOptions values={GROUP_TYPES} labels={GROUP_TYPE_LABELS} />
+        </SelectField>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          form={form}
+          name="category_id"
+          label="Category"
+          defaultValue={course?.categoryId ?? "none"}
+        >
+          <option value="none">Uncategorized</option>
+          <NamedOptions items={categories} />
+        </SelectField>
+        <SelectField
+          form={form}
+          name="partner_id"
+          label="Partner"
+          defaultValue={course?.partnerId ?? "none"}
+        >
+          <option value="none">None (NightWatch exclusive)</option>
+          <NamedOptions items={partners} />
+        </SelectField>
+      </div>
+      <TextField
+        form={form}
+        name="external_link"
+        label="External link"
+        {...URL_INPUT}
+        defaultValue={course?.externalLink ?? ""}
+      />
+      <div className="flex items-center gap-2">
+        <Checkbox
+          id={id("featured")}
+          name="featured"
+          value="on"
+          defaultChecked={course?.featured ?? false}
+        />
+        <label htmlFor={id("featured")} className="text-sm font-medium">
+          Featured course
+        </label>
+      </div>
+    </CatalogueFormDialog>
   );
+}
+
+/** A category's or partner's options: its id posted, its name shown. */
+function NamedOptions({ items }: { items: Option[] }) {
+  return items.map((item) => (
+    <option key={item.id} value={item.id}>
+      {item.name}
+    </option>
+  ));
 }

@@ -1,20 +1,16 @@
 import type { Route } from "./+types/partners";
 import {
+  CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
-import { Field, ImageInput } from "#app/components/admin/catalogue/form-parts.tsx";
-import { Button } from "#app/components/ui/button.tsx";
 import {
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "#app/components/ui/dialog.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+  ImageInput,
+  TextareaField,
+  TextField,
+  URL_INPUT,
+} from "#app/components/admin/catalogue/form-parts.tsx";
 import { TableCell, TableHead } from "#app/components/ui/table.tsx";
-import { Textarea } from "#app/components/ui/textarea.tsx";
 import { partnerFormSchema, type AdminPartner } from "#app/lib/partner-form.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { requireAdmin } from "#server/auth.server.ts";
@@ -112,34 +108,14 @@ function PartnerCells({ partner }: { partner: AdminPartner }) {
         ) : null}
       </TableCell>
       <TableCell>
-        {partner.purchaseUrl ? (
-          <a
-            href={partner.purchaseUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-primary underline-offset-4 hover:underline"
-            aria-label={`Buy: ${partner.name} purchase page (opens in a new tab)`}
-          >
-            Buy
-          </a>
-        ) : (
-          none
-        )}
+        <NewTabLink href={partner.purchaseUrl} label={`Buy: ${partner.name} purchase page`}>
+          Buy
+        </NewTabLink>
       </TableCell>
       <TableCell>
-        {partner.websiteUrl ? (
-          <a
-            href={partner.websiteUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="text-primary underline-offset-4 hover:underline"
-            aria-label={`Visit ${partner.name} website (opens in a new tab)`}
-          >
-            Visit
-          </a>
-        ) : (
-          none
-        )}
+        <NewTabLink href={partner.websiteUrl} label={`Visit ${partner.name} website`}>
+          Visit
+        </NewTabLink>
       </TableCell>
       <TableCell>
         {partner.contactEmail ? (
@@ -154,6 +130,30 @@ function PartnerCells({ partner }: { partner: AdminPartner }) {
   );
 }
 
+/** A partner's page, opened in a new tab (and said so), or a dash when it has none. */
+function NewTabLink({
+  href,
+  label,
+  children,
+}: {
+  href: string | null;
+  label: string;
+  children: string;
+}) {
+  if (!href) return none;
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="text-primary underline-offset-4 hover:underline"
+      aria-label={`${label} (opens in a new tab)`}
+    >
+      {children}
+    </a>
+  );
+}
+
 function PartnerFormDialog({
   partner,
   onSaved,
@@ -161,93 +161,64 @@ function PartnerFormDialog({
   partner: AdminPartner | null;
   onSaved: () => void;
 }) {
-  const { fetcher, formRef, errors, id, field, saving, onSubmit } = useCatalogueForm({
-    schema: partnerFormSchema,
-    onSaved,
-  });
-
+  const form = useCatalogueForm({ schema: partnerFormSchema, onSaved });
   return (
-    <DialogContent className="sm:max-w-2xl">
-      <DialogHeader>
-        <DialogTitle>{partner ? "Edit Partner" : "Add New Partner"}</DialogTitle>
-        <DialogDescription>
-          Courses linked to a partner are bought on the partner's purchase page.
-        </DialogDescription>
-      </DialogHeader>
-      <fetcher.Form
-        ref={formRef}
-        method="post"
-        encType="multipart/form-data"
-        noValidate
-        className="grid gap-4"
-        onSubmit={onSubmit}
-      >
-        <input type="hidden" name="intent" value="save" />
-        {partner ? <input type="hidden" name="id" value={partner.id} /> : null}
-        <fieldset disabled={saving} className="grid gap-4">
-          <Field id={id("name")} label="Name" error={errors.name} required>
-            <Input
-              {...field("name")}
-              name="name"
-              defaultValue={partner?.name ?? ""}
-              maxLength={200}
-              required
-            />
-          </Field>
-          <Field id={id("description")} label="Description" error={errors.description}>
-            <Textarea
-              {...field("description")}
-              name="description"
-              defaultValue={partner?.description ?? ""}
-            />
-          </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field id={id("website_url")} label="Website URL" error={errors.website_url}>
-              <Input
-                {...field("website_url")}
-                name="website_url"
-                type="url"
-                inputMode="url"
-                placeholder="https://"
-                defaultValue={partner?.websiteUrl ?? ""}
-              />
-            </Field>
-            <Field id={id("purchase_url")} label="Purchase URL" error={errors.purchase_url}>
-              <Input
-                {...field("purchase_url")}
-                name="purchase_url"
-                type="url"
-                inputMode="url"
-                placeholder="https://"
-                defaultValue={partner?.purchaseUrl ?? ""}
-              />
-            </Field>
-          </div>
-          <Field id={id("contact_email")} label="Contact email" error={errors.contact_email}>
-            <Input
-              {...field("contact_email")}
-              name="contact_email"
-              type="email"
-              inputMode="email"
-              autoComplete="off"
-              defaultValue={partner?.contactEmail ?? ""}
-            />
-          </Field>
-          <ImageInput
-            name="logo"
-            removeName="remove_logo"
-            label="Logo"
-            currentUrl={partner?.logoUrl ?? null}
-            error={errors.logo}
-            previewAlt="Logo preview"
-          />
-        </fieldset>
-        <DialogFooter>
-          <Button type="submit" disabled={saving}>
-            {saving ? "Saving..." : partner ? "Update Partner" : "Create Partner"}
-          </Button>
-        </DialogFooter>
-      </fetcher.Form>
-    </DialogContent>
+    <CatalogueFormDialog
+      form={form}
+      noun="Partner"
+      item={partner}
+      title={partner ? "Edit Partner" : "Add New Partner"}
+      description="Courses linked to a partner are bought on the partner's purchase page."
+      className="sm:max-w-2xl"
+      multipart
+    >
+      <TextField
+        form={form}
+        name="name"
+        label="Name"
+        defaultValue={partner?.name ?? ""}
+        maxLength={200}
+        required
+      />
+      <TextareaField
+        form={form}
+        name="description"
+        label="Description"
+        defaultValue={partner?.description ?? ""}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          form={form}
+          name="website_url"
+          label="Website URL"
+          {...URL_INPUT}
+          defaultValue={partner?.websiteUrl ?? ""}
+        />
+        <TextField
+          form={form}
+          name="purchase_url"
+          label="Purchase URL"
+          {...URL_INPUT}
+          defaultValue={partner?.purchaseUrl ?? ""}
+        />
+      </div>
+      <TextField
+        form={form}
+        name="contact_email"
+        label="Contact email"
+        type="email"
+        inputMode="email"
+        autoComplete="off"
+        defaultValue={partner?.contactEmail ?? ""}
+      />
+      <ImageInput
+        name="logo"
+        removeName="remove_logo"
+        label="Logo"
+        currentUrl={partner?.logoUrl ?? null}
+        error={form.errors.logo}
+        previewAlt="Logo preview"
+      />
+    </CatalogueFormDialog>
   );
 }

@@ -4,7 +4,14 @@ import { Link, useFetcher } from "react-router";
 import type { z } from "zod";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Dialog } from "#app/components/ui/dialog.tsx";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "#app/components/ui/dialog.tsx";
 import {
   Table,
   TableBody,
@@ -15,7 +22,8 @@ import {
 } from "#app/components/ui/table.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { focusFirstInvalid, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
-import { ConfirmDelete, describe } from "./form-parts.tsx";
+import { ConfirmDelete } from "#app/components/admin/confirm-action.tsx";
+import { describe } from "./form-parts.tsx";
 
 /**
  * The frame the course, category and partner screens share (spec §4): back link, title and
@@ -154,8 +162,8 @@ export function CataloguePage<Item extends { id: string }>(props: {
  * its field messages are shown and the first one focused. `extraErrors` adds browser-only
  * checks (number inputs whose text the browser could not read).
  */
-export function useCatalogueForm(options: {
-  schema: z.ZodType;
+export function useCatalogueForm<Schema extends z.ZodObject>(options: {
+  schema: Schema;
   onSaved: () => void;
   extraErrors?: (form: HTMLFormElement) => FieldErrors;
 }) {
@@ -163,7 +171,7 @@ export function useCatalogueForm(options: {
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const uid = useId();
-  const id = (name: string) => `${uid}-${name}`;
+  const id = (name: Extract<keyof z.input<Schema>, string>) => `${uid}-${name}`;
   useFormAnswer(fetcher, {
     onSuccess: options.onSaved,
     onFailure: (result) => {
@@ -194,8 +202,66 @@ export function useCatalogueForm(options: {
     errors,
     id,
     /** The aria attributes of a field (`hasHint` when the field shows a hint). */
-    field: (name: string, hasHint = false) => describe(id(name), errors[name], hasHint),
+    field: (name: Extract<keyof z.input<Schema>, string>, hasHint = false) =>
+      describe(id(name), errors[name], hasHint),
     saving: fetcher.state !== "idle",
     onSubmit,
   };
+}
+
+/**
+ * The add/edit dialog around a catalogue form: title and description, the form posting
+ * `intent=save` (and the item's `id` when editing), its fields disabled while saving, and the
+ * Create/Update button.
+ */
+export function CatalogueFormDialog({
+  form,
+  noun,
+  item,
+  title,
+  description,
+  className,
+  multipart = false,
+  children,
+}: {
+  form: Pick<ReturnType<typeof useCatalogueForm>, "fetcher" | "formRef" | "saving" | "onSubmit">;
+  /** The thing saved, capitalised: "Course". */
+  noun: string;
+  /** The item edited, or null when adding one. */
+  item: { id: string } | null;
+  title: string;
+  description: ReactNode;
+  className?: string;
+  /** For forms with an image input. */
+  multipart?: boolean;
+  children: ReactNode;
+}) {
+  const { fetcher, saving } = form;
+  return (
+    <DialogContent className={className}>
+      <DialogHeader>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+      </DialogHeader>
+      <fetcher.Form
+        ref={form.formRef}
+        method="post"
+        encType={multipart ? "multipart/form-data" : undefined}
+        noValidate
+        className="grid gap-4"
+        onSubmit={form.onSubmit}
+      >
+        <input type="hidden" name="intent" value="save" />
+        {item ? <input type="hidden" name="id" value={item.id} /> : null}
+        <fieldset disabled={saving} className="grid gap-4">
+          {children}
+        </fieldset>
+        <DialogFooter>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Saving..." : item ? `Update ${noun}` : `Create ${noun}`}
+          </Button>
+        </DialogFooter>
+      </fetcher.Form>
+    </DialogContent>
+  );
 }

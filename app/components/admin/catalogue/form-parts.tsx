@@ -1,19 +1,9 @@
-import { useId, useState, type ReactNode } from "react";
-import { Trash2 } from "lucide-react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "#app/components/ui/alert-dialog.tsx";
+import { useId, useState, type ComponentProps, type ReactNode } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
+import { NativeSelect } from "#app/components/ui/select.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
 import type { FieldErrors } from "#app/lib/forms.ts";
 import { checkImageFile, IMAGE_ACCEPT } from "#app/lib/image-upload.ts";
 import { toast } from "#app/lib/toast.ts";
@@ -67,6 +57,64 @@ export function describe(id: string, error?: string, hasHint = false) {
   } as const;
 }
 
+/** What a field needs of its form (`useCatalogueForm`): its id, its message and its aria attributes. */
+export interface CatalogueFormFields<Name extends string = string> {
+  errors: Partial<Record<Name, string>>;
+  id: (name: Name) => string;
+  field: (name: Name, hasHint?: boolean) => ReturnType<typeof describe>;
+}
+
+/** A field's own props; the rest go to its control. */
+type FieldProps<Name extends string> = {
+  form: CatalogueFormFields<Name>;
+  /** The posted name, also the key of its message: one of the form schema's fields. */
+  name: NoInfer<Name>;
+  label: string;
+  hint?: string;
+  /** Marks the label with an asterisk and the control as required. */
+  required?: boolean;
+};
+
+/** A control's own props, less those its field sets. */
+type ControlProps<Control extends "input" | "textarea" | "select"> = Omit<
+  ComponentProps<Control>,
+  "form" | "id" | "name" | "required"
+>;
+
+/** The labelled field around a control that gets the field's id, aria attributes and name. */
+function labelled<Name extends string, Rest extends object>(
+  { form, name, label, hint, required, ...rest }: FieldProps<Name> & Rest,
+  // Also given the caller's other props (`rest`), which TextField & co. have already typed.
+  control: (props: ReturnType<typeof describe> & { name: string; required?: boolean }) => ReactNode,
+) {
+  const error = form.errors[name];
+  return (
+    <Field id={form.id(name)} label={label} error={error} hint={hint} required={required}>
+      {control({ ...form.field(name, Boolean(hint)), name, ...rest, required })}
+    </Field>
+  );
+}
+
+/** A text input (any `type`: text, url, email, number) with its label, hint and message. */
+export function TextField<Name extends string>(props: FieldProps<Name> & ControlProps<"input">) {
+  return labelled(props, (control) => <Input {...control} />);
+}
+
+/** A textarea with its label, hint and message. */
+export function TextareaField<Name extends string>(
+  props: FieldProps<Name> & ControlProps<"textarea">,
+) {
+  return labelled(props, (control) => <Textarea {...control} />);
+}
+
+/** A native select (its options as children) with its label, hint and message. */
+export function SelectField<Name extends string>(props: FieldProps<Name> & ControlProps<"select">) {
+  return labelled(props, (control) => <NativeSelect {...control} />);
+}
+
+/** A web address input's props (a site, a purchase page, an external link). */
+export const URL_INPUT = { type: "url", inputMode: "url", placeholder: "https://" } as const;
+
 /** Number inputs whose text the browser could not read as a number (their value reads as ''). */
 export function unreadableNumbers(form: HTMLFormElement): FieldErrors {
   const errors: FieldErrors = {};
@@ -74,50 +122,6 @@ export function unreadableNumbers(form: HTMLFormElement): FieldErrors {
     if (input.validity.badInput) errors[input.name] = "Please enter a number";
   });
   return errors;
-}
-
-/** A delete button that asks first (spec §8's confirmation text), then calls `onConfirm`. */
-export function ConfirmDelete({
-  question,
-  label,
-  onConfirm,
-  disabled,
-}: {
-  question: string;
-  /** The button's accessible name, e.g. 'Delete Fraud Basics'. */
-  label: string;
-  onConfirm: () => void;
-  disabled?: boolean;
-}) {
-  return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon"
-          aria-label={label}
-          title={label}
-          disabled={disabled}
-          className="text-destructive hover:text-destructive"
-        >
-          <Trash2 aria-hidden />
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{question}</AlertDialogTitle>
-          <AlertDialogDescription>This cannot be undone.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
-  );
 }
 
 /**

@@ -41,6 +41,20 @@ const SHOWN_FROM = {
   lg: "hidden lg:table-cell",
 } as const;
 
+/** A column's header and cells show from the same width and align alike. */
+function columnClass(
+  column: Pick<AdminListColumn<unknown>, "from" | "alignEnd" | "className">,
+  part: "header" | "cell",
+) {
+  return part === "header"
+    ? cn(column.from && SHOWN_FROM[column.from], column.alignEnd && "text-right")
+    : cn(
+        column.from && SHOWN_FROM[column.from],
+        column.alignEnd && "text-right whitespace-nowrap",
+        column.className,
+      );
+}
+
 /** Filters as a list screen reads them from its URL: the page, and whatever else it filters on. */
 interface ListFilters {
   page: number;
@@ -146,13 +160,7 @@ export function AdminListPage<Item extends { id: string }, Filters extends ListF
             <TableHeader>
               <TableRow>
                 {props.columns.map((column) => (
-                  <TableHead
-                    key={column.header}
-                    className={cn(
-                      column.from && SHOWN_FROM[column.from],
-                      column.alignEnd && "text-right",
-                    )}
-                  >
+                  <TableHead key={column.header} className={columnClass(column, "header")}>
                     {column.header}
                   </TableHead>
                 ))}
@@ -162,14 +170,7 @@ export function AdminListPage<Item extends { id: string }, Filters extends ListF
               {list.items.map((item) => (
                 <TableRow key={item.id} {...props.rowAttributes?.(item)}>
                   {props.columns.map((column) => (
-                    <TableCell
-                      key={column.header}
-                      className={cn(
-                        column.from && SHOWN_FROM[column.from],
-                        column.alignEnd && "text-right whitespace-nowrap",
-                        column.className,
-                      )}
-                    >
+                    <TableCell key={column.header} className={columnClass(column, "cell")}>
                       {column.cell(item)}
                     </TableCell>
                   ))}

@@ -1,6 +1,6 @@
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { NativeSelect } from "#app/components/ui/select.tsx";
+import { NativeSelect, SelectOptions } from "#app/components/ui/select.tsx";
 
 /**
  * The fields of an admin list's filter form. Uncontrolled, with the URL's value as default (what
@@ -35,11 +35,7 @@ export function FilterSelect<Value extends string>({
       <Label htmlFor={id}>{label}</Label>
       <NativeSelect id={id} name={name} defaultValue={value} key={`${name}-${value}`}>
         <option value={allValue}>{allLabel}</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {labels[option]}
-          </option>
-        ))}
+        <SelectOptions values={options} labels={labels} />
       </NativeSelect>
     </div>
   );

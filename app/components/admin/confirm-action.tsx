@@ -1,0 +1,93 @@
+import type { ReactElement } from "react";
+import { Trash2 } from "lucide-react";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "#app/components/ui/alert-dialog.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+
+/**
+ * An admin action that asks first: the trigger opens the spec's question, and only the confirm
+ * button runs `onConfirm`. Radix's alert dialog keeps focus inside and returns it to the trigger.
+ */
+export function ConfirmAction({
+  trigger,
+  question,
+  detail,
+  cancelLabel = "Cancel",
+  confirmLabel,
+  destructive = false,
+  onConfirm,
+}: {
+  /** The button that opens the question (its accessible name is what tests and readers find). */
+  trigger: ReactElement;
+  question: string;
+  detail: string;
+  cancelLabel?: string;
+  confirmLabel: string;
+  /** Styles the confirm button for an action that removes or ends something. */
+  destructive?: boolean;
+  onConfirm: () => void;
+}) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{question}</AlertDialogTitle>
+          <AlertDialogDescription>{detail}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
+          <AlertDialogAction variant={destructive ? "destructive" : undefined} onClick={onConfirm}>
+            {confirmLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** A delete button that asks first (spec §8's confirmation text), then calls `onConfirm`. */
+export function ConfirmDelete({
+  question,
+  label,
+  onConfirm,
+  disabled,
+}: {
+  question: string;
+  /** The button's accessible name, e.g. 'Delete Fraud Basics'. */
+  label: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
+  return (
+    <ConfirmAction
+      trigger={
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          aria-label={label}
+          title={label}
+          disabled={disabled}
+          className="text-destructive hover:text-destructive"
+        >
+          <Trash2 aria-hidden />
+        </Button>
+      }
+      question={question}
+      detail="This cannot be undone."
+      confirmLabel="Delete"
+      destructive
+      onConfirm={onConfirm}
+    />
+  );
+}
