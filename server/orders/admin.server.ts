@@ -15,6 +15,7 @@ import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
 import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
 import {
+  orderBooking,
   studentsOfOrder,
   studentsOfOrders,
   type OrderRow,
@@ -95,18 +96,8 @@ function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOrder {
     id: order.id,
     reference: orderReference(order.id),
     status: order.status,
-    paymentMethod: order.paymentMethod,
-    buyerFirstName: order.buyerFirstName,
-    buyerLastName: order.buyerLastName,
-    buyerEmail: order.buyerEmail,
-    buyerPhone: order.buyerPhone,
-    buyerCompany: order.buyerCompany,
-    courseTitle: order.courseTitleSnapshot,
-    unitPriceCents: order.unitPriceCents,
-    quantity: order.quantity,
-    totalAmountCents: order.totalAmountCents,
+    ...orderBooking(order),
     currency: order.currency,
-    isBuyerStudent: order.isBuyerStudent,
     spamReason: order.spamReason,
     createdAt: order.createdAt.toISOString(),
     students,

@@ -18,7 +18,12 @@ import {
   type RenderedEmail,
   type Row,
 } from "../email/templates.server.ts";
-import { studentsOfOrder, type OrderRow, type OrderStudent } from "../orders/records.server.ts";
+import {
+  orderBooking,
+  studentsOfOrder,
+  type OrderRow,
+  type OrderStudent,
+} from "../orders/records.server.ts";
 
 /**
  * The e-mails an order sends (issue 5 item 7): on an invoice request, an alert to the admin
@@ -250,17 +255,7 @@ export function renderJoiningDetails(
 function orderEmailData(order: OrderRow, students: OrderStudent[]): OrderEmailData {
   return {
     id: order.id,
-    paymentMethod: order.paymentMethod,
-    buyerFirstName: order.buyerFirstName,
-    buyerLastName: order.buyerLastName,
-    buyerEmail: order.buyerEmail,
-    buyerPhone: order.buyerPhone,
-    buyerCompany: order.buyerCompany,
-    courseTitle: order.courseTitleSnapshot,
-    unitPriceCents: order.unitPriceCents,
-    quantity: order.quantity,
-    totalAmountCents: order.totalAmountCents,
-    isBuyerStudent: order.isBuyerStudent,
+    ...orderBooking(order),
     createdAt: order.createdAt,
     students: order.isBuyerStudent
       ? [
