@@ -7,6 +7,7 @@ import {
   isForeignKeyViolation,
   writeWithUniqueSlug,
 } from "./catalogue-write.server.ts";
+import { courseDetailColumns, selectCoursesWithNames } from "./course-columns.server.ts";
 import { db } from "./db/client.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { sanitizeCourseHtml } from "./html.server.ts";
@@ -26,15 +27,7 @@ const CATEGORY_GONE = "Please choose a category from the list";
 const PARTNER_GONE = "Please choose a partner from the list";
 
 const adminColumns = {
-  id: courses.id,
-  slug: courses.slug,
-  title: courses.title,
-  shortDescription: courses.shortDescription,
-  description: courses.description,
-  content: courses.content,
-  thumbnailUrl: courses.thumbnailUrl,
-  price: courses.price,
-  durationHours: courses.durationHours,
+  ...courseDetailColumns,
   status: courses.status,
   deliveryType: courses.deliveryType,
   groupType: courses.groupType,
@@ -49,11 +42,7 @@ const adminColumns = {
 };
 
 function selectAdminCourses() {
-  return db()
-    .select(adminColumns)
-    .from(courses)
-    .leftJoin(categories, eq(courses.categoryId, categories.id))
-    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id));
+  return selectCoursesWithNames(adminColumns);
 }
 
 /** Every course, any status, with category and partner names: partner-less first, then newest. */
