@@ -14,8 +14,8 @@ import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { confirmationAllowed } from "./abuse.server.ts";
 import { config } from "./config.server.ts";
 import { db } from "./db/client.server.ts";
-import { courses, emailOutbox, inquiries } from "./db/schema.ts";
-import { queueEmails, type OutgoingEmail } from "./email/outbox.server.ts";
+import { courses, inquiries } from "./db/schema.ts";
+import { queueEmails, queueEmailsNotYetQueued, type OutgoingEmail } from "./email/outbox.server.ts";
 import {
   renderAdminAlert,
   renderVisitorConfirmation,
@@ -285,14 +285,10 @@ export async function releaseInquiry(id: string): Promise<AdminInquiry | null> {
       .where(and(eq(inquiries.id, id), isNotNull(inquiries.spamReason)))
       .returning();
     if (!row) return null;
-    const queued = await tx
-      .select({ kind: emailOutbox.kind })
-      .from(emailOutbox)
-      .where(eq(emailOutbox.inquiryId, row.id));
-    const already = new Set(queued.map((q) => q.kind));
-    await queueEmails(
+    await queueEmailsNotYetQueued(
       tx,
-      inquiryEmails(row, emailExtrasOf(row)).filter((m) => !already.has(m.kind)),
+      { inquiryId: row.id },
+      inquiryEmails(row, emailExtrasOf(row)),
     );
     return row;
   });

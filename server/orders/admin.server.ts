@@ -8,9 +8,9 @@ import {
   type OrderStatus,
 } from "#app/lib/orders.ts";
 import { db } from "../db/client.server.ts";
-import { emailOutbox, orders } from "../db/schema.ts";
+import { orders } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
-import { queueEmails } from "../email/outbox.server.ts";
+import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
 import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
@@ -176,14 +176,10 @@ export async function releaseOrder(orderId: string): Promise<AdminOrder | null> 
     if (!order) return null;
     if (order.paymentMethod === "invoice") {
       const students = await studentsOfOrder(tx, order.id);
-      const queued = await tx
-        .select({ kind: emailOutbox.kind })
-        .from(emailOutbox)
-        .where(eq(emailOutbox.orderId, order.id));
-      const already = new Set(queued.map((q) => q.kind));
-      await queueEmails(
+      await queueEmailsNotYetQueued(
         tx,
-        invoiceRequestEmails(order, students).filter((m) => !already.has(m.kind)),
+        { orderId: order.id },
+        invoiceRequestEmails(order, students),
       );
     }
     return order;
