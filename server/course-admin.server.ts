@@ -1,4 +1,4 @@
-import { and, desc, eq, like, ne, or, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { AdminCourse, CourseFormValues } from "#app/lib/course-form.ts";
 import { isSlugVariant, slugify } from "#app/lib/slug.ts";
 import {
@@ -23,6 +23,14 @@ export { onCatalogueChange } from "./catalogue-write.server.ts";
  */
 
 export const COURSE_SLUG_TAKEN = "Another course already uses this slug";
+
+/** Where a course's slug is kept unique, and what the admin is told when a typed one is taken. */
+const courseSlugs = {
+  columns: courses,
+  constraint: "courses_slug_unique",
+  takenMessage: COURSE_SLUG_TAKEN,
+};
+
 const CATEGORY_GONE = "Please choose a category from the list";
 const PARTNER_GONE = "Please choose a partner from the list";
 
@@ -57,19 +65,6 @@ export async function listAdminCourses(): Promise<AdminCourse[]> {
 export async function getAdminCourse(id: string): Promise<AdminCourse | null> {
   const [row] = await selectAdminCourses().where(eq(courses.id, id));
   return row ?? null;
-}
-
-async function takenSlugs(base: string, exceptId?: string): Promise<string[]> {
-  const rows = await db()
-    .select({ slug: courses.slug })
-    .from(courses)
-    .where(
-      and(
-        or(eq(courses.slug, base), like(courses.slug, `${base}-%`)),
-        exceptId ? ne(courses.id, exceptId) : undefined,
-      ),
-    );
-  return rows.map((r) => r.slug);
 }
 
 /** The typed slug, or one generated from the title; 'course' if the title has no letters or digits. */
@@ -121,9 +116,7 @@ export async function createCourse(values: CourseFormValues): Promise<AdminCours
     id = await writeWithUniqueSlug({
       slug,
       typed,
-      constraint: "courses_slug_unique",
-      takenMessage: COURSE_SLUG_TAKEN,
-      taken: (base) => takenSlugs(base),
+      ...courseSlugs,
       write: async (free) => {
         const [created] = await db()
           .insert(courses)
@@ -168,9 +161,8 @@ export async function updateCourse(
     found = await writeWithUniqueSlug({
       slug,
       typed,
-      constraint: "courses_slug_unique",
-      takenMessage: COURSE_SLUG_TAKEN,
-      taken: (base) => takenSlugs(base, id),
+      ...courseSlugs,
+      exceptId: id,
       write: async (free) => {
         const updated = await db()
           .update(courses)
