@@ -1,5 +1,8 @@
+import { and, eq, like, ne, or } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { FieldErrors } from "#app/lib/forms.ts";
 import { nextFreeSlug } from "#app/lib/slug.ts";
+import { db } from "./db/client.server.ts";
 
 /**
  * What the admin writers of courses, categories and partners share: input errors the form shows
@@ -41,6 +44,32 @@ export function isForeignKeyViolation(error: unknown, constraint?: string): bool
   return pg?.code === "23503" && (!constraint || !pg.constraint || pg.constraint === constraint);
 }
 
+interface SlugColumns {
+  slug: AnyPgColumn<{ data: string; notNull: true }>;
+  id: AnyPgColumn<{ data: string }>;
+}
+
+/**
+ * The slugs a generated one must step past (for writeWithUniqueSlug): `base` and `base-…`
+ * in a table's slug column, but for the row being edited.
+ */
+async function slugsInUse(
+  columns: SlugColumns,
+  base: string,
+  exceptId?: string,
+): Promise<string[]> {
+  const rows = await db()
+    .select({ slug: columns.slug })
+    .from(columns.slug.table)
+    .where(
+      and(
+        or(eq(columns.slug, base), like(columns.slug, `${base}-%`)),
+        exceptId ? ne(columns.id, exceptId) : undefined,
+      ),
+    );
+  return rows.map((r) => r.slug);
+}
+
 const SLUG_ATTEMPTS = 20;
 
 /**
@@ -54,14 +83,19 @@ export async function writeWithUniqueSlug<T>(options: {
   typed: boolean;
   constraint: string;
   takenMessage: string;
-  /** Slugs in use that equal `base` or look like `base-N` (excluding the row being edited). */
-  taken: (base: string) => Promise<string[]>;
+  /** The table's slug and id columns, where the slugs in use are looked up. */
+  columns: SlugColumns;
+  /** The row being edited: its own slug is not in the way. */
+  exceptId?: string;
   write: (slug: string) => Promise<T>;
 }): Promise<T> {
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
     const slug = options.typed
       ? options.slug
-      : nextFreeSlug(options.slug, await options.taken(options.slug));
+      : nextFreeSlug(
+          options.slug,
+          await slugsInUse(options.columns, options.slug, options.exceptId),
+        );
     try {
       return await options.write(slug);
     } catch (error) {

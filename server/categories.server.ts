@@ -1,4 +1,4 @@
-import { and, asc, eq, like, ne, or } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { AdminCategory, CategoryFormValues } from "#app/lib/category-form.ts";
 import { isSlugVariant, slugify } from "#app/lib/slug.ts";
 import { catalogueChanged, writeWithUniqueSlug } from "./catalogue-write.server.ts";
@@ -11,6 +11,13 @@ import { categories } from "./db/schema.ts";
  */
 
 export const CATEGORY_SLUG_TAKEN = "Another category already uses this slug";
+
+/** Where a category's slug is kept unique, and what the admin is told when a typed one is taken. */
+const categorySlugs = {
+  columns: categories,
+  constraint: "categories_slug_unique",
+  takenMessage: CATEGORY_SLUG_TAKEN,
+};
 
 /** All fields, by name (the category screen). */
 export async function listCategories(): Promise<AdminCategory[]> {
@@ -25,19 +32,6 @@ export async function listCategoryOptions(): Promise<{ id: string; name: string 
     .orderBy(asc(categories.name), asc(categories.id));
 }
 
-async function takenSlugs(base: string, exceptId?: string): Promise<string[]> {
-  const rows = await db()
-    .select({ slug: categories.slug })
-    .from(categories)
-    .where(
-      and(
-        or(eq(categories.slug, base), like(categories.slug, `${base}-%`)),
-        exceptId ? ne(categories.id, exceptId) : undefined,
-      ),
-    );
-  return rows.map((r) => r.slug);
-}
-
 /** The typed slug, or one generated from the name (spec §5); 'category' if the name has no letters. */
 function slugFor(values: CategoryFormValues): { slug: string; typed: boolean } {
   if (values.slug) return { slug: values.slug, typed: true };
@@ -49,9 +43,7 @@ export async function createCategory(values: CategoryFormValues): Promise<AdminC
   const row = await writeWithUniqueSlug({
     slug,
     typed,
-    constraint: "categories_slug_unique",
-    takenMessage: CATEGORY_SLUG_TAKEN,
-    taken: (base) => takenSlugs(base),
+    ...categorySlugs,
     write: async (free) => {
       const [created] = await db()
         .insert(categories)
@@ -79,9 +71,8 @@ export async function updateCategory(
   const row = await writeWithUniqueSlug({
     slug,
     typed,
-    constraint: "categories_slug_unique",
-    takenMessage: CATEGORY_SLUG_TAKEN,
-    taken: (base) => takenSlugs(base, id),
+    ...categorySlugs,
+    exceptId: id,
     write: async (free) => {
       const [updated] = await db()
         .update(categories)

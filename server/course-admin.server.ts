@@ -1,4 +1,4 @@
-import { and, desc, eq, like, ne, or, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { AdminCourse, CourseFormValues } from "#app/lib/course-form.ts";
 import { isSlugVariant, slugify } from "#app/lib/slug.ts";
 import {
@@ -7,6 +7,7 @@ import {
   isForeignKeyViolation,
   writeWithUniqueSlug,
 } from "./catalogue-write.server.ts";
+import { courseDetailColumns, selectCoursesWithNames } from "./course-columns.server.ts";
 import { db } from "./db/client.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { sanitizeCourseHtml } from "./html.server.ts";
@@ -22,19 +23,19 @@ export { onCatalogueChange } from "./catalogue-write.server.ts";
  */
 
 export const COURSE_SLUG_TAKEN = "Another course already uses this slug";
+
+/** Where a course's slug is kept unique, and what the admin is told when a typed one is taken. */
+const courseSlugs = {
+  columns: courses,
+  constraint: "courses_slug_unique",
+  takenMessage: COURSE_SLUG_TAKEN,
+};
+
 const CATEGORY_GONE = "Please choose a category from the list";
 const PARTNER_GONE = "Please choose a partner from the list";
 
 const adminColumns = {
-  id: courses.id,
-  slug: courses.slug,
-  title: courses.title,
-  shortDescription: courses.shortDescription,
-  description: courses.description,
-  content: courses.content,
-  thumbnailUrl: courses.thumbnailUrl,
-  price: courses.price,
-  durationHours: courses.durationHours,
+  ...courseDetailColumns,
   status: courses.status,
   deliveryType: courses.deliveryType,
   groupType: courses.groupType,
@@ -49,11 +50,7 @@ const adminColumns = {
 };
 
 function selectAdminCourses() {
-  return db()
-    .select(adminColumns)
-    .from(courses)
-    .leftJoin(categories, eq(courses.categoryId, categories.id))
-    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id));
+  return selectCoursesWithNames(adminColumns);
 }
 
 /** Every course, any status, with category and partner names: partner-less first, then newest. */
@@ -68,19 +65,6 @@ export async function listAdminCourses(): Promise<AdminCourse[]> {
 export async function getAdminCourse(id: string): Promise<AdminCourse | null> {
   const [row] = await selectAdminCourses().where(eq(courses.id, id));
   return row ?? null;
-}
-
-async function takenSlugs(base: string, exceptId?: string): Promise<string[]> {
-  const rows = await db()
-    .select({ slug: courses.slug })
-    .from(courses)
-    .where(
-      and(
-        or(eq(courses.slug, base), like(courses.slug, `${base}-%`)),
-        exceptId ? ne(courses.id, exceptId) : undefined,
-      ),
-    );
-  return rows.map((r) => r.slug);
 }
 
 /** The typed slug, or one generated from the title; 'course' if the title has no letters or digits. */
@@ -132,9 +116,7 @@ export async function createCourse(values: CourseFormValues): Promise<AdminCours
     id = await writeWithUniqueSlug({
       slug,
       typed,
-      constraint: "courses_slug_unique",
-      takenMessage: COURSE_SLUG_TAKEN,
-      taken: (base) => takenSlugs(base),
+      ...courseSlugs,
       write: async (free) => {
         const [created] = await db()
           .insert(courses)
@@ -179,9 +161,8 @@ export async function updateCourse(
     found = await writeWithUniqueSlug({
       slug,
       typed,
-      constraint: "courses_slug_unique",
-      takenMessage: COURSE_SLUG_TAKEN,
-      taken: (base) => takenSlugs(base, id),
+      ...courseSlugs,
+      exceptId: id,
       write: async (free) => {
         const updated = await db()
           .update(courses)

@@ -14,8 +14,8 @@ import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { confirmationAllowed } from "./abuse.server.ts";
 import { config } from "./config.server.ts";
 import { db } from "./db/client.server.ts";
-import { courses, emailOutbox, inquiries } from "./db/schema.ts";
-import { queueEmails, type OutgoingEmail } from "./email/outbox.server.ts";
+import { courses, inquiries } from "./db/schema.ts";
+import { queueEmails, queueEmailsNotYetQueued, type OutgoingEmail } from "./email/outbox.server.ts";
 import {
   renderAdminAlert,
   renderVisitorConfirmation,
@@ -84,6 +84,12 @@ export async function publishedCourseTitle(courseId: string): Promise<string | n
 
 type NewInquiry = typeof inquiries.$inferInsert;
 
+/** Who wrote: every form asks for the same four things, stored in the same columns. */
+type Sender = Pick<NewInquiry, "name" | "email" | "company" | "phone">;
+
+/** What the form itself adds: the message as stored, the inquiry type, a course's details. */
+type InquiryDetails = Omit<NewInquiry, keyof Sender | "status">;
+
 interface EmailExtras {
   form: InquiryEmailData["form"];
   serviceInterest?: ServiceInterest | null;
@@ -145,10 +151,13 @@ function inquiryEmails(
  * only staff are told (the alert says the confirmation is held).
  */
 async function saveWithEmails(
-  values: NewInquiry,
+  sender: Sender,
+  details: InquiryDetails,
   extras: EmailExtras,
   suspected: SpamReason | null,
 ): Promise<InquiryRow> {
+  const { name, email, company, phone } = sender;
+  const values: NewInquiry = { name, email, company, phone, status: "new", ...details };
   const inquiry = await db().transaction(async (tx) => {
     const spamReason =
       suspected ?? ((await confirmationAllowed(tx, values.email)) ? null : "recipient_limit");
@@ -181,14 +190,10 @@ export function createEnquiry(
   suspected: SpamReason | null = null,
 ): Promise<InquiryRow> {
   return saveWithEmails(
+    input,
     {
-      name: input.name,
-      email: input.email,
-      company: input.company,
-      phone: input.phone,
       message: messageWithServiceInterest(input.message, input.service),
       inquiryType: inquiryTypeForService(input.service),
-      status: "new",
     },
     { form: "enquiry", serviceInterest: input.service },
     suspected,
@@ -201,14 +206,10 @@ export function createLicenceInquiry(
   suspected: SpamReason | null = null,
 ): Promise<InquiryRow> {
   return saveWithEmails(
+    input,
     {
-      name: input.name,
-      email: input.email,
-      company: input.company,
-      phone: input.phone,
       message: licenceMessage(input),
       inquiryType: "file_interrogator",
-      status: "new",
     },
     { form: "licence", licenceCount: input.licence_count, useCase: input.use_case },
     suspected,
@@ -226,14 +227,10 @@ export async function createCourseInquiry(
   const title = await publishedCourseTitle(input.course_id);
   if (title === null) return { ok: false, reason: "course_not_found" };
   const inquiry = await saveWithEmails(
+    input,
     {
-      name: input.name,
-      email: input.email,
-      company: input.company,
-      phone: input.phone,
       message: input.message ?? "",
       inquiryType: "training",
-      status: "new",
       courseId: input.course_id,
       courseTitleSnapshot: title,
       modality: input.modality,
@@ -288,14 +285,10 @@ export async function releaseInquiry(id: string): Promise<AdminInquiry | null> {
       .where(and(eq(inquiries.id, id), isNotNull(inquiries.spamReason)))
       .returning();
     if (!row) return null;
-    const queued = await tx
-      .select({ kind: emailOutbox.kind })
-      .from(emailOutbox)
-      .where(eq(emailOutbox.inquiryId, row.id));
-    const already = new Set(queued.map((q) => q.kind));
-    await queueEmails(
+    await queueEmailsNotYetQueued(
       tx,
-      inquiryEmails(row, emailExtrasOf(row)).filter((m) => !already.has(m.kind)),
+      { inquiryId: row.id },
+      inquiryEmails(row, emailExtrasOf(row)),
     );
     return row;
   });

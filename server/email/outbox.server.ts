@@ -44,6 +44,31 @@ export async function queueEmails(
 }
 
 /**
+ * Queues those of `messages` not in the outbox yet for the same inquiry or order, whatever
+ * became of them since: releasing held suspected spam sends what the normal path would have,
+ * and never again what went at the time (decision 0012).
+ */
+export async function queueEmailsNotYetQueued(
+  tx: Transaction,
+  about: { inquiryId: string } | { orderId: string },
+  messages: OutgoingEmail[],
+): Promise<OutboxRow[]> {
+  const queued = await tx
+    .select({ kind: emailOutbox.kind })
+    .from(emailOutbox)
+    .where(
+      "inquiryId" in about
+        ? eq(emailOutbox.inquiryId, about.inquiryId)
+        : eq(emailOutbox.orderId, about.orderId),
+    );
+  const already = new Set(queued.map((q) => q.kind));
+  return queueEmails(
+    tx,
+    messages.filter((m) => !already.has(m.kind)),
+  );
+}
+
+/**
  * Claims up to `limit` messages that are due (or whose previous claim lapsed), in one statement:
  * `FOR UPDATE SKIP LOCKED` lets several instances claim at once without taking the same row,
  * and the lease (`locked_until`) lets another instance take a row over if its claimer died.

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "react-router";
 import { parseForm } from "#app/lib/forms.ts";
 import {
   FIELDS,
@@ -10,17 +10,9 @@ import {
   type InquiryForm,
   type Modality,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
 import { createCourseInquiry, createEnquiry, createLicenceInquiry } from "../inquiries.server.ts";
-import { log } from "../log.server.ts";
-import {
-  failure,
-  formIdOf,
-  invalid,
-  rateLimited,
-  readPostedForm,
-  unreadable,
-} from "./form-post.server.ts";
+import { failure, formIdOf, invalid, readPostedForm, unreadable } from "./form-post.server.ts";
+import { answerPublicForm, publicFormSaved } from "./public-form.server.ts";
 
 /**
  * The action of every page that shows an enquiry, licence or course-quote form
@@ -44,15 +36,14 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
   }
   const form = formName as InquiryForm;
   const names = FIELDS[form];
-  try {
-    const limit = await hitRateLimit(`form:${form}`, clientAddress(context));
-    if (!limit.allowed) return rateLimited(form, formData, names, limit.retryAfter);
-
-    // Honeypot filled: checked and stored like any post, but marked and held with no e-mails
-    // (decision 0012), so the usual answer is true.
-    const suspected = honeypotMark(formData);
-
-    // A field sent twice (or as a file) stays so, and the schema rejects it.
+  const publicForm = {
+    name: form,
+    names,
+    failureMessage: "Please try again later.",
+    failureLog: "could not save an inquiry",
+  };
+  // A field sent twice (or as a file) stays so, and the schema rejects it.
+  return answerPublicForm(publicForm, formData, context, async (suspected) => {
     if (form === "enquiry") {
       const parsed = parseForm(formData, SCHEMAS.enquiry);
       if (!parsed.ok) return invalid(form, formData, names, parsed.fieldErrors);
@@ -79,16 +70,7 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
       });
     }
     return success(form, formData, outcome.modality);
-  } catch (error) {
-    log.error({ err: error, form }, "could not save an inquiry");
-    return failure(500, {
-      form,
-      formData,
-      names,
-      reason: "error",
-      message: "Please try again later.",
-    });
-  }
+  });
 }
 
 function success(form: InquiryForm, formData: FormData, modality?: Modality) {
@@ -105,5 +87,5 @@ function success(form: InquiryForm, formData: FormData, modality?: Modality) {
             : "face_to_face"))
         : null,
   };
-  return data(result, { status: 200, headers: { "Cache-Control": "no-store" } });
+  return publicFormSaved(result);
 }

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs } from "react-router";
+import type { ActionFunctionArgs } from "react-router";
 import { parseForm } from "#app/lib/forms.ts";
 import {
   FIELDS,
@@ -6,17 +6,9 @@ import {
   safeReturnPath,
   type FormResult,
 } from "#app/lib/inquiry-schemas.ts";
-import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
-import { log } from "../log.server.ts";
 import { subscribe } from "../newsletter.server.ts";
-import {
-  failure,
-  formIdOf,
-  invalid,
-  rateLimited,
-  readPostedForm,
-  unreadable,
-} from "./form-post.server.ts";
+import { failure, formIdOf, invalid, readPostedForm, unreadable } from "./form-post.server.ts";
+import { answerPublicForm, publicFormSaved } from "./public-form.server.ts";
 
 const names = FIELDS.newsletter;
 const RETURN_TO_FIELD = "return_to";
@@ -38,16 +30,20 @@ export async function newsletterAction({ request, context }: ActionFunctionArgs)
   return withReturnTo(await subscribeFromForm(formData, context), formData);
 }
 
-async function subscribeFromForm(formData: FormData, context: ActionFunctionArgs["context"]) {
-  try {
-    const limit = await hitRateLimit("form:newsletter", clientAddress(context));
-    if (!limit.allowed) return rateLimited("newsletter", formData, names, limit.retryAfter);
+const newsletterForm = {
+  name: "newsletter",
+  names,
+  failureMessage: "There was an error subscribing to our newsletter. Please try again.",
+  failureLog: "could not save a newsletter subscription",
+};
 
+function subscribeFromForm(formData: FormData, context: ActionFunctionArgs["context"]) {
+  return answerPublicForm(newsletterForm, formData, context, async (suspected) => {
     const parsed = parseForm(formData, newsletterSchema);
     if (!parsed.ok) return invalid("newsletter", formData, names, parsed.fieldErrors);
 
-    // Honeypot filled: stored all the same, marked (not exported or counted) — decision 0012.
-    const result = await subscribe(parsed.value.email, undefined, honeypotMark(formData));
+    // A honeypot post is stored all the same, marked (not exported or counted) — decision 0012.
+    const result = await subscribe(parsed.value.email, undefined, suspected);
     if (result.status === "already_subscribed") {
       return failure(409, {
         form: "newsletter",
@@ -57,20 +53,6 @@ async function subscribeFromForm(formData: FormData, context: ActionFunctionArgs
         message: "This email is already subscribed to our newsletter",
       });
     }
-    return subscribed(formData);
-  } catch (error) {
-    log.error({ err: error }, "could not save a newsletter subscription");
-    return failure(500, {
-      form: "newsletter",
-      formData,
-      names,
-      reason: "error",
-      message: "There was an error subscribing to our newsletter. Please try again.",
-    });
-  }
-}
-
-function subscribed(formData: FormData) {
-  const result: FormResult = { ok: true, form: "newsletter", formId: formIdOf(formData) };
-  return data(result, { status: 200, headers: { "Cache-Control": "no-store" } });
+    return publicFormSaved({ ok: true, form: "newsletter", formId: formIdOf(formData) });
+  });
 }

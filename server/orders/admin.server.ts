@@ -8,13 +8,14 @@ import {
   type OrderStatus,
 } from "#app/lib/orders.ts";
 import { db } from "../db/client.server.ts";
-import { emailOutbox, orders } from "../db/schema.ts";
+import { orders } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
-import { queueEmails } from "../email/outbox.server.ts";
+import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
 import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
 import {
+  orderBooking,
   studentsOfOrder,
   studentsOfOrders,
   type OrderRow,
@@ -95,18 +96,8 @@ function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOrder {
     id: order.id,
     reference: orderReference(order.id),
     status: order.status,
-    paymentMethod: order.paymentMethod,
-    buyerFirstName: order.buyerFirstName,
-    buyerLastName: order.buyerLastName,
-    buyerEmail: order.buyerEmail,
-    buyerPhone: order.buyerPhone,
-    buyerCompany: order.buyerCompany,
-    courseTitle: order.courseTitleSnapshot,
-    unitPriceCents: order.unitPriceCents,
-    quantity: order.quantity,
-    totalAmountCents: order.totalAmountCents,
+    ...orderBooking(order),
     currency: order.currency,
-    isBuyerStudent: order.isBuyerStudent,
     spamReason: order.spamReason,
     createdAt: order.createdAt.toISOString(),
     students,
@@ -185,14 +176,10 @@ export async function releaseOrder(orderId: string): Promise<AdminOrder | null> 
     if (!order) return null;
     if (order.paymentMethod === "invoice") {
       const students = await studentsOfOrder(tx, order.id);
-      const queued = await tx
-        .select({ kind: emailOutbox.kind })
-        .from(emailOutbox)
-        .where(eq(emailOutbox.orderId, order.id));
-      const already = new Set(queued.map((q) => q.kind));
-      await queueEmails(
+      await queueEmailsNotYetQueued(
         tx,
-        invoiceRequestEmails(order, students).filter((m) => !already.has(m.kind)),
+        { orderId: order.id },
+        invoiceRequestEmails(order, students),
       );
     }
     return order;

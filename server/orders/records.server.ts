@@ -9,6 +9,26 @@ import { orderStudents, type orders } from "../db/schema.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 
+/**
+ * Who booked what and for how much, as the order e-mails and the Payments screen both show it
+ * (the course by the title it had when ordered).
+ */
+export function orderBooking(order: OrderRow) {
+  return {
+    paymentMethod: order.paymentMethod,
+    buyerFirstName: order.buyerFirstName,
+    buyerLastName: order.buyerLastName,
+    buyerEmail: order.buyerEmail,
+    buyerPhone: order.buyerPhone,
+    buyerCompany: order.buyerCompany,
+    courseTitle: order.courseTitleSnapshot,
+    unitPriceCents: order.unitPriceCents,
+    quantity: order.quantity,
+    totalAmountCents: order.totalAmountCents,
+    isBuyerStudent: order.isBuyerStudent,
+  };
+}
+
 /** A student named on an order (order_students), as e-mails and the admin list show them. */
 export interface OrderStudent {
   firstName: string;

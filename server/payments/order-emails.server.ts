@@ -18,7 +18,12 @@ import {
   type RenderedEmail,
   type Row,
 } from "../email/templates.server.ts";
-import { studentsOfOrder, type OrderRow, type OrderStudent } from "../orders/records.server.ts";
+import {
+  orderBooking,
+  studentsOfOrder,
+  type OrderRow,
+  type OrderStudent,
+} from "../orders/records.server.ts";
 
 /**
  * The e-mails an order sends (issue 5 item 7): on an invoice request, an alert to the admin
@@ -86,6 +91,38 @@ function buyerRows(order: OrderEmailData): Row[] {
   ];
 }
 
+const SIGN_OFF_HTML = "<p>Kind regards,<br>The NightWatch training team</p>";
+const SIGN_OFF_TEXT = ["Kind regards,", "The NightWatch training team"];
+
+/**
+ * How each letter to the buyer opens: the greeting, the news (`html` already escaped), the
+ * order's details and who attends. The text ends with a blank line, ready for what follows.
+ */
+function buyerLetterOpening(
+  order: OrderEmailData,
+  news: { html: string; text: string },
+  rows: Row[],
+): { html: string; text: string[] } {
+  return {
+    html:
+      `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
+      `<p>${news.html}</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}`,
+    text: [
+      `Dear ${greetingName(order.buyerFirstName)},`,
+      "",
+      news.text,
+      "",
+      rowsText(rows),
+      "",
+      "Students:",
+      ...studentLines(order, "visitor"),
+      "",
+    ],
+  };
+}
+
 /**
  * To the admin mailboxes: a booking to invoice. Reply-To is the buyer. `held`: the buyer's
  * confirmation was held (per-recipient limit), and the alert says so.
@@ -134,32 +171,23 @@ export function renderInvoiceRequestConfirmation(order: OrderEmailData): Rendere
     "Course access will be provided once payment is received.",
     "Joining instructions will be sent to each student.",
   ];
+  const news =
+    "Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.";
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
   const html = layout(
     subject,
-    `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
-      `<p>Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.</p>` +
-      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
-      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}` +
+    opening.html +
       `<h2 style="font-size:16px">What happens next</h2><ol>${next.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ol>` +
-      `<p>Please quote your order reference in any correspondence.</p><p>Kind regards,<br>The NightWatch training team</p>`,
+      `<p>Please quote your order reference in any correspondence.</p>${SIGN_OFF_HTML}`,
   );
   const text = [
-    `Dear ${greetingName(order.buyerFirstName)},`,
-    "",
-    "Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.",
-    "",
-    rowsText(rows),
-    "",
-    "Students:",
-    ...studentLines(order, "visitor"),
-    "",
+    ...opening.text,
     "What happens next:",
     ...next.map((s, i) => `${i + 1}. ${s}`),
     "",
     "Please quote your order reference in any correspondence.",
     "",
-    "Kind regards,",
-    "The NightWatch training team",
+    ...SIGN_OFF_TEXT,
   ].join("\n");
   return { subject, html, text };
 }
@@ -174,30 +202,19 @@ export function renderReceipt(order: OrderEmailData, paidAt: Date): RenderedEmai
     timeZone: "Europe/London",
   }).format(paidAt);
   const rows: Row[] = [...orderRows(order), ["Paid on", paidOn]];
-  const html = layout(
-    subject,
-    `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
-      `<p>Thank you. We have received your payment of <strong>${escapeHtml(formatPence(order.totalAmountCents))}</strong> for ${escapeHtml(order.courseTitle)}.</p>` +
-      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
-      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}` +
-      `<p>Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.</p>` +
-      `<p>Kind regards,<br>The NightWatch training team</p>`,
+  const amount = formatPence(order.totalAmountCents);
+  const opening = buyerLetterOpening(
+    order,
+    {
+      html: `Thank you. We have received your payment of <strong>${escapeHtml(amount)}</strong> for ${escapeHtml(order.courseTitle)}.`,
+      text: `Thank you. We have received your payment of ${amount} for ${order.courseTitle}.`,
+    },
+    rows,
   );
-  const text = [
-    `Dear ${greetingName(order.buyerFirstName)},`,
-    "",
-    `Thank you. We have received your payment of ${formatPence(order.totalAmountCents)} for ${order.courseTitle}.`,
-    "",
-    rowsText(rows),
-    "",
-    "Students:",
-    ...studentLines(order, "visitor"),
-    "",
-    "Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.",
-    "",
-    "Kind regards,",
-    "The NightWatch training team",
-  ].join("\n");
+  const access =
+    "Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.";
+  const html = layout(subject, `${opening.html}<p>${escapeHtml(access)}</p>${SIGN_OFF_HTML}`);
+  const text = [...opening.text, access, "", ...SIGN_OFF_TEXT].join("\n");
   return { subject, html, text };
 }
 
@@ -224,7 +241,7 @@ export function renderJoiningDetails(
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
       `<h2 style="font-size:16px">Joining instructions</h2>` +
       `<p>Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.</p>` +
-      `<p>Questions? Reply to this e-mail and quote your order reference.</p><p>Kind regards,<br>The NightWatch training team</p>`,
+      `<p>Questions? Reply to this e-mail and quote your order reference.</p>${SIGN_OFF_HTML}`,
   );
   const text = [
     `Dear ${greetingName(student.firstName)},`,
@@ -238,8 +255,7 @@ export function renderJoiningDetails(
     "",
     "Questions? Reply to this e-mail and quote your order reference.",
     "",
-    "Kind regards,",
-    "The NightWatch training team",
+    ...SIGN_OFF_TEXT,
   ].join("\n");
   return { subject, html, text };
 }
@@ -250,17 +266,7 @@ export function renderJoiningDetails(
 function orderEmailData(order: OrderRow, students: OrderStudent[]): OrderEmailData {
   return {
     id: order.id,
-    paymentMethod: order.paymentMethod,
-    buyerFirstName: order.buyerFirstName,
-    buyerLastName: order.buyerLastName,
-    buyerEmail: order.buyerEmail,
-    buyerPhone: order.buyerPhone,
-    buyerCompany: order.buyerCompany,
-    courseTitle: order.courseTitleSnapshot,
-    unitPriceCents: order.unitPriceCents,
-    quantity: order.quantity,
-    totalAmountCents: order.totalAmountCents,
-    isBuyerStudent: order.isBuyerStudent,
+    ...orderBooking(order),
     createdAt: order.createdAt,
     students: order.isBuyerStudent
       ? [
@@ -274,6 +280,20 @@ function orderEmailData(order: OrderRow, students: OrderStudent[]): OrderEmailDa
   };
 }
 
+/**
+ * One of an order's e-mails, ready for the outbox; replies go to the training team's mailbox
+ * unless said otherwise (staff's alert: to the buyer).
+ */
+function orderEmail(
+  order: OrderRow,
+  kind: string,
+  to: string | string[],
+  rendered: RenderedEmail,
+  replyTo: string | null = config.mailReplyTo,
+): OutgoingEmail {
+  return { kind, to, replyTo, orderId: order.id, ...rendered };
+}
+
 /** An invoice request's two e-mails: the alert to staff and the confirmation to the buyer. */
 export function invoiceRequestEmails(
   order: OrderRow,
@@ -281,21 +301,21 @@ export function invoiceRequestEmails(
   options: { held?: boolean } = {},
 ): OutgoingEmail[] {
   const data = orderEmailData(order, students);
+  const adminUrl = `${config.publicUrl}/admin/payments`;
   return [
-    {
-      kind: "invoice_request_alert",
-      to: config.adminEmails,
-      replyTo: order.buyerEmail,
-      orderId: order.id,
-      ...renderInvoiceRequestAlert(data, `${config.publicUrl}/admin/payments`, options),
-    },
-    {
-      kind: "invoice_request_confirmation",
-      to: order.buyerEmail,
-      replyTo: config.mailReplyTo,
-      orderId: order.id,
-      ...renderInvoiceRequestConfirmation(data),
-    },
+    orderEmail(
+      order,
+      "invoice_request_alert",
+      config.adminEmails,
+      renderInvoiceRequestAlert(data, adminUrl, options),
+      order.buyerEmail,
+    ),
+    orderEmail(
+      order,
+      "invoice_request_confirmation",
+      order.buyerEmail,
+      renderInvoiceRequestConfirmation(data),
+    ),
   ];
 }
 
@@ -313,19 +333,14 @@ export async function paidOrderEmails(tx: Transaction, order: OrderRow): Promise
     : null;
   const data = orderEmailData(order, students);
   return [
-    {
-      kind: "order_receipt",
-      to: order.buyerEmail,
-      replyTo: config.mailReplyTo,
-      orderId: order.id,
-      ...renderReceipt(data, new Date()),
-    },
-    ...data.students.map((student) => ({
-      kind: "course_joining_details",
-      to: student.email,
-      replyTo: config.mailReplyTo,
-      orderId: order.id,
-      ...renderJoiningDetails(data, student, courseUrl),
-    })),
+    orderEmail(order, "order_receipt", order.buyerEmail, renderReceipt(data, new Date())),
+    ...data.students.map((student) =>
+      orderEmail(
+        order,
+        "course_joining_details",
+        student.email,
+        renderJoiningDetails(data, student, courseUrl),
+      ),
+    ),
   ];
 }
