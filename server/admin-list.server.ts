@@ -5,7 +5,7 @@ import type { SpamFilter } from "#app/lib/suspected-spam.ts";
 import { db } from "./db/client.server.ts";
 
 /**
- * What the admin list screens' queries share (Inquiries, Newsletter): the suspected-spam filter
+ * What the admin list screens' queries share (Inquiries, Newsletter, Payments): the spam filter
  * and reading one page. Callers have already passed requireAdmin().
  */
 

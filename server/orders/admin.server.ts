@@ -7,6 +7,8 @@ import {
   type OrderStats,
   type OrderStatus,
 } from "#app/lib/orders.ts";
+import type { AdminList } from "#app/lib/admin-list.ts";
+import { allOf, readListPage } from "../admin-list.server.ts";
 import { db } from "../db/client.server.ts";
 import { orders } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
@@ -48,13 +50,13 @@ const orderSearchText = sql`lower(${orders.buyerFirstName} || ' ' || ${orders.bu
 
 /** The WHERE condition of the Payments screen's status, method and search filters. */
 export function orderFilterCondition(filters: Omit<OrderFilters, "page">): SQL | undefined {
-  const conditions: SQL[] = [];
-  if (filters.status) conditions.push(eq(orders.status, filters.status));
-  if (filters.method) conditions.push(eq(orders.paymentMethod, filters.method));
-  if (filters.search) {
-    conditions.push(sql`${orderSearchText} like lower(${containsPattern(filters.search)})`);
-  }
-  return conditions.length ? and(...conditions) : undefined;
+  return allOf([
+    filters.status ? eq(orders.status, filters.status) : undefined,
+    filters.method ? eq(orders.paymentMethod, filters.method) : undefined,
+    filters.search
+      ? sql`${orderSearchText} like lower(${containsPattern(filters.search)})`
+      : undefined,
+  ]);
 }
 
 /** Counters for the stat cards, in one aggregate query (no rows are loaded). */
@@ -82,15 +84,6 @@ export async function orderStats(): Promise<OrderStats> {
   };
 }
 
-export interface OrderPage {
-  orders: AdminOrder[];
-  /** Orders matching the filters (all pages). */
-  matching: number;
-  page: number;
-  pageCount: number;
-  pageSize: number;
-}
-
 function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOrder {
   return {
     id: order.id,
@@ -111,33 +104,23 @@ async function adminOrder(order: OrderRow): Promise<AdminOrder> {
   return toAdminOrder(order, students.get(order.id) ?? []);
 }
 
-/** One page of orders, newest first, filtered and searched in the database. */
+/**
+ * One page of orders, newest first, filtered and searched in the database, with the page's
+ * students (one more query for the whole page).
+ */
 export async function listOrders(
   filters: OrderFilters,
   pageSize = ORDERS_PAGE_SIZE,
-): Promise<OrderPage> {
-  const where = orderFilterCondition(filters);
-  const [{ matching } = { matching: 0 }] = await db()
-    .select({ matching: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(where);
-  const pageCount = Math.max(1, Math.ceil(Number(matching) / pageSize));
-  const page = Math.min(filters.page, pageCount);
-  const rows = await db()
-    .select()
-    .from(orders)
-    .where(where)
-    .orderBy(...NEWEST_FIRST)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const students = await studentsOfOrders(rows.map((r) => r.id));
-  return {
-    orders: rows.map((r) => toAdminOrder(r, students.get(r.id) ?? [])),
-    matching: Number(matching),
-    page,
-    pageCount,
+): Promise<AdminList<AdminOrder>> {
+  const list = await readListPage(orders, {
+    where: orderFilterCondition(filters),
+    order: NEWEST_FIRST,
+    page: filters.page,
     pageSize,
-  };
+    toItem: (row) => row,
+  });
+  const students = await studentsOfOrders(list.items.map((r) => r.id));
+  return { ...list, items: list.items.map((r) => toAdminOrder(r, students.get(r.id) ?? [])) };
 }
 
 export type AdminStatusChange =

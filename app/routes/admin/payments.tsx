@@ -54,8 +54,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const filters = parseOrderFilters(new URL(request.url).searchParams);
   const [list, stats] = await Promise.all([listOrders(filters), orderStats()]);
-  const { orders: items, matching: total, page, pageCount } = list;
-  return { filters, items, total, page, pageCount, stats };
+  return { filters, ...list, stats };
 }
 
 /**
