@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod/mini";
+import { listQuery, parseSearch } from "./admin-list.ts";
 import type { SpamReason } from "./suspected-spam.ts";
 
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
@@ -93,7 +94,7 @@ export function parseOrderFilters(params: URLSearchParams): OrderFilters {
   const method = params.get("method");
   const page = Number(params.get("page"));
   return {
-    search: (params.get("q") ?? "").trim().slice(0, 200),
+    search: parseSearch(params.get("q")),
     status: (ORDER_STATUSES as readonly string[]).includes(status ?? "")
       ? (status as OrderStatus)
       : null,
@@ -106,13 +107,8 @@ export function parseOrderFilters(params: URLSearchParams): OrderFilters {
 
 /** The URL query for filters (defaults left out, so the plain URL is the canonical view). */
 export function orderFiltersQuery(filters: Partial<OrderFilters>): string {
-  const params = new URLSearchParams();
-  if (filters.search) params.set("q", filters.search);
-  if (filters.status) params.set("status", filters.status);
-  if (filters.method) params.set("method", filters.method);
-  if (filters.page && filters.page > 1) params.set("page", String(filters.page));
-  const query = params.toString();
-  return query ? `?${query}` : "";
+  const { search, status, method, page } = filters;
+  return listQuery({ q: search, status, method, page });
 }
 
 /** The payments screen's 'Mark Invoiced' / 'Mark Paid' / 'Cancel' post. */
