@@ -7,7 +7,7 @@ import {
   isForeignKeyViolation,
   writeWithUniqueSlug,
 } from "./catalogue-write.server.ts";
-import { courseDetailColumns, selectCoursesWithNames } from "./course-columns.server.ts";
+import { courseDetailColumns } from "./courses.server.ts";
 import { db } from "./db/client.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { sanitizeCourseHtml } from "./html.server.ts";
@@ -50,7 +50,11 @@ const adminColumns = {
 };
 
 function selectAdminCourses() {
-  return selectCoursesWithNames(adminColumns);
+  return db()
+    .select(adminColumns)
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id));
 }
 
 /** Every course, any status, with category and partner names: partner-less first, then newest. */

@@ -1,5 +1,4 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
-import { courseDetailColumns, selectCoursesWithNames } from "./course-columns.server.ts";
 import { db } from "./db/client.server.ts";
 import { isUuid } from "./db/sql.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
@@ -102,18 +101,22 @@ export interface PromotedCourse {
 
 /** Published partner-less courses matching the keyword rule, newest first. */
 export async function listPromotedCourses(limit?: number): Promise<PromotedCourse[]> {
-  const rows = await selectCoursesWithNames({
-    id: courses.id,
-    title: courses.title,
-    slug: courses.slug,
-    shortDescription: courses.shortDescription,
-    price: courses.price,
-    durationHours: courses.durationHours,
-    thumbnailUrl: courses.thumbnailUrl,
-    externalLink: courses.externalLink,
-    categoryName: categories.name,
-    partnerName: coursePartners.name,
-  })
+  const rows = await db()
+    .select({
+      id: courses.id,
+      title: courses.title,
+      slug: courses.slug,
+      shortDescription: courses.shortDescription,
+      price: courses.price,
+      durationHours: courses.durationHours,
+      thumbnailUrl: courses.thumbnailUrl,
+      externalLink: courses.externalLink,
+      categoryName: categories.name,
+      partnerName: coursePartners.name,
+    })
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id))
     .where(and(eq(courses.status, "published")))
     .orderBy(desc(courses.createdAt), courses.id);
   const promoted = rows.filter(isPromotedTrainingCourse);
@@ -223,18 +226,22 @@ export interface Catalogue {
 
 /** Every published course with category and partner name, newest first (spec §7 'Catalogue'). */
 export async function listPublishedCatalogueCourses(): Promise<CatalogueCourse[]> {
-  return selectCoursesWithNames({
-    id: courses.id,
-    slug: courses.slug,
-    title: courses.title,
-    shortDescription: courses.shortDescription,
-    thumbnailUrl: courses.thumbnailUrl,
-    price: courses.price,
-    durationHours: courses.durationHours,
-    categoryName: categories.name,
-    partnerName: coursePartners.name,
-    createdAt: courses.createdAt,
-  })
+  return db()
+    .select({
+      id: courses.id,
+      slug: courses.slug,
+      title: courses.title,
+      shortDescription: courses.shortDescription,
+      thumbnailUrl: courses.thumbnailUrl,
+      price: courses.price,
+      durationHours: courses.durationHours,
+      categoryName: categories.name,
+      partnerName: coursePartners.name,
+      createdAt: courses.createdAt,
+    })
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id))
     .where(eq(courses.status, "published"))
     .orderBy(desc(courses.createdAt), courses.id);
 }
@@ -251,6 +258,22 @@ export async function listCatalogue({ partner }: { partner?: string | null }): P
   return { filter, partnerNames, courses: sortCatalogue(filterCatalogue(all, filter), filter) };
 }
 
+/**
+ * A course's own text, picture and price: what its public page and its admin form
+ * (`course-admin.server.ts`) both read, so a column added to both is added once.
+ */
+export const courseDetailColumns = {
+  id: courses.id,
+  slug: courses.slug,
+  title: courses.title,
+  shortDescription: courses.shortDescription,
+  description: courses.description,
+  content: courses.content,
+  thumbnailUrl: courses.thumbnailUrl,
+  price: courses.price,
+  durationHours: courses.durationHours,
+};
+
 export type PublishedCourseLookup =
   | { kind: "found"; course: PublishedCourse }
   /** The value was a course id: send the visitor to the slug URL (301). */
@@ -258,18 +281,22 @@ export type PublishedCourseLookup =
   | { kind: "not_found" };
 
 async function selectPublishedCourse(where: SQL): Promise<PublishedCourse | undefined> {
-  const [row] = await selectCoursesWithNames({
-    ...courseDetailColumns,
-    externalLink: courses.externalLink,
-    categoryName: categories.name,
-    partnerId: coursePartners.id,
-    partnerName: coursePartners.name,
-    partnerPurchaseUrl: coursePartners.purchaseUrl,
-    partnerWebsiteUrl: coursePartners.websiteUrl,
-    partnerLogoUrl: coursePartners.logoUrl,
-    createdAt: courses.createdAt,
-    updatedAt: courses.updatedAt,
-  })
+  const [row] = await db()
+    .select({
+      ...courseDetailColumns,
+      externalLink: courses.externalLink,
+      categoryName: categories.name,
+      partnerId: coursePartners.id,
+      partnerName: coursePartners.name,
+      partnerPurchaseUrl: coursePartners.purchaseUrl,
+      partnerWebsiteUrl: coursePartners.websiteUrl,
+      partnerLogoUrl: coursePartners.logoUrl,
+      createdAt: courses.createdAt,
+      updatedAt: courses.updatedAt,
+    })
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(coursePartners, eq(courses.partnerId, coursePartners.id))
     .where(and(where, eq(courses.status, "published")))
     .limit(1);
   if (!row) return undefined;
