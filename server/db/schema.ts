@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
   index,
   integer,
+  jsonb,
   numeric,
   pgEnum,
   primaryKey,
@@ -159,7 +161,30 @@ export const orders = pgTable(
     totalAmountCents: integer("total_amount_cents").notNull(),
     currency: text("currency").notNull().default("GBP"),
     isBuyerStudent: boolean("is_buyer_student").notNull().default(true),
+    /*
+     * Money (issue 16), fixed when the order is placed: net + VAT = total; the line (unit ×
+     * quantity) is the net when prices exclude VAT, the total when they include it. Orders from
+     * before VAT was recorded have net = total and no VAT.
+     */
+    netAmountCents: integer("net_amount_cents").notNull(),
+    vatAmountCents: integer("vat_amount_cents").notNull().default(0),
+    vatRateBasisPoints: integer("vat_rate_basis_points").notNull().default(0),
+    pricesIncludeVat: boolean("prices_include_vat").notNull().default(false),
+    /** What has been refunded through Stripe so far (never more than the total). */
+    refundedAmountCents: integer("refunded_amount_cents").notNull().default(0),
+    /* Billing details for the invoice (issue 16); NULL on orders placed before they were asked. */
+    billingOrganisation: text("billing_organisation"),
+    billingAddressLine1: text("billing_address_line1"),
+    billingAddressLine2: text("billing_address_line2"),
+    billingTown: text("billing_town"),
+    billingPostcode: text("billing_postcode"),
+    billingCountry: text("billing_country"),
+    poNumber: text("po_number"),
+    buyerVatNumber: text("buyer_vat_number"),
+    termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),
     stripeCheckoutSessionId: text("stripe_checkout_session_id").unique(),
+    /** The card payment, once Stripe reports it paid: what refunds are made against. */
+    stripePaymentIntentId: text("stripe_payment_intent_id"),
     /** Set when held as suspected spam: no e-mails were sent until an admin releases it. */
     spamReason: spamReason("spam_reason"),
     createdAt: createdAt(),
@@ -173,7 +198,14 @@ export const orders = pgTable(
     index("orders_payment_method_created_at_idx").on(t.paymentMethod, t.createdAt.desc()),
     check("orders_quantity_range", sql`${t.quantity} between 1 and 10`),
     check("orders_unit_price_non_negative", sql`${t.unitPriceCents} >= 0`),
-    check("orders_total_matches", sql`${t.totalAmountCents} = ${t.unitPriceCents} * ${t.quantity}`),
+    check(
+      "orders_amounts_match",
+      sql`${t.netAmountCents} + ${t.vatAmountCents} = ${t.totalAmountCents} and ${t.vatAmountCents} >= 0 and case when ${t.pricesIncludeVat} then ${t.totalAmountCents} else ${t.netAmountCents} end = ${t.unitPriceCents} * ${t.quantity}`,
+    ),
+    check(
+      "orders_refund_within_total",
+      sql`${t.refundedAmountCents} between 0 and ${t.totalAmountCents}`,
+    ),
     check("orders_currency_code", sql`${t.currency} ~ '^[A-Z]{3}$'`),
   ],
 );
@@ -191,6 +223,97 @@ export const orderStudents = pgTable(
     email: text("email").notNull(),
   },
   (t) => [uniqueIndex("order_students_order_position_idx").on(t.orderId, t.position)],
+);
+
+/**
+ * Invoices, VAT receipts and credit notes (issue 16): issued once, never edited or deleted (a
+ * trigger in migration 0007 refuses both). `snapshot` holds everything the PDF prints — seller,
+ * customer, lines, amounts, due date — as it was at issue, so the PDF drawn from it years later
+ * is the document that was sent. Amounts are positive; a credit note's say what it credits.
+ */
+export const documentKind = pgEnum("document_kind", ["invoice", "receipt", "credit_note"]);
+
+export const orderDocuments = pgTable(
+  "order_documents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    kind: documentKind("kind").notNull(),
+    /** INV-2026-0001 (invoices and receipts share one series) or CN-2026-0001. */
+    number: text("number").notNull().unique(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    netAmountCents: integer("net_amount_cents").notNull(),
+    vatAmountCents: integer("vat_amount_cents").notNull(),
+    totalAmountCents: integer("total_amount_cents").notNull(),
+    /** A credit note's invoice or receipt. */
+    creditsDocumentId: uuid("credits_document_id").references(
+      (): AnyPgColumn => orderDocuments.id,
+      {
+        onDelete: "restrict",
+      },
+    ),
+    reason: text("reason"),
+    /** Who issued it: an admin's e-mail, or 'stripe' / 'system'. */
+    issuedBy: text("issued_by").notNull(),
+    snapshot: jsonb("snapshot").notNull(),
+  },
+  (t) => [
+    index("order_documents_order_id_idx").on(t.orderId, t.issuedAt),
+    // Exactly one invoice (or receipt) per order, whoever clicks at the same moment.
+    uniqueIndex("order_documents_one_invoice_per_order_idx")
+      .on(t.orderId)
+      .where(sql`${t.kind} in ('invoice', 'receipt')`),
+    check(
+      "order_documents_amounts_match",
+      sql`${t.netAmountCents} + ${t.vatAmountCents} = ${t.totalAmountCents} and ${t.totalAmountCents} >= 0`,
+    ),
+    check(
+      "order_documents_credit_note_credits",
+      sql`(${t.kind} = 'credit_note') = (${t.creditsDocumentId} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * The last number issued in each document series and year. A number is taken by an upsert in the
+ * transaction that issues the document: the row lock makes concurrent issuers wait in turn, and a
+ * rolled-back issue gives its number back, so the series has no gaps and no repeats.
+ */
+export const documentSequences = pgTable(
+  "document_sequences",
+  {
+    series: text("series").notNull(),
+    year: integer("year").notNull(),
+    lastNumber: integer("last_number").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.year] })],
+);
+
+/**
+ * What happened to an order, for its timeline (issue 16): created, invoice issued, paid,
+ * canceled, refunded, released, notes — with who did it. E-mails are read from the outbox.
+ */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** created | invoiced | paid | failed | canceled | refunded | released | note | … (free text). */
+    kind: text("kind").notNull(),
+    /** An admin's e-mail, 'buyer', 'stripe' or 'system'. */
+    actor: text("actor").notNull(),
+    /** A note's text, a refund's amount and reason, a document's number. */
+    detail: jsonb("detail").$type<Record<string, unknown>>(),
+    // clock_timestamp(), not now(): events of one transaction keep the order they happened in.
+    createdAt: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (t) => [index("order_events_order_id_created_at_idx").on(t.orderId, t.createdAt)],
 );
 
 /**
@@ -267,6 +390,8 @@ export const emailOutbox = pgTable(
     lastError: text("last_error"),
     inquiryId: uuid("inquiry_id").references(() => inquiries.id, { onDelete: "set null" }),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    /** An invoice, receipt or credit note sent as a PDF attachment, drawn when the mail is sent. */
+    documentId: uuid("document_id").references(() => orderDocuments.id, { onDelete: "restrict" }),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },

@@ -23,6 +23,7 @@ import {
   type OrderRow,
   type OrderStudent,
 } from "./records.server.ts";
+import { recordOrderEvent } from "./events.server.ts";
 import { adminActions, transitionOrder } from "./state-machine.server.ts";
 
 /**
@@ -131,8 +132,9 @@ export type AdminStatusChange =
 export async function changeOrderStatusByAdmin(
   orderId: string,
   to: OrderStatus,
+  admin: { email: string },
 ): Promise<AdminStatusChange> {
-  const result = await transitionOrder(orderId, to, { source: "admin" });
+  const result = await transitionOrder(orderId, to, { source: "admin", actor: admin.email });
   if (result.kind === "not_found" || result.kind === "duplicate_event") {
     return { ok: false, reason: "not_found" };
   }
@@ -148,7 +150,10 @@ export async function changeOrderStatusByAdmin(
  * reached Stripe, and are stored as invoice requests (decision 0012). Null when no such order
  * is held.
  */
-export async function releaseOrder(orderId: string): Promise<AdminOrder | null> {
+export async function releaseOrder(
+  orderId: string,
+  admin: { email: string },
+): Promise<AdminOrder | null> {
   if (!isUuid(orderId)) return null;
   const released = await db().transaction(async (tx) => {
     const [order] = await tx
@@ -157,6 +162,7 @@ export async function releaseOrder(orderId: string): Promise<AdminOrder | null> 
       .where(and(eq(orders.id, orderId), isNotNull(orders.spamReason)))
       .returning();
     if (!order) return null;
+    await recordOrderEvent(tx, order.id, "released", admin.email);
     if (order.paymentMethod === "invoice") {
       const students = await studentsOfOrder(tx, order.id);
       await queueEmailsNotYetQueued(

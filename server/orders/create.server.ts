@@ -2,7 +2,9 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { validateCheckout, type CheckoutMessage, type CheckoutValues } from "#app/lib/checkout.ts";
 import type { PaymentMethod } from "#app/lib/orders.ts";
 import type { SpamReason } from "#app/lib/suspected-spam.ts";
+import { lineAmounts } from "#app/lib/vat.ts";
 import { confirmationAllowed } from "../abuse.server.ts";
+import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
 import { courses, orderStudents, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
@@ -10,7 +12,8 @@ import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
 import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
-import { isPurchasable, orderTotal, priceToPence } from "./pricing.server.ts";
+import { isPurchasable, MAX_TOTAL_CENTS, orderTotal, priceToPence } from "./pricing.server.ts";
+import { recordOrderEvent } from "./events.server.ts";
 import type { OrderRow } from "./records.server.ts";
 
 /**
@@ -65,8 +68,11 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
       .for("share");
     if (!course || !isPurchasable(course)) return { ok: false, reason: "unavailable" };
     const unitPriceCents = priceToPence(course.price)!;
-    const totalAmountCents = orderTotal(unitPriceCents, quantity);
-    if (totalAmountCents === null) return { ok: false, reason: "unavailable" };
+    const lineCents = orderTotal(unitPriceCents, quantity);
+    if (lineCents === null) return { ok: false, reason: "unavailable" };
+    const vat = config.seller.vat;
+    const amounts = lineAmounts(lineCents, vat);
+    if (amounts.totalCents > MAX_TOTAL_CENTS) return { ok: false, reason: "unavailable" };
     let spamReason: SpamReason | null = input.suspected ?? null;
     if (
       spamReason === null &&
@@ -89,12 +95,20 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         courseTitleSnapshot: course.title,
         unitPriceCents,
         quantity,
-        totalAmountCents,
+        netAmountCents: amounts.netCents,
+        vatAmountCents: amounts.vatCents,
+        totalAmountCents: amounts.totalCents,
+        vatRateBasisPoints: vat.rateBasisPoints,
+        pricesIncludeVat: vat.pricesIncludeVat,
         currency: "GBP",
         isBuyerStudent,
         spamReason,
       })
       .returning();
+    await recordOrderEvent(tx, order!.id, "created", "buyer", {
+      method: input.paymentMethod,
+      ...(spamReason ? { spamReason } : {}),
+    });
     if (students.length > 0) {
       await tx.insert(orderStudents).values(
         students.map((s, position) => ({

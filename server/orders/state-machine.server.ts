@@ -7,6 +7,7 @@ import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
 import { paidOrderEmails } from "../payments/order-emails.server.ts";
+import { recordOrderEvent, type OrderActor } from "./events.server.ts";
 import type { OrderRow } from "./records.server.ts";
 
 /**
@@ -82,6 +83,13 @@ function allowedFromCondition(to: OrderStatus, source: TransitionSource): SQL | 
   );
 }
 
+const DEFAULT_ACTORS: Record<TransitionSource, OrderActor> = {
+  webhook: "stripe",
+  success_page: "stripe",
+  checkout: "system",
+  admin: "admin",
+};
+
 export type TransitionResult =
   /** This call moved the order; its e-mails are queued. */
   | { kind: "transitioned"; order: OrderRow }
@@ -100,7 +108,13 @@ export type TransitionResult =
 export async function transitionOrder(
   orderId: string,
   to: OrderStatus,
-  options: { source: TransitionSource; eventId?: string; eventType?: string },
+  options: {
+    source: TransitionSource;
+    eventId?: string;
+    eventType?: string;
+    /** Who did it, for the order's timeline: an admin's e-mail (default: from the source). */
+    actor?: OrderActor;
+  },
 ): Promise<TransitionResult> {
   if (!isUuid(orderId)) return { kind: "not_found" };
   const result = await db().transaction(async (tx): Promise<TransitionResult> => {
@@ -130,6 +144,13 @@ export async function transitionOrder(
       const [current] = await tx.select().from(orders).where(eq(orders.id, orderId));
       return current ? { kind: "unchanged", order: current } : { kind: "not_found" };
     }
+    await recordOrderEvent(
+      tx,
+      orderId,
+      to,
+      options.actor ?? DEFAULT_ACTORS[options.source],
+      options.eventId ? { stripeEventId: options.eventId } : undefined,
+    );
     if (to === "paid") await queueEmails(tx, await paidOrderEmails(tx, updated));
     return { kind: "transitioned", order: updated };
   });

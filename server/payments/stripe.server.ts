@@ -1,3 +1,4 @@
+import { formatVatRate } from "#app/lib/vat.ts";
 import Stripe from "stripe";
 import type { PaymentVerification } from "#app/lib/checkout.ts";
 import type { OrderStatus } from "#app/lib/orders.ts";
@@ -55,6 +56,35 @@ function stripe(): Stripe {
 /* ------------------------------------------------------------------------------------------ */
 /* Starting a payment                                                                           */
 
+/**
+ * What Stripe charges: the course line as stored, and when VAT is added on top of the price, a
+ * VAT line with the order's VAT, so the card is charged exactly the order's total.
+ */
+function checkoutLineItems(order: OrderRow): Stripe.Checkout.SessionCreateParams.LineItem[] {
+  const currency = order.currency.toLowerCase();
+  const items: Stripe.Checkout.SessionCreateParams.LineItem[] = [
+    {
+      price_data: {
+        currency,
+        unit_amount: order.unitPriceCents,
+        product_data: { name: order.courseTitleSnapshot },
+      },
+      quantity: order.quantity,
+    },
+  ];
+  if (!order.pricesIncludeVat && order.vatAmountCents > 0) {
+    items.push({
+      price_data: {
+        currency,
+        unit_amount: order.vatAmountCents,
+        product_data: { name: `VAT at ${formatVatRate(order.vatRateBasisPoints)}` },
+      },
+      quantity: 1,
+    });
+  }
+  return items;
+}
+
 /** The Checkout Session parameters for an order (exported so tests can compare). */
 export function checkoutSessionParams(
   order: OrderRow,
@@ -63,16 +93,7 @@ export function checkoutSessionParams(
   const coursePath = `${config.publicUrl}/courses/${encodeURIComponent(courseSlug)}`;
   return {
     mode: "payment",
-    line_items: [
-      {
-        price_data: {
-          currency: order.currency.toLowerCase(),
-          unit_amount: order.unitPriceCents,
-          product_data: { name: order.courseTitleSnapshot },
-        },
-        quantity: order.quantity,
-      },
-    ],
+    line_items: checkoutLineItems(order),
     customer_email: order.buyerEmail,
     client_reference_id: order.id,
     metadata: { order_id: order.id, course_slug: courseSlug },

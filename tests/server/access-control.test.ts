@@ -115,6 +115,7 @@ async function seed(handle: DatabaseHandle): Promise<Seeded> {
       courseTitleSnapshot: "OSINT",
       unitPriceCents: 10000,
       quantity: 1,
+      netAmountCents: 10000,
       totalAmountCents: 10000,
     })
     .returning();

@@ -49,6 +49,9 @@ async function insertCourse(overrides: Partial<typeof courses.$inferInsert> = {}
   return course!;
 }
 
+/** The admin named on changes in these tests (the order timeline records who acted). */
+const ADMIN = { email: "admin@example.com" };
+
 const buyer = {
   firstName: "Ada",
   lastName: "Lovelace",
@@ -131,6 +134,7 @@ describe("creating an order", () => {
       currency: "GBP",
       unitPriceCents: 1999,
       quantity: 3,
+      netAmountCents: 5997,
       totalAmountCents: 5997,
       isBuyerStudent: false,
       courseTitleSnapshot: "OSINT Investigations Masterclass",
@@ -196,6 +200,7 @@ describe("creating an order", () => {
         courseTitleSnapshot: "x",
         unitPriceCents: 100,
         quantity: 11,
+        netAmountCents: 1100,
         totalAmountCents: 1100,
       }),
     ).rejects.toThrow();
@@ -354,20 +359,20 @@ describe("the invoice path", () => {
 
     // The webhook and the success page cannot settle an invoice order; an admin can.
     expect((await transitionOrder(order.id, "paid", { source: "webhook" })).kind).toBe("unchanged");
-    expect(await changeOrderStatusByAdmin(order.id, "paid")).toMatchObject({
+    expect(await changeOrderStatusByAdmin(order.id, "paid", ADMIN)).toMatchObject({
       ok: false,
       reason: "not_allowed",
     });
-    expect(await changeOrderStatusByAdmin(order.id, "invoiced")).toMatchObject({
+    expect(await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN)).toMatchObject({
       ok: true,
       order: { status: "invoiced", actions: ["paid", "canceled"] },
     });
-    expect(await changeOrderStatusByAdmin(order.id, "invoiced")).toMatchObject({ ok: false });
-    expect(await changeOrderStatusByAdmin(order.id, "paid")).toMatchObject({
+    expect(await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN)).toMatchObject({ ok: false });
+    expect(await changeOrderStatusByAdmin(order.id, "paid", ADMIN)).toMatchObject({
       ok: true,
       order: { status: "paid", actions: [] },
     });
-    expect(await changeOrderStatusByAdmin(order.id, "canceled")).toMatchObject({
+    expect(await changeOrderStatusByAdmin(order.id, "canceled", ADMIN)).toMatchObject({
       ok: false,
       status: "paid",
     });
@@ -668,9 +673,9 @@ describe("the admin Payments screen's queries", () => {
     const b = await make("Bob", "invoice", 1);
     const c = await make("Carol", "stripe", 3);
     await make("Dan", "stripe", 1);
-    await changeOrderStatusByAdmin(a.id, "invoiced");
-    await changeOrderStatusByAdmin(a.id, "paid");
-    await changeOrderStatusByAdmin(b.id, "invoiced");
+    await changeOrderStatusByAdmin(a.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(a.id, "paid", ADMIN);
+    await changeOrderStatusByAdmin(b.id, "invoiced", ADMIN);
     await transitionOrder(c.id, "paid", { source: "success_page" });
     return { a, b, c };
   }
@@ -739,18 +744,18 @@ describe("the admin Payments screen's queries", () => {
 
   it("the server refuses every transition the machine forbids", async () => {
     const { a, b, c } = await seedOrders();
-    expect(await changeOrderStatusByAdmin(a.id, "canceled")).toMatchObject({
+    expect(await changeOrderStatusByAdmin(a.id, "canceled", ADMIN)).toMatchObject({
       ok: false,
       reason: "not_allowed",
     });
-    expect(await changeOrderStatusByAdmin(b.id, "invoiced")).toMatchObject({ ok: false });
-    expect(await changeOrderStatusByAdmin(c.id, "paid")).toMatchObject({ ok: false });
-    expect(await changeOrderStatusByAdmin(c.id, "pending")).toMatchObject({ ok: false });
-    expect(await changeOrderStatusByAdmin("00000000-0000-4000-8000-000000000000", "paid")).toEqual({
+    expect(await changeOrderStatusByAdmin(b.id, "invoiced", ADMIN)).toMatchObject({ ok: false });
+    expect(await changeOrderStatusByAdmin(c.id, "paid", ADMIN)).toMatchObject({ ok: false });
+    expect(await changeOrderStatusByAdmin(c.id, "pending", ADMIN)).toMatchObject({ ok: false });
+    expect(await changeOrderStatusByAdmin("00000000-0000-4000-8000-000000000000", "paid", ADMIN)).toEqual({
       ok: false,
       reason: "not_found",
     });
-    expect(await changeOrderStatusByAdmin(b.id, "canceled")).toMatchObject({
+    expect(await changeOrderStatusByAdmin(b.id, "canceled", ADMIN)).toMatchObject({
       ok: true,
       order: { status: "canceled" },
     });

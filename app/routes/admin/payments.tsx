@@ -62,7 +62,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * on an order held as suspected spam: clears the mark and sends the invoice request's e-mails.
  */
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   return adminFormAction(
     request,
     { name: "payments", failureMessage: "Failed to update order status" },
@@ -70,14 +70,18 @@ export async function action({ request }: Route.ActionArgs) {
       status: async (form, refuse) => {
         const parsed = parseForm(form, orderStatusFormSchema);
         if (!parsed.ok) return refuse(400);
-        const result = await changeOrderStatusByAdmin(parsed.value.orderId, parsed.value.status);
+        const result = await changeOrderStatusByAdmin(
+          parsed.value.orderId,
+          parsed.value.status,
+          admin,
+        );
         if (!result.ok) return refuse(result.reason === "not_found" ? 404 : 409);
         return success("status", undefined, { status: result.order.status, released: false });
       },
       release: async (form, refuse) => {
         const parsed = parseForm(form, orderReleaseFormSchema);
         if (!parsed.ok) return refuse(400, "Failed to release order");
-        const released = await releaseOrder(parsed.value.orderId);
+        const released = await releaseOrder(parsed.value.orderId, admin);
         if (!released) return refuse(404, "Failed to release order");
         return success("release", ORDER_RELEASED_MESSAGE, {
           status: released.status,

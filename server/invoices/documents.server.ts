@@ -1,0 +1,370 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { orderReference } from "#app/lib/orders.ts";
+import { lineAmounts } from "#app/lib/vat.ts";
+import { config, type SellerConfig } from "../config.server.ts";
+import { db, type Transaction } from "../db/client.server.ts";
+import { documentSequences, orderDocuments } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
+import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
+import type { OrderRow, OrderStudent } from "../orders/records.server.ts";
+
+/**
+ * Invoices, VAT receipts and credit notes (issue 16): numbered without gaps, issued inside the
+ * transaction that changes the order, and kept as a snapshot of everything the document prints,
+ * so what is drawn as a PDF later (pdf.server.ts) is exactly what was issued. Rows are final: a
+ * database trigger refuses UPDATE and DELETE.
+ *
+ * A full VAT invoice (HMRC VAT Notice 700 §16.3) names: a unique sequential number, the date of
+ * issue and the time of supply, the seller's name, address and VAT number, the customer's name
+ * and address, a description, the unit price excluding VAT, the quantity, the rate and amount
+ * of VAT, and the totals. Without a seller VAT number the documents are plain invoices and
+ * receipts, with no VAT.
+ */
+
+export type DocumentKind = "invoice" | "receipt" | "credit_note";
+export type DocumentRow = typeof orderDocuments.$inferSelect;
+
+/** The series each kind is numbered in: invoices and receipts share INV, credit notes have CN. */
+const SERIES: Record<DocumentKind, string> = { invoice: "INV", receipt: "INV", credit_note: "CN" };
+
+export interface DocumentLine {
+  description: string;
+  /** Who attends, printed under the description. */
+  detail: string[];
+  quantity: number;
+  /** Excluding VAT, in pence (rounded when prices include VAT). */
+  unitNetCents: number;
+  netCents: number;
+  vatRateBasisPoints: number;
+  vatCents: number;
+}
+
+/** Everything a document prints, as it was when issued (stored as JSON in order_documents). */
+export interface DocumentSnapshot {
+  kind: DocumentKind;
+  number: string;
+  /** 'VAT invoice', 'Invoice', 'VAT receipt', 'Receipt', 'Credit note'. */
+  title: string;
+  issuedAt: string;
+  /** The tax point: the invoice's date of issue, the payment's date for a receipt. */
+  timeOfSupply: string;
+  /** Invoices only: issued + payment terms. */
+  dueDate: string | null;
+  orderId: string;
+  orderReference: string;
+  currency: string;
+  vatRegistered: boolean;
+  pricesIncludeVat: boolean;
+  seller: {
+    legalName: string;
+    addressLines: string[];
+    companyNumber: string | null;
+    vatNumber: string | null;
+  };
+  customer: {
+    name: string;
+    organisation: string | null;
+    addressLines: string[];
+    email: string;
+    vatNumber: string | null;
+    poNumber: string | null;
+  };
+  lines: DocumentLine[];
+  netCents: number;
+  vatCents: number;
+  totalCents: number;
+  /** Invoices: how to pay. */
+  payment: {
+    termsDays: number;
+    reference: string;
+    bank: { accountName: string; sortCode?: string; accountNumber?: string; iban?: string } | null;
+  } | null;
+  /** Receipts: when and how it was paid. */
+  paid: { at: string; method: string } | null;
+  /** Credit notes: the document credited, and why. */
+  credits: { number: string; issuedAt: string } | null;
+  reason: string | null;
+}
+
+/**
+ * The next number of a series for `year`, taken inside `tx`. The upsert locks the series' row
+ * until `tx` ends: a concurrent issuer waits, then sees the new last number; if `tx` rolls back,
+ * so does the number. Hence one number each, in order, with no gaps.
+ */
+export async function allocateDocumentNumber(
+  tx: Transaction,
+  series: string,
+  year: number,
+): Promise<string> {
+  const [row] = await tx
+    .insert(documentSequences)
+    .values({ series, year, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: [documentSequences.series, documentSequences.year],
+      set: { lastNumber: sql`${documentSequences.lastNumber} + 1` },
+    })
+    .returning({ lastNumber: documentSequences.lastNumber });
+  return `${series}-${year}-${String(row!.lastNumber).padStart(4, "0")}`;
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getTime() + days * 86_400_000);
+}
+
+function customerOf(order: OrderRow): DocumentSnapshot["customer"] {
+  return {
+    name: `${order.buyerFirstName} ${order.buyerLastName}`,
+    organisation: order.billingOrganisation ?? order.buyerCompany,
+    addressLines: [
+      order.billingAddressLine1,
+      order.billingAddressLine2,
+      order.billingTown,
+      order.billingPostcode,
+      order.billingCountry,
+    ].filter((line): line is string => Boolean(line)),
+    email: order.buyerEmail,
+    vatNumber: order.buyerVatNumber,
+    poNumber: order.poNumber,
+  };
+}
+
+function sellerOf(seller: SellerConfig): DocumentSnapshot["seller"] {
+  return {
+    legalName: seller.legalName,
+    addressLines: seller.addressLines,
+    companyNumber: seller.companyNumber ?? null,
+    vatNumber: seller.vatNumber ?? null,
+  };
+}
+
+/** The order's one line: the course, its places and students, with the order's own VAT. */
+function orderLine(order: OrderRow, students: OrderStudent[]): DocumentLine {
+  const unit = lineAmounts(order.unitPriceCents, {
+    rateBasisPoints: order.vatRateBasisPoints,
+    pricesIncludeVat: order.pricesIncludeVat,
+  });
+  const attendees = order.isBuyerStudent
+    ? [`${order.buyerFirstName} ${order.buyerLastName}`]
+    : students.map((s) => `${s.firstName} ${s.lastName}`);
+  return {
+    description: order.courseTitleSnapshot,
+    detail: attendees.length ? [`Students: ${attendees.join(", ")}`] : [],
+    quantity: order.quantity,
+    unitNetCents: unit.netCents,
+    netCents: order.netAmountCents,
+    vatRateBasisPoints: order.vatRateBasisPoints,
+    vatCents: order.vatAmountCents,
+  };
+}
+
+const TITLES: Record<DocumentKind, [vat: string, plain: string]> = {
+  invoice: ["VAT invoice", "Invoice"],
+  receipt: ["VAT receipt", "Receipt"],
+  credit_note: ["Credit note", "Credit note"],
+};
+
+async function insertDocument(
+  tx: Transaction,
+  values: {
+    order: OrderRow;
+    kind: DocumentKind;
+    number: string;
+    issuedAt: Date;
+    snapshot: DocumentSnapshot;
+    creditsDocumentId?: string;
+    reason?: string | null;
+    actor: OrderActor;
+  },
+): Promise<DocumentRow> {
+  const { snapshot } = values;
+  const [row] = await tx
+    .insert(orderDocuments)
+    .values({
+      orderId: values.order.id,
+      kind: values.kind,
+      number: values.number,
+      issuedAt: values.issuedAt,
+      netAmountCents: snapshot.netCents,
+      vatAmountCents: snapshot.vatCents,
+      totalAmountCents: snapshot.totalCents,
+      creditsDocumentId: values.creditsDocumentId ?? null,
+      reason: values.reason ?? null,
+      issuedBy: values.actor,
+      snapshot,
+    })
+    .returning();
+  await recordOrderEvent(tx, values.order.id, `${values.kind}_issued`, values.actor, {
+    documentId: row!.id,
+    number: row!.number,
+    totalAmountCents: row!.totalAmountCents,
+  });
+  return row!;
+}
+
+/**
+ * Issues the order's invoice (on 'Mark Invoiced') or, for a paid card order, its receipt, in
+ * `tx`. At most one per order: the unique index on order_documents refuses a second, so call it
+ * in the transaction whose conditional status change won.
+ */
+export async function issueInvoice(
+  tx: Transaction,
+  order: OrderRow,
+  students: OrderStudent[],
+  options: { kind: "invoice" | "receipt"; actor: OrderActor; paidAt?: Date; now?: Date },
+): Promise<DocumentRow> {
+  const seller = config.seller;
+  const issuedAt = options.now ?? new Date();
+  const number = await allocateDocumentNumber(tx, SERIES[options.kind], issuedAt.getUTCFullYear());
+  const vatRegistered = order.vatRateBasisPoints > 0 || Boolean(seller.vatNumber);
+  const reference = orderReference(order.id);
+  const snapshot: DocumentSnapshot = {
+    kind: options.kind,
+    number,
+    title: TITLES[options.kind][vatRegistered ? 0 : 1],
+    issuedAt: issuedAt.toISOString(),
+    timeOfSupply: (options.kind === "receipt" && options.paidAt
+      ? options.paidAt
+      : issuedAt
+    ).toISOString(),
+    dueDate:
+      options.kind === "invoice" ? addDays(issuedAt, seller.paymentTermsDays).toISOString() : null,
+    orderId: order.id,
+    orderReference: reference,
+    currency: order.currency,
+    vatRegistered,
+    pricesIncludeVat: order.pricesIncludeVat,
+    seller: sellerOf(seller),
+    customer: customerOf(order),
+    lines: [orderLine(order, students)],
+    netCents: order.netAmountCents,
+    vatCents: order.vatAmountCents,
+    totalCents: order.totalAmountCents,
+    payment:
+      options.kind === "invoice"
+        ? { termsDays: seller.paymentTermsDays, reference, bank: seller.bank ?? null }
+        : null,
+    paid:
+      options.kind === "receipt"
+        ? { at: (options.paidAt ?? issuedAt).toISOString(), method: "Card" }
+        : null,
+    credits: null,
+    reason: null,
+  };
+  return insertDocument(tx, {
+    order,
+    kind: options.kind,
+    number,
+    issuedAt,
+    snapshot,
+    actor: options.actor,
+  });
+}
+
+/**
+ * The VAT share of a credited amount, in proportion to the credited document (rounded half up),
+ * so crediting the whole total gives back exactly its VAT.
+ */
+export function creditAmounts(
+  creditedTotalCents: number,
+  document: { vatAmountCents: number; totalAmountCents: number },
+): { netCents: number; vatCents: number; totalCents: number } {
+  if (document.totalAmountCents <= 0 || document.vatAmountCents <= 0) {
+    return { netCents: creditedTotalCents, vatCents: 0, totalCents: creditedTotalCents };
+  }
+  const vatCents = Math.floor(
+    (2 * creditedTotalCents * document.vatAmountCents + document.totalAmountCents) /
+      (2 * document.totalAmountCents),
+  );
+  return { netCents: creditedTotalCents - vatCents, vatCents, totalCents: creditedTotalCents };
+}
+
+/**
+ * Issues a credit note against the order's invoice or receipt, in `tx`: the whole of it (an
+ * invoiced order canceled) or part (a partial refund). Null when the order has no invoice or
+ * receipt to credit. Never more than what is still uncredited: the caller checks the refund
+ * against the order's total; this checks against the document.
+ */
+export async function issueCreditNote(
+  tx: Transaction,
+  order: OrderRow,
+  options: { amountCents?: number; reason: string | null; actor: OrderActor; now?: Date },
+): Promise<DocumentRow | null> {
+  const [credited] = await tx
+    .select()
+    .from(orderDocuments)
+    .where(
+      and(
+        eq(orderDocuments.orderId, order.id),
+        inArray(orderDocuments.kind, ["invoice", "receipt"]),
+      ),
+    );
+  if (!credited) return null;
+  const [already] = await tx
+    .select({ total: sql<number>`coalesce(sum(${orderDocuments.totalAmountCents}), 0)::int` })
+    .from(orderDocuments)
+    .where(eq(orderDocuments.creditsDocumentId, credited.id));
+  const remaining = credited.totalAmountCents - Number(already?.total ?? 0);
+  const amount = Math.min(options.amountCents ?? remaining, remaining);
+  if (amount <= 0) return null;
+  const issuedAt = options.now ?? new Date();
+  const number = await allocateDocumentNumber(tx, SERIES.credit_note, issuedAt.getUTCFullYear());
+  const amounts = creditAmounts(amount, credited);
+  const original = credited.snapshot as DocumentSnapshot;
+  const rate = order.vatRateBasisPoints;
+  const snapshot: DocumentSnapshot = {
+    ...original,
+    kind: "credit_note",
+    number,
+    title: TITLES.credit_note[0],
+    issuedAt: issuedAt.toISOString(),
+    timeOfSupply: issuedAt.toISOString(),
+    dueDate: null,
+    lines: [
+      {
+        description:
+          amount === credited.totalAmountCents
+            ? `Credit for ${credited.number}: ${order.courseTitleSnapshot}`
+            : `Partial credit for ${credited.number}: ${order.courseTitleSnapshot}`,
+        detail: options.reason ? [`Reason: ${options.reason}`] : [],
+        quantity: 1,
+        unitNetCents: amounts.netCents,
+        netCents: amounts.netCents,
+        vatRateBasisPoints: rate,
+        vatCents: amounts.vatCents,
+      },
+    ],
+    netCents: amounts.netCents,
+    vatCents: amounts.vatCents,
+    totalCents: amounts.totalCents,
+    payment: null,
+    paid: null,
+    credits: { number: credited.number, issuedAt: credited.issuedAt.toISOString() },
+    reason: options.reason,
+  };
+  return insertDocument(tx, {
+    order,
+    kind: "credit_note",
+    number,
+    issuedAt,
+    snapshot,
+    creditsDocumentId: credited.id,
+    reason: options.reason,
+    actor: options.actor,
+  });
+}
+
+/** An order's documents, oldest first (the order page's downloads). */
+export function documentsOfOrder(orderId: string): Promise<DocumentRow[]> {
+  if (!isUuid(orderId)) return Promise.resolve([]);
+  return db()
+    .select()
+    .from(orderDocuments)
+    .where(eq(orderDocuments.orderId, orderId))
+    .orderBy(asc(orderDocuments.issuedAt), asc(orderDocuments.number));
+}
+
+export async function findDocument(documentId: string): Promise<DocumentRow | null> {
+  if (!isUuid(documentId)) return null;
+  const [row] = await db().select().from(orderDocuments).where(eq(orderDocuments.id, documentId));
+  return row ?? null;
+}
