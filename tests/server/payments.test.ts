@@ -367,7 +367,9 @@ describe("the invoice path", () => {
       ok: true,
       order: { status: "invoiced", actions: ["paid", "canceled"] },
     });
-    expect(await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN)).toMatchObject({ ok: false });
+    expect(await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN)).toMatchObject({
+      ok: false,
+    });
     expect(await changeOrderStatusByAdmin(order.id, "paid", ADMIN)).toMatchObject({
       ok: true,
       order: { status: "paid", actions: [] },
@@ -751,7 +753,9 @@ describe("the admin Payments screen's queries", () => {
     expect(await changeOrderStatusByAdmin(b.id, "invoiced", ADMIN)).toMatchObject({ ok: false });
     expect(await changeOrderStatusByAdmin(c.id, "paid", ADMIN)).toMatchObject({ ok: false });
     expect(await changeOrderStatusByAdmin(c.id, "pending", ADMIN)).toMatchObject({ ok: false });
-    expect(await changeOrderStatusByAdmin("00000000-0000-4000-8000-000000000000", "paid", ADMIN)).toEqual({
+    expect(
+      await changeOrderStatusByAdmin("00000000-0000-4000-8000-000000000000", "paid", ADMIN),
+    ).toEqual({
       ok: false,
       reason: "not_found",
     });
