@@ -33,6 +33,20 @@ CREATE TABLE "order_events" (
 	"created_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "order_refunds" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"order_id" uuid NOT NULL,
+	"stripe_refund_id" text NOT NULL,
+	"amount_cents" integer NOT NULL,
+	"reason" text,
+	"status" text NOT NULL,
+	"credit_note_id" uuid,
+	"actor" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "order_refunds_stripe_refund_id_unique" UNIQUE("stripe_refund_id"),
+	CONSTRAINT "order_refunds_amount_positive" CHECK ("order_refunds"."amount_cents" > 0)
+);
+--> statement-breakpoint
 ALTER TABLE "orders" DROP CONSTRAINT "orders_total_matches";--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD COLUMN "document_id" uuid;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "net_amount_cents" integer;--> statement-breakpoint
@@ -56,9 +70,12 @@ ALTER TABLE "orders" ADD COLUMN "stripe_payment_intent_id" text;--> statement-br
 ALTER TABLE "order_documents" ADD CONSTRAINT "order_documents_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_documents" ADD CONSTRAINT "order_documents_credits_document_id_order_documents_id_fk" FOREIGN KEY ("credits_document_id") REFERENCES "public"."order_documents"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_events" ADD CONSTRAINT "order_events_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "order_refunds" ADD CONSTRAINT "order_refunds_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "order_refunds" ADD CONSTRAINT "order_refunds_credit_note_id_order_documents_id_fk" FOREIGN KEY ("credit_note_id") REFERENCES "public"."order_documents"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "order_documents_order_id_idx" ON "order_documents" USING btree ("order_id","issued_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "order_documents_one_invoice_per_order_idx" ON "order_documents" USING btree ("order_id") WHERE "order_documents"."kind" in ('invoice', 'receipt');--> statement-breakpoint
 CREATE INDEX "order_events_order_id_created_at_idx" ON "order_events" USING btree ("order_id","created_at");--> statement-breakpoint
+CREATE INDEX "order_refunds_order_id_idx" ON "order_refunds" USING btree ("order_id");--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD CONSTRAINT "email_outbox_document_id_order_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."order_documents"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_amounts_match" CHECK ("orders"."net_amount_cents" + "orders"."vat_amount_cents" = "orders"."total_amount_cents" and "orders"."vat_amount_cents" >= 0 and case when "orders"."prices_include_vat" then "orders"."total_amount_cents" else "orders"."net_amount_cents" end = "orders"."unit_price_cents" * "orders"."quantity");--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_refund_within_total" CHECK ("orders"."refunded_amount_cents" between 0 and "orders"."total_amount_cents");--> statement-breakpoint

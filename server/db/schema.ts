@@ -317,6 +317,36 @@ export const orderEvents = pgTable(
 );
 
 /**
+ * Refunds of card payments (issue 16), one row per Stripe refund: whether the admin's request or
+ * Stripe's webhook records it first, the refund id admits it once, so the order's refunded
+ * amount and its credit note are counted once.
+ */
+export const orderRefunds = pgTable(
+  "order_refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    stripeRefundId: text("stripe_refund_id").notNull().unique(),
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason"),
+    /** pending | succeeded | failed | canceled, as Stripe reports it. */
+    status: text("status").notNull(),
+    creditNoteId: uuid("credit_note_id").references(() => orderDocuments.id, {
+      onDelete: "restrict",
+    }),
+    /** An admin's e-mail, or 'stripe' for a refund made in Stripe's dashboard. */
+    actor: text("actor").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("order_refunds_order_id_idx").on(t.orderId),
+    check("order_refunds_amount_positive", sql`${t.amountCents} > 0`),
+  ],
+);
+
+/**
  * Stripe webhook events already applied. The event id is the primary key and is inserted in the
  * same transaction as the event's effect, so a redelivered (or concurrently delivered) event
  * changes nothing a second time.

@@ -18,6 +18,8 @@ export interface OutgoingEmail {
   text: string;
   inquiryId?: string | null;
   orderId?: string | null;
+  /** An invoice, receipt or credit note to attach as a PDF (drawn when the message is sent). */
+  documentId?: string | null;
 }
 
 /** Queues messages in `tx` (a transaction or the database). */
@@ -38,6 +40,7 @@ export async function queueEmails(
         text: m.text,
         inquiryId: m.inquiryId ?? null,
         orderId: m.orderId ?? null,
+        documentId: m.documentId ?? null,
       })),
     )
     .returning();

@@ -133,8 +133,13 @@ export async function changeOrderStatusByAdmin(
   orderId: string,
   to: OrderStatus,
   admin: { email: string },
+  options: { notifyBuyer?: boolean } = {},
 ): Promise<AdminStatusChange> {
-  const result = await transitionOrder(orderId, to, { source: "admin", actor: admin.email });
+  const result = await transitionOrder(orderId, to, {
+    source: "admin",
+    actor: admin.email,
+    notifyBuyer: options.notifyBuyer,
+  });
   if (result.kind === "not_found" || result.kind === "duplicate_event") {
     return { ok: false, reason: "not_found" };
   }

@@ -114,6 +114,8 @@ export async function transitionOrder(
     eventType?: string;
     /** Who did it, for the order's timeline: an admin's e-mail (default: from the source). */
     actor?: OrderActor;
+    /** An admin's cancellation: tell the buyer by e-mail (the order page's checkbox). */
+    notifyBuyer?: boolean;
   },
 ): Promise<TransitionResult> {
   if (!isUuid(orderId)) return { kind: "not_found" };
