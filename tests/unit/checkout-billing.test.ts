@@ -173,3 +173,35 @@ describe("billing details", () => {
     expect(values.billing.addressLine1.length).toBeLessThanOrEqual(200);
   });
 });
+
+describe("seller details on public pages", () => {
+  it("show each detail only when set; a registered office only for a company", async () => {
+    const { sellerFacts } = await import("#app/lib/seller.ts");
+    const bare = {
+      legalName: "NightWatch",
+      addressLines: ["London", "United Kingdom"],
+      companyNumber: null,
+      vatNumber: null,
+      icoNumber: null,
+    };
+    expect(sellerFacts(bare)).toEqual([
+      { label: null, value: "NightWatch" },
+      { label: "Address", value: "London, United Kingdom" },
+    ]);
+    expect(
+      sellerFacts({
+        ...bare,
+        legalName: "NightWatch Intelligence Ltd",
+        companyNumber: "01234567",
+        vatNumber: "GB123456789",
+        icoNumber: "ZA123456",
+      }).map((f) => f.label),
+    ).toEqual([
+      null,
+      "Registered office",
+      "Company number",
+      "VAT number",
+      "ICO registration number",
+    ]);
+  });
+});
