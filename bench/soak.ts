@@ -14,6 +14,7 @@ import {
   type Site,
 } from "#tests/support/site-process.ts";
 import { sendRequest } from "#tests/support/http-request.ts";
+import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { DEMO_COURSE_SLUG, PORTS, percentile, round, table } from "./lib.ts";
 
 /**
@@ -305,6 +306,7 @@ function stepFor(i: number, n: number, site: { pages: string[]; courses: string[
         firstName: "Soak",
         lastName: "Test",
         email: `order-${id}@example.com`,
+        ...BILLING_FORM,
         studentMode: "self",
       });
     case 13:

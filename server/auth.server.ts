@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { betterAuth } from "better-auth";
@@ -69,6 +69,14 @@ function authSecret(): string {
       "Set BETTER_AUTH_SECRET (the same value on every instance) when more than one instance serves the site.",
   );
   return generatedSecret;
+}
+
+/**
+ * A key for another signed cookie of the site, derived from the auth secret and its purpose, so
+ * the admin sessions' secret itself signs nothing else and one setting covers every instance.
+ */
+export function derivedSecret(purpose: string): string {
+  return createHmac("sha256", authSecret()).update(`nightwatch:${purpose}`).digest("base64url");
 }
 
 /* ---------------------------------------------------------------- better-auth */

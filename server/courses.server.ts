@@ -341,6 +341,21 @@ export async function findPublishedCourse(slugOrId: string): Promise<PublishedCo
 /* ------------------------------------------------------------------------------------------ */
 /* Checkout (/courses/{slug}/checkout) and its success and canceled pages.                      */
 
+/**
+ * Whether a published course's page offers 'Book an Online Course' (the checkout sells it): the
+ * same rule as the checkout's, so the page never links to a checkout that is not found.
+ */
+export function isBookableOnline(course: {
+  price: string | null;
+  partner: { id: string } | null;
+}): boolean {
+  return isPurchasable({
+    status: "published",
+    price: course.price,
+    partnerId: course.partner?.id ?? null,
+  });
+}
+
 /** The published course a checkout page sells (spec §7 'Checkout'), or null. */
 export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse | null> {
   if (!isSlug(slug)) return null;
@@ -353,16 +368,15 @@ export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse |
       durationHours: courses.durationHours,
       price: courses.price,
       status: courses.status,
+      partnerId: courses.partnerId,
     })
     .from(courses)
     .where(and(eq(courses.slug, slug), eq(courses.status, "published")))
     .limit(1);
-  if (!row) return null;
-  const { price, status, ...course } = row;
-  return {
-    ...course,
-    unitPriceCents: isPurchasable({ status, price }) ? priceToPence(price) : null,
-  };
+  // A partner's course or one without a price has no checkout: a typed-in URL is not found.
+  if (!row || !isPurchasable(row)) return null;
+  const { price, status: _status, partnerId: _partnerId, ...course } = row;
+  return { ...course, unitPriceCents: priceToPence(price)! };
 }
 
 /** Title and slug of any course by slug (the success page still names an archived course). */

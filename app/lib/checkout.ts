@@ -23,6 +23,21 @@ export interface CheckoutBuyer {
   company: string;
 }
 
+/**
+ * Where the invoice goes (issue 16): a UK VAT invoice names the customer and their address, and
+ * finance teams want their purchase order number on it. The organisation is the buyer's
+ * `company`. Country defaults to the United Kingdom; its postcodes are checked.
+ */
+export interface CheckoutBilling {
+  addressLine1: string;
+  addressLine2: string;
+  town: string;
+  postcode: string;
+  country: string;
+  poNumber: string;
+  vatNumber: string;
+}
+
 export interface CheckoutStudent {
   firstName: string;
   lastName: string;
@@ -32,6 +47,9 @@ export interface CheckoutStudent {
 /** The form as typed (strings trimmed); `quantity` is NaN when the post held no number. */
 export interface CheckoutValues {
   buyer: CheckoutBuyer;
+  billing: CheckoutBilling;
+  /** The 'I accept the terms' box was ticked. */
+  termsAccepted: boolean;
   studentMode: StudentMode;
   quantity: number;
   students: CheckoutStudent[];
@@ -51,6 +69,18 @@ export const MESSAGES = {
   invalidBillingEmail: {
     title: "Missing Information",
     description: "Please enter a valid billing email address",
+  },
+  invalidPostcode: {
+    title: "Missing Information",
+    description: "Please enter a valid UK postcode",
+  },
+  invalidVatNumber: {
+    title: "Missing Information",
+    description: "Please enter a valid VAT number or leave it empty",
+  },
+  termsNotAccepted: {
+    title: "Terms Not Accepted",
+    description: "Please accept the terms and conditions to complete your booking",
   },
   missingStudent: (n: number): CheckoutMessage => ({
     title: "Missing Student Information",
@@ -72,10 +102,6 @@ export const MESSAGES = {
     title: "Invoice Requested",
     description: "Your booking has been submitted. We'll send you an invoice shortly.",
   },
-  notForSale: {
-    title: "Not Available Online",
-    description: "This course has no online price. Please ask us for a quote.",
-  },
   cardUnavailable: {
     title: "Card Payments Unavailable",
     description: "Card payments are not available at the moment. Please request a manual invoice.",
@@ -89,7 +115,16 @@ export const FIELD = {
   lastName: "lastName",
   email: "email",
   phone: "phone",
+  /** The organisation billed (stored as the buyer's company and the billing organisation). */
   company: "company",
+  addressLine1: "addressLine1",
+  addressLine2: "addressLine2",
+  town: "town",
+  postcode: "postcode",
+  country: "country",
+  poNumber: "poNumber",
+  vatNumber: "vatNumber",
+  acceptTerms: "acceptTerms",
   studentMode: "studentMode",
   quantity: "quantity",
   /** Set by the page once JavaScript runs: the answer is JSON instead of a redirect. */
@@ -100,7 +135,71 @@ export const FIELD = {
 /** What the buttons post: pay by card, ask for an invoice, or (without JS) redraw the student list. */
 export type CheckoutIntent = "card" | "invoice" | "update";
 
-const LIMITS = { name: 200, email: 254, phone: 50, company: 200 } as const;
+const LIMITS = {
+  name: 200,
+  email: 254,
+  phone: 50,
+  company: 200,
+  addressLine: 200,
+  town: 100,
+  postcode: 20,
+  country: 100,
+  poNumber: 100,
+  vatNumber: 30,
+} as const;
+
+export const DEFAULT_COUNTRY = "United Kingdom";
+
+/** What visitors type for the United Kingdom (compared lower-cased, spaces collapsed). */
+const UK_NAMES = new Set([
+  "united kingdom",
+  "united kingdom of great britain and northern ireland",
+  "uk",
+  "u.k.",
+  "gb",
+  "great britain",
+  "britain",
+  "england",
+  "scotland",
+  "wales",
+  "northern ireland",
+]);
+
+export function isUnitedKingdom(country: string): boolean {
+  return UK_NAMES.has(country.trim().replace(/\s+/g, " ").toLowerCase());
+}
+
+/** Outward code (area, district) and inward code (sector, unit); GIR 0AA is Girobank's. */
+const UK_POSTCODE = /^(?:[A-Z]{1,2}\d[A-Z\d]?|GIR) ?\d[A-Z]{2}$/;
+
+/**
+ * A UK postcode written the Royal Mail way ('sw1a1aa' → 'SW1A 1AA'), or null when it is not
+ * one. Only the format is checked, not that the postcode exists.
+ */
+export function formatUkPostcode(postcode: string): string | null {
+  const compact = postcode.replace(/\s+/g, "").toUpperCase();
+  if (!UK_POSTCODE.test(compact)) return null;
+  return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
+}
+
+/**
+ * A buyer's VAT number without spaces, dots or dashes, upper-cased; nine or twelve digits alone
+ * are taken as a UK number ('GB' added).
+ */
+export function normaliseVatNumber(vatNumber: string): string {
+  const compact = vatNumber.replace(/[\s.-]+/g, "").toUpperCase();
+  return /^(\d{9}|\d{12})$/.test(compact) ? `GB${compact}` : compact;
+}
+
+/**
+ * UK (GB and 9 or 12 digits, or the GD/HA government and health authority numbers; XI for
+ * Northern Ireland) or another country's: two letters and 2 to 13 letters or digits, with at
+ * least one digit.
+ */
+export function isValidVatNumber(vatNumber: string): boolean {
+  if (/^(GB|XI)/.test(vatNumber)) return /^(GB|XI)(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/.test(vatNumber);
+  return /^[A-Z]{2}(?=[A-Z]*\d)[A-Z0-9]{2,13}$/.test(vatNumber);
+}
 
 // Control characters (newlines, tabs) become spaces: names end up in e-mail headers and tables.
 const clean = (value: unknown, max: number) =>
@@ -146,6 +245,14 @@ export const checkoutFormSchema = z.pipe(
     email: emailLine,
     phone: line(LIMITS.phone),
     company: line(LIMITS.company),
+    addressLine1: line(LIMITS.addressLine),
+    addressLine2: line(LIMITS.addressLine),
+    town: line(LIMITS.town),
+    postcode: line(LIMITS.postcode),
+    country: line(LIMITS.country),
+    poNumber: line(LIMITS.poNumber),
+    vatNumber: line(LIMITS.vatNumber),
+    acceptTerms: z.optional(z.unknown()),
     studentMode: z.optional(z.unknown()),
     quantity: line(10),
     students: z.optional(z.unknown()),
@@ -157,6 +264,12 @@ export const checkoutFormSchema = z.pipe(
     const quantity = /^\d{1,3}$/.test(form.quantity) ? Number(form.quantity) : Number.NaN;
     const posted = Array.isArray(form.students) ? form.students.slice(0, MAX_QUANTITY) : [];
     const students = Array.from(posted, (student) => studentSchema.parse(student));
+    // An empty country is the default one; the UK's other names are written one way.
+    const country = !form.country || isUnitedKingdom(form.country) ? DEFAULT_COUNTRY : form.country;
+    const postcode =
+      country === DEFAULT_COUNTRY
+        ? (formatUkPostcode(form.postcode) ?? form.postcode)
+        : form.postcode;
     return {
       intent,
       values: {
@@ -167,6 +280,17 @@ export const checkoutFormSchema = z.pipe(
           phone: form.phone,
           company: form.company,
         },
+        billing: {
+          addressLine1: form.addressLine1,
+          addressLine2: form.addressLine2,
+          town: form.town,
+          postcode,
+          country,
+          poNumber: form.poNumber,
+          vatNumber: normaliseVatNumber(form.vatNumber),
+        },
+        // A ticked box posts 'on' (its default value); anything else is not a ticked box.
+        termsAccepted: form.acceptTerms === "on",
         studentMode,
         quantity: studentMode === "self" ? 1 : quantity,
         students: studentMode === "self" ? [] : students,
@@ -214,6 +338,13 @@ export const FIELD_MESSAGES = {
   email: "Please enter an email address",
   invalidEmail: "Please enter a valid email address",
   quantity: `Please choose between ${MIN_QUANTITY} and ${MAX_QUANTITY} students`,
+  company: "Please enter the organisation to invoice",
+  addressLine1: "Please enter the first line of the billing address",
+  town: "Please enter a town or city",
+  postcode: "Please enter a postcode",
+  invalidPostcode: "Please enter a valid UK postcode, e.g. SW1A 1AA",
+  invalidVatNumber: "Please enter a valid VAT number, e.g. GB123456789",
+  acceptTerms: "Please accept the terms to continue",
 } as const;
 
 /**
@@ -244,6 +375,27 @@ export function checkCheckout(
     MESSAGES.missingBilling,
     MESSAGES.invalidBillingEmail,
   );
+  const { buyer, billing } = values;
+  const required = [
+    [FIELD.company, buyer.company],
+    [FIELD.addressLine1, billing.addressLine1],
+    [FIELD.town, billing.town],
+    [FIELD.postcode, billing.postcode],
+  ] as const;
+  for (const [name, value] of required) {
+    if (!value) {
+      fieldErrors[name] = FIELD_MESSAGES[name];
+      toast ??= MESSAGES.missingBilling;
+    }
+  }
+  if (billing.postcode && isUnitedKingdom(billing.country) && !formatUkPostcode(billing.postcode)) {
+    fieldErrors[FIELD.postcode] = FIELD_MESSAGES.invalidPostcode;
+    toast ??= MESSAGES.invalidPostcode;
+  }
+  if (billing.vatNumber && !isValidVatNumber(billing.vatNumber)) {
+    fieldErrors[FIELD.vatNumber] = FIELD_MESSAGES.invalidVatNumber;
+    toast ??= MESSAGES.invalidVatNumber;
+  }
   if (values.studentMode === "others") {
     if (!isValidQuantity(values.quantity)) {
       fieldErrors[FIELD.quantity] = FIELD_MESSAGES.quantity;
@@ -258,6 +410,10 @@ export function checkCheckout(
         );
       }
     }
+  }
+  if (!values.termsAccepted) {
+    fieldErrors[FIELD.acceptTerms] = FIELD_MESSAGES.acceptTerms;
+    toast ??= MESSAGES.termsNotAccepted;
   }
   return toast ? { fieldErrors, toast } : null;
 }
@@ -274,8 +430,8 @@ export interface CheckoutCourse {
   title: string;
   thumbnailUrl: string | null;
   durationHours: number | null;
-  /** Pence; null when the course has no price and cannot be bought online. */
-  unitPriceCents: number | null;
+  /** Pence: only a course that can be bought online reaches the checkout. */
+  unitPriceCents: number;
 }
 
 /** What verifying a returning card buyer found (the success page shows each honestly). */
@@ -292,3 +448,16 @@ export type PaymentVerification =
   | { kind: "not_found" }
   /** Stripe could not be asked (not configured, network). */
   | { kind: "error" };
+
+/**
+ * What the success page tells the buyer who placed the order (and nobody else): the reference
+ * to quote, the course, the places and what it costs.
+ */
+export interface BuyerOrderSummary {
+  reference: string;
+  courseTitle: string;
+  places: number;
+  totalCents: number;
+  /** 0 when no VAT was charged. */
+  vatCents: number;
+}

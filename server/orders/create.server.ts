@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { validateCheckout, type CheckoutMessage, type CheckoutValues } from "#app/lib/checkout.ts";
 import type { PaymentMethod } from "#app/lib/orders.ts";
 import type { SpamReason } from "#app/lib/suspected-spam.ts";
@@ -37,8 +37,9 @@ export type CreateOrderResult =
   | { ok: false; reason: "unavailable" };
 
 /**
- * Creates a pending order (spec §7 create-payment): the course is read by id inside the
- * transaction and must be published and priced; unit price from the database, total = unit ×
+ * Creates a pending order (spec §7 create-payment) with the billing details and the time the
+ * terms were accepted: the course is read by id inside the transaction and must be published,
+ * priced and not a partner's; unit price from the database, total = unit ×
  * quantity; the students in order_students. An invoice request also queues the admin alert and
  * the buyer's confirmation in the same transaction — unless it is held as suspected spam
  * (decision 0012): a honeypot order queues nothing; an invoice request whose buyer address has
@@ -48,7 +49,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
   const problem = validateCheckout(input.values);
   if (problem) return { ok: false, reason: "invalid", message: problem };
   if (!isUuid(input.courseId)) return { ok: false, reason: "unavailable" };
-  const { buyer, studentMode } = input.values;
+  const { buyer, billing, studentMode } = input.values;
   const isBuyerStudent = studentMode === "self";
   const quantity = isBuyerStudent ? 1 : input.values.quantity;
   const students = isBuyerStudent ? [] : input.values.students.slice(0, quantity);
@@ -62,6 +63,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         title: courses.title,
         price: courses.price,
         status: courses.status,
+        partnerId: courses.partnerId,
       })
       .from(courses)
       .where(eq(courses.id, input.courseId))
@@ -91,6 +93,17 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         buyerEmail: buyer.email,
         buyerPhone: buyer.phone || null,
         buyerCompany: buyer.company || null,
+        // Where the invoice goes; the checkout's rules required all but line 2, PO and VAT.
+        billingOrganisation: buyer.company || null,
+        billingAddressLine1: billing.addressLine1 || null,
+        billingAddressLine2: billing.addressLine2 || null,
+        billingTown: billing.town || null,
+        billingPostcode: billing.postcode || null,
+        billingCountry: billing.country || null,
+        poNumber: billing.poNumber || null,
+        buyerVatNumber: billing.vatNumber || null,
+        // validateCheckout above refuses a booking whose terms were not accepted.
+        termsAcceptedAt: sql`now()`,
         courseId: course.id,
         courseTitleSnapshot: course.title,
         unitPriceCents,
@@ -173,6 +186,23 @@ export async function findOrderWithCourse(
     .leftJoin(courses, eq(orders.courseId, courses.id))
     .where(eq(orders.id, orderId));
   return row ? { ...row.order, courseSlug: row.courseSlug } : null;
+}
+
+/** Orders with the slug of their course, in the order of `orderIds` (unknown ids left out). */
+export async function findOrdersWithCourse(
+  orderIds: readonly string[],
+): Promise<(OrderRow & { courseSlug: string | null })[]> {
+  const ids = orderIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  const rows = await db()
+    .select({ order: orders, courseSlug: courses.slug })
+    .from(orders)
+    .leftJoin(courses, eq(orders.courseId, courses.id))
+    .where(inArray(orders.id, ids));
+  const byId = new Map(
+    rows.map((row) => [row.order.id, { ...row.order, courseSlug: row.courseSlug }]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function findOrderByCheckoutSession(sessionId: string): Promise<OrderRow | null> {

@@ -31,8 +31,16 @@ export function orderTotal(unitPriceCents: number, quantity: number): number | n
   return total <= MAX_TOTAL_CENTS ? total : null;
 }
 
-/** A course can be bought online when it is published and has a price above zero. */
-export function isPurchasable(course: { status: string; price: string | null }): boolean {
+/**
+ * A course can be bought here online when it is published, has a price above zero and is not a
+ * partner's (a partner course is booked through the partner's 'Buy Now'; one without a price is
+ * quoted for).
+ */
+export function isPurchasable(course: {
+  status: string;
+  price: string | null;
+  partnerId: string | null;
+}): boolean {
   const pence = priceToPence(course.price);
-  return course.status === "published" && pence !== null && pence > 0;
+  return course.status === "published" && course.partnerId === null && pence !== null && pence > 0;
 }

@@ -2,14 +2,20 @@ import {
   checkCheckout,
   MESSAGES,
   readCheckoutForm,
+  type BuyerOrderSummary,
   type CheckoutCourse,
   type CheckoutMessage,
 } from "#app/lib/checkout.ts";
+import { orderReference } from "#app/lib/orders.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
+import type { VatTerms } from "#app/lib/vat.ts";
 import { hitRateLimit, honeypotMark, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
+import { config } from "../config.server.ts";
 import { findCheckoutCourse, findCourseBySlug } from "../courses.server.ts";
 import { log } from "../log.server.ts";
-import { createOrder } from "../orders/create.server.ts";
+import { createOrder, findOrdersWithCourse } from "../orders/create.server.ts";
+import type { OrderRow } from "../orders/records.server.ts";
+import { rememberedOrderIds } from "./buyer-orders.server.ts";
 import {
   isCardPaymentEnabled,
   startCheckout,
@@ -38,12 +44,20 @@ export type CheckoutOutcome =
   | { kind: "invoice"; orderId: string }
   | { kind: "problem"; status: number; message: CheckoutMessage; fieldErrors?: FieldErrors };
 
+/**
+ * The checkout page: the course (only one that can be bought online: published, priced, not a
+ * partner's), whether cards are taken, and how VAT is charged (the prices say 'excl. VAT' or
+ * 'incl. VAT', the summary shows net, VAT and total).
+ */
 export async function loadCheckout(slug: string): Promise<{
   course: CheckoutCourse;
   cardPaymentsEnabled: boolean;
+  vat: VatTerms;
 } | null> {
   const course = await findCheckoutCourse(slug);
-  return course ? { course, cardPaymentsEnabled: isCardPaymentEnabled() } : null;
+  return course
+    ? { course, cardPaymentsEnabled: isCardPaymentEnabled(), vat: { ...config.seller.vat } }
+    : null;
 }
 
 export async function submitCheckout(
@@ -60,7 +74,6 @@ export async function submitCheckout(
     message,
   });
   if (intent === "update") return { kind: "update" };
-  if (course.unitPriceCents === null) return problem(409, MESSAGES.notForSale);
   if (intent === "card" && !isCardPaymentEnabled()) return problem(409, MESSAGES.cardUnavailable);
   const invalid = checkCheckout(values);
   if (invalid) {
@@ -98,29 +111,65 @@ export async function submitCheckout(
 }
 
 export type SuccessPage =
-  | { kind: "invoice"; course: { slug: string; title: string } }
-  /** `verification` is left pending: the page streams 'Verifying payment...' until it settles. */
+  /** `order`: the buyer's latest invoice request for this course, when this browser placed one. */
+  | { kind: "invoice"; course: { slug: string; title: string }; order: BuyerOrderSummary | null }
+  /** `outcome` is left pending: the page streams 'Verifying payment...' until it settles. */
   | {
       kind: "card";
       course: { slug: string; title: string };
-      verification: Promise<PaymentVerification>;
+      outcome: Promise<CardOutcome>;
     }
   | { kind: "none"; course: { slug: string; title: string } };
 
-/** The success page (spec §2 'Success'): ?invoice=true, or ?session_id= to verify with Stripe. */
+/** What verifying a card payment found; `order` only for the browser that placed it. */
+export interface CardOutcome {
+  verification: PaymentVerification;
+  order: BuyerOrderSummary | null;
+}
+
+/**
+ * The success page (spec §2 'Success'): ?invoice=true, or ?session_id= to verify with Stripe.
+ * The order's reference and summary are shown only to the browser that placed it (its signed
+ * cookie names the order, buyer-orders.server.ts); anyone else sees the page without them.
+ */
 export async function loadSuccessPage(
   courseSlug: string,
-  query: URLSearchParams,
+  request: Request,
 ): Promise<SuccessPage | null> {
   const found = await findCourseBySlug(courseSlug);
   if (!found) return null;
+  const query = new URL(request.url).searchParams;
   const course = { slug: found.slug, title: found.title };
-  if (query.get("invoice") === "true") return { kind: "invoice", course };
+  if (query.get("invoice") === "true") {
+    const mine = await findOrdersWithCourse(await rememberedOrderIds(request));
+    const latest = mine.find((o) => o.courseSlug === found.slug && o.paymentMethod === "invoice");
+    return { kind: "invoice", course, order: latest ? buyerSummary(latest) : null };
+  }
   const sessionId = query.get("session_id");
   if (sessionId) {
-    return { kind: "card", course, verification: verifyCheckoutReturn(courseSlug, sessionId) };
+    const mine = rememberedOrderIds(request);
+    const outcome = verifyCheckoutReturn(courseSlug, sessionId).then(
+      async (verification): Promise<CardOutcome> => {
+        if (verification.kind !== "paid" || !(await mine).includes(verification.orderId)) {
+          return { verification, order: null };
+        }
+        const [order] = await findOrdersWithCourse([verification.orderId]);
+        return { verification, order: order ? buyerSummary(order) : null };
+      },
+    );
+    return { kind: "card", course, outcome };
   }
   return { kind: "none", course };
+}
+
+function buyerSummary(order: OrderRow): BuyerOrderSummary {
+  return {
+    reference: orderReference(order.id),
+    courseTitle: order.courseTitleSnapshot,
+    places: order.quantity,
+    totalCents: order.totalAmountCents,
+    vatCents: order.vatAmountCents,
+  };
 }
 
 /** The canceled page names the course (any status: a buyer may return after it was archived). */

@@ -14,7 +14,7 @@ const HOLD_MS = 4_000;
 
 const COURSE = "introduction-to-counter-fraud"; // £295.00, no partner, published
 const CHECKOUT = `/courses/${COURSE}/checkout`;
-const UNPRICED_CHECKOUT = "/courses/insider-fraud-detection/checkout"; // no price: quote only
+const UNPRICED_COURSE = "/courses/insider-fraud-detection"; // no price: quote only
 
 let run = 0;
 const uniqueEmail = (who: string) => `${who}.${Date.now().toString(36)}.${++run}@example.com`;
@@ -80,10 +80,18 @@ test.describe("what is typed before hydration is kept", () => {
       "#checkout-email": buyerEmail,
       "#checkout-phone": "020 7946 0018",
       "#checkout-company": "Analytical Engines Ltd",
+      "#checkout-addressLine1": "12 Babbage Street",
+      "#checkout-addressLine2": "Floor 3",
+      "#checkout-town": "London",
+      "#checkout-postcode": "EC1A 1BB",
+      "#checkout-country": "United Kingdom",
+      "#checkout-poNumber": "PO-EARLY-7",
+      "#checkout-vatNumber": "GB123456789",
     };
     for (const [selector, value] of Object.entries(billing)) {
       await page.locator(selector).fill(value);
     }
+    await page.locator("#checkout-acceptTerms").check();
     await page.getByRole("radio", { name: /Someone else/ }).check();
     await page.getByLabel("Number of students").selectOption("3");
     const students = [
@@ -116,6 +124,7 @@ test.describe("what is typed before hydration is kept", () => {
     for (const [selector, value] of Object.entries(billing)) {
       await expect(page.locator(selector)).toHaveValue(value);
     }
+    await expect(page.locator("#checkout-acceptTerms")).toBeChecked();
     const unitText = (await page.getByTestId("unit-price").innerText()).replace(/[£,]/g, "");
     const unitPence = Math.round(Number(unitText) * 100);
     expect(unitPence).toBe(29_500);
@@ -213,7 +222,7 @@ test.describe("what is typed before hydration is kept", () => {
   }) => {
     // The dialog opens only with scripts; before them its form is in the page (`?quote=`).
     const hold = await holdScripts(page);
-    await open(page, `${UNPRICED_CHECKOUT}?quote=online`);
+    await open(page, `${UNPRICED_COURSE}?quote=online`);
     const form = page.getByRole("form", { name: /^Enquiry about / });
     const email = uniqueEmail("early.quote");
     await expect(form.getByLabel("Online")).toBeChecked();

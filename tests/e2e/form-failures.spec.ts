@@ -80,6 +80,7 @@ for (const how of ["abort", "502"] as const) {
       await page.getByLabel("First Name").first().fill("Ada");
       await page.getByLabel("Last Name").first().fill("Lovelace");
       await page.getByLabel("Email").first().fill("ada@example.com");
+      await fillAddress(page);
       await page.getByLabel("Someone else").check();
       await page.getByLabel("Number of students").selectOption("2");
       for (const n of [1, 2]) {
@@ -104,6 +105,15 @@ for (const how of ["abort", "502"] as const) {
       await expect(page.getByTestId("total")).toHaveText("£590.00");
     });
   });
+}
+
+/** The checkout's billing address and the terms ticked. */
+async function fillAddress(page: Page) {
+  await page.getByLabel("Organisation").fill("Analytical Engines Ltd");
+  await page.getByLabel("Address Line 1").fill("12 Babbage Street");
+  await page.getByLabel("Town or City").fill("London");
+  await page.getByLabel("Postcode").fill("EC1A 1BB");
+  await page.getByRole("checkbox", { name: /I accept the terms/ }).check();
 }
 
 test.describe("checkout field errors", () => {
@@ -131,6 +141,17 @@ test.describe("checkout field errors", () => {
     await expect(first).toBeFocused();
     await expect(first).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("Last Name").first()).toHaveAttribute("aria-invalid", "true");
+    // The billing address and the terms too; the optional fields are not marked.
+    for (const label of ["Organisation", "Address Line 1", "Town or City", "Postcode"]) {
+      await expect(page.getByLabel(label)).toHaveAttribute("aria-invalid", "true");
+    }
+    await expect(page.getByRole("checkbox", { name: /I accept the terms/ })).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
+    for (const label of ["Address Line 2", "PO Number", "VAT Number", "Phone"]) {
+      await expect(page.getByLabel(label)).not.toHaveAttribute("aria-invalid", "true");
+    }
     const email = page.getByLabel("Email").first();
     await expect(email).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByText("Please enter a valid email address").first()).toBeVisible();
@@ -161,6 +182,7 @@ test.describe("checkout field errors", () => {
     await page.getByLabel("First Name").first().fill("Ada");
     await page.getByLabel("Last Name").first().fill("Lovelace");
     await page.getByLabel("Email").first().fill("ada@example.com");
+    await fillAddress(page);
     // Rewritten on its way: the server finds the billing e-mail invalid.
     let done = false;
     await page.route("**/*", async (route) => {

@@ -391,15 +391,16 @@ test.describe("legal pages", () => {
     });
   }
 
-  test("the cookie section lists only the strictly necessary admin session cookie", async ({
+  test("the cookie section lists the two strictly necessary cookies: admin session, booking", async ({
     page,
   }) => {
     for (const path of ["/privacy", "/gdpr"]) {
       await page.goto(path);
       const cookies = page.getByRole("region", { name: /Cookies/ });
       await expect(cookies.getByText("Admin session", { exact: true })).toBeVisible();
-      await expect(cookies.getByText("Strictly necessary", { exact: true })).toBeVisible();
-      await expect(cookies.getByText(/httpOnly/)).toBeVisible();
+      await expect(cookies.getByText("Booking confirmation", { exact: true })).toBeVisible();
+      await expect(cookies.getByText("Strictly necessary", { exact: true })).toHaveCount(2);
+      await expect(cookies.getByText(/httpOnly/)).toHaveCount(2);
       await expect(cookies.getByText(/no analytics/i)).toBeVisible();
     }
   });

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { startFakeStripe, type FakeStripe } from "#tests/support/fake-stripe.ts";
 import { seededRandom, withSiteDatabase } from "#tests/support/site-client.ts";
 import { createAdmin, signIn, startSite, type Site } from "#tests/support/site-process.ts";
@@ -340,7 +341,7 @@ function submission(courseId: string, stripeEvent: (payload: string) => string):
       lastName: "Buyer",
       email: `buyer${int(0, 1e6)}@example.com`,
       phone: "",
-      company: "",
+      ...BILLING_FORM,
       studentMode: pick(["self", "others"]),
       quantity: String(quantity),
       enhanced: pick(["", "1"]),

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { post, withSiteDatabase, type DatabaseRef } from "#tests/support/site-client.ts";
 import {
   createScratchDatabase,
@@ -66,6 +67,7 @@ async function writeLoad(site: Site, round: string, stop: { now: boolean }, acks
             firstName: "Kill",
             lastName: "Test",
             email,
+            ...BILLING_FORM,
             studentMode: "self",
             quantity: "1",
           },

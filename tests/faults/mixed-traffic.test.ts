@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Agent } from "node:http";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { sendRequest } from "#tests/support/http-request.ts";
 import { startSite, type Site } from "#tests/support/site-process.ts";
 
@@ -91,6 +92,7 @@ describe(`mixed traffic: ${CONNECTIONS} connections for ${SECONDS} s`, () => {
       firstName: "Load",
       lastName: "Test",
       email: `order-${unique()}@example.com`,
+      ...BILLING_FORM,
       studentMode: "self",
     }));
     // Mostly page views, as on a real site: 8 pages to 3 posts.

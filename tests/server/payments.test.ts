@@ -2,18 +2,26 @@ import { and, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "#app/lib/checkout.ts";
-import { courses, emailOutbox, orderStudents, orders, stripeEvents } from "#server/db/schema.ts";
+import {
+  coursePartners,
+  courses,
+  emailOutbox,
+  orderStudents,
+  orders,
+  stripeEvents,
+} from "#server/db/schema.ts";
 import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders/admin.server.ts";
 import { createOrder } from "#server/orders/create.server.ts";
 import { orderCsvRows, ordersCsvResponse } from "#server/orders/csv.server.ts";
 import { transitionOrder } from "#server/orders/state-machine.server.ts";
-import { submitCheckout } from "#server/payments/checkout.server.ts";
+import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
 import {
   handleStripeWebhook,
   startCheckout,
   verifyCheckoutReturn,
 } from "#server/payments/stripe.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { BILLING, BILLING_FORM } from "#tests/support/checkout.ts";
 import { TEST_STRIPE_KEYS, type FakeSession } from "#tests/support/fake-stripe.ts";
 
 /**
@@ -72,7 +80,14 @@ async function cardOrder(quantity = 3) {
   const created = await createOrder({
     courseId: course.id,
     paymentMethod: "stripe",
-    values: { buyer, studentMode: "others", quantity, students: students(quantity) },
+    values: {
+      buyer,
+      billing: BILLING,
+      termsAccepted: true,
+      studentMode: "others",
+      quantity,
+      students: students(quantity),
+    },
   });
   if (!created.ok) throw new Error("order not created");
   const started = await startCheckout(created.order, course.slug);
@@ -112,9 +127,10 @@ async function eventCount() {
   return Number(row!.n);
 }
 
+/** A posted checkout form: a complete billing address and the terms ticked, unless overridden. */
 function form(fields: Record<string, string>) {
   const data = new FormData();
-  for (const [k, v] of Object.entries(fields)) data.append(k, v);
+  for (const [k, v] of Object.entries({ ...BILLING_FORM, ...fields })) data.append(k, v);
   return data;
 }
 
@@ -124,7 +140,14 @@ describe("creating an order", () => {
     const result = await createOrder({
       courseId: course.id,
       paymentMethod: "stripe",
-      values: { buyer, studentMode: "others", quantity: 3, students: students(3) },
+      values: {
+        buyer,
+        billing: BILLING,
+        termsAccepted: true,
+        studentMode: "others",
+        quantity: 3,
+        students: students(3),
+      },
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -160,7 +183,14 @@ describe("creating an order", () => {
     const result = await createOrder({
       courseId: course.id,
       paymentMethod: "invoice",
-      values: { buyer, studentMode: "self", quantity: 1, students: [] },
+      values: {
+        buyer,
+        billing: BILLING,
+        termsAccepted: true,
+        studentMode: "self",
+        quantity: 1,
+        students: [],
+      },
     });
     expect(result.ok && result.order).toMatchObject({
       quantity: 1,
@@ -183,6 +213,8 @@ describe("creating an order", () => {
         paymentMethod: "invoice",
         values: {
           buyer,
+          billing: BILLING,
+          termsAccepted: true,
           studentMode: "others",
           quantity,
           students: students(Math.max(quantity, 1)),
@@ -245,13 +277,26 @@ describe("creating an order", () => {
     });
   });
 
-  it("unpublished, unpriced or unknown courses cannot be bought", async () => {
+  it("unpublished, unpriced, partner or unknown courses cannot be bought", async () => {
     const draft = await insertCourse({ slug: "draft", status: "draft" });
     const unpriced = await insertCourse({ slug: "unpriced", price: null });
-    const values = { buyer, studentMode: "self" as const, quantity: 1, students: [] };
+    const [partner] = await database()
+      .db.insert(coursePartners)
+      .values({ name: "Cifas", purchaseUrl: "https://partner.example/buy" })
+      .returning();
+    const partnered = await insertCourse({ slug: "partnered", partnerId: partner!.id });
+    const values = {
+      buyer,
+      billing: BILLING,
+      termsAccepted: true,
+      studentMode: "self" as const,
+      quantity: 1,
+      students: [],
+    };
     for (const courseId of [
       draft.id,
       unpriced.id,
+      partnered.id,
       "00000000-0000-4000-8000-000000000000",
       "nope",
     ]) {
@@ -263,12 +308,26 @@ describe("creating an order", () => {
     expect(await submitCheckout("draft", form({ intent: "invoice" }), "c")).toEqual({
       kind: "not_found",
     });
-    const outcome = await submitCheckout(
-      "unpriced",
-      form({ intent: "invoice", firstName: "A", lastName: "B", email: "a@b.co" }),
-      "c",
-    );
-    expect(outcome).toMatchObject({ kind: "problem", message: MESSAGES.notForSale });
+    // A typed-in checkout URL of a partner's or an unpriced course: not found, page and post.
+    for (const slug of ["unpriced", "partnered"]) {
+      expect(await loadCheckout(slug)).toBeNull();
+      const outcome = await submitCheckout(
+        slug,
+        form({ intent: "invoice", firstName: "A", lastName: "B", email: "a@b.co" }),
+        "c",
+      );
+      expect(outcome).toEqual({ kind: "not_found" });
+    }
+    // The provider's own priced course is sold, with the seller's VAT terms.
+    await insertCourse({ slug: "own-course" });
+    expect(await loadCheckout("own-course")).toMatchObject({
+      course: { slug: "own-course", unitPriceCents: 145000 },
+      vat: { rateBasisPoints: 0, pricesIncludeVat: false },
+    });
+    const [count] = await database()
+      .db.select({ n: sql<number>`count(*)::int` })
+      .from(orders);
+    expect(Number(count!.n)).toBe(0);
   });
 
   it("the checkout's validation messages", async () => {
@@ -585,7 +644,14 @@ describe("the webhook", () => {
     const created = await createOrder({
       courseId: course.id,
       paymentMethod: "stripe",
-      values: { buyer, studentMode: "self", quantity: 1, students: [] },
+      values: {
+        buyer,
+        billing: BILLING,
+        termsAccepted: true,
+        studentMode: "self",
+        quantity: 1,
+        students: [],
+      },
     });
     if (!created.ok) throw new Error("no order");
     const started = await startCheckout(created.order, course.slug);
@@ -651,7 +717,7 @@ describe("the admin Payments screen's queries", () => {
       first: string,
       method: "stripe" | "invoice",
       quantity: number,
-      company = "",
+      company = `${first} Ltd`,
     ) => {
       const created = await createOrder({
         courseId: course.id,
@@ -663,6 +729,8 @@ describe("the admin Payments screen's queries", () => {
             email: `${first.toLowerCase()}@example.com`,
             company,
           },
+          billing: BILLING,
+          termsAccepted: true,
           studentMode: quantity === 1 ? "self" : "others",
           quantity,
           students: students(quantity),

@@ -25,6 +25,7 @@ import {
 import { createOrder } from "#server/orders/create.server.ts";
 import { submitCheckout } from "#server/payments/checkout.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
+import { BILLING, BILLING_FORM } from "#tests/support/checkout.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";
 
@@ -100,9 +101,10 @@ async function insertCourse() {
   return course!;
 }
 
+/** A posted checkout form: a complete billing address and the terms ticked, unless overridden. */
 function checkoutForm(fields: Record<string, string>) {
   const body = new FormData();
-  for (const [k, v] of Object.entries(fields)) body.append(k, v);
+  for (const [k, v] of Object.entries({ ...BILLING_FORM, ...fields })) body.append(k, v);
   return body;
 }
 
@@ -277,8 +279,10 @@ describe("the per-recipient limit on confirmation e-mails", () => {
           lastName: "Buyer",
           email: "buyer@example.com",
           phone: "",
-          company: "",
+          company: "Buyer Ltd",
         },
+        billing: BILLING,
+        termsAccepted: true,
         studentMode: "self",
         quantity: 1,
         students: [],

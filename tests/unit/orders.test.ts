@@ -15,6 +15,7 @@ import {
   type PaymentMethod,
 } from "#app/lib/orders.ts";
 import { isPurchasable, orderTotal, priceToPence } from "#server/orders/pricing.server.ts";
+import { BILLING_FORM } from "#tests/support/checkout.ts";
 import {
   ORDER_TRANSITIONS,
   adminActions,
@@ -67,12 +68,16 @@ describe("pricing from the database's decimal strings", () => {
     expect(orderTotal(2_147_483_647, 2)).toBeNull();
   });
 
-  it("only published courses with a price above zero are for sale", () => {
-    expect(isPurchasable({ status: "published", price: "295.00" })).toBe(true);
-    expect(isPurchasable({ status: "published", price: null })).toBe(false);
-    expect(isPurchasable({ status: "published", price: "0.00" })).toBe(false);
-    expect(isPurchasable({ status: "draft", price: "295.00" })).toBe(false);
-    expect(isPurchasable({ status: "archived", price: "295.00" })).toBe(false);
+  it("only published courses with a price above zero and no partner are for sale", () => {
+    const own = { partnerId: null };
+    expect(isPurchasable({ ...own, status: "published", price: "295.00" })).toBe(true);
+    expect(isPurchasable({ ...own, status: "published", price: null })).toBe(false);
+    expect(isPurchasable({ ...own, status: "published", price: "0.00" })).toBe(false);
+    expect(isPurchasable({ ...own, status: "draft", price: "295.00" })).toBe(false);
+    expect(isPurchasable({ ...own, status: "archived", price: "295.00" })).toBe(false);
+    // A partner's course is bought through the partner's 'Buy Now', never here.
+    const partnerId = "5f0c7a2e-58a4-4d56-9a3e-2f6f1f0f8a11";
+    expect(isPurchasable({ partnerId, status: "published", price: "450.00" })).toBe(false);
   });
 });
 
@@ -160,7 +165,12 @@ describe("checkout form rules", () => {
     for (const [k, v] of Object.entries(fields)) data.append(k, v);
     return data;
   }
-  const billing = { firstName: "Ada", lastName: "Lovelace", email: "ADA@example.com " };
+  const billing = {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: "ADA@example.com ",
+    ...BILLING_FORM,
+  };
 
   it("billing first name, last name and email are required", () => {
     for (const missing of ["firstName", "lastName", "email"]) {
@@ -244,7 +254,14 @@ describe("checkout form rules", () => {
     const { values } = readCheckoutForm(
       form({ ...billing, price: "0.01", unit_price_cents: "1", total: "1" }),
     );
-    expect(Object.keys(values).sort()).toEqual(["buyer", "quantity", "studentMode", "students"]);
+    expect(Object.keys(values).sort()).toEqual([
+      "billing",
+      "buyer",
+      "quantity",
+      "studentMode",
+      "students",
+      "termsAccepted",
+    ]);
     const check: CheckoutValues = values;
     expect(check).not.toHaveProperty("price");
   });

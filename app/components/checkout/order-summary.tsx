@@ -3,9 +3,10 @@ import { GraduationCap } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import type { CheckoutCourse } from "#app/lib/checkout.ts";
 import { formatPence } from "#app/lib/format.ts";
+import { formatVatRate, lineAmounts, vatLabel, type VatTerms } from "#app/lib/vat.ts";
 
 /** The course's picture, title and length, as the checkout shows them. */
-export function CourseSummaryHeader({ course }: { course: CheckoutCourse }) {
+function CourseSummaryHeader({ course }: { course: CheckoutCourse }) {
   return (
     <div className="flex gap-4">
       {course.thumbnailUrl ? (
@@ -33,16 +34,24 @@ export function CourseSummaryHeader({ course }: { course: CheckoutCourse }) {
   );
 }
 
-/** The booking's price, places and total; `children` are the ways to pay beneath them. */
+/**
+ * The booking's price, places and amounts; `children` are the ways to pay beneath them. Prices
+ * say whether they include VAT; a VAT-registered seller's summary shows net, VAT and total
+ * (worked out as the server stores them, app/lib/vat.ts), anyone else's just the total.
+ */
 export function BookingSummary({
   course,
   places,
+  vat,
   children,
 }: {
-  course: CheckoutCourse & { unitPriceCents: number };
+  course: CheckoutCourse;
   places: number;
+  vat: VatTerms;
   children: ReactNode;
 }) {
+  const amounts = lineAmounts(course.unitPriceCents * places, vat);
+  const label = vatLabel(vat);
   return (
     <Card className="lg:sticky lg:top-24">
       <CardHeader>
@@ -52,12 +61,36 @@ export function BookingSummary({
         <CourseSummaryHeader course={course} />
         <dl className="grid grid-cols-[1fr_auto] gap-y-2 text-sm">
           <dt className="text-muted-foreground">Price per student</dt>
-          <dd data-testid="unit-price">{formatPence(course.unitPriceCents)}</dd>
+          <dd className="text-right">
+            <span data-testid="unit-price">{formatPence(course.unitPriceCents)}</span>
+            {label ? (
+              <span data-testid="vat-label" className="block text-xs text-muted-foreground">
+                {label}
+              </span>
+            ) : null}
+          </dd>
           <dt className="text-muted-foreground">Quantity</dt>
-          <dd data-testid="quantity">{places}</dd>
+          <dd data-testid="quantity" className="text-right">
+            {places}
+          </dd>
+          {label ? (
+            <>
+              <dt className="text-muted-foreground">Net</dt>
+              <dd data-testid="net" className="text-right">
+                {formatPence(amounts.netCents)}
+              </dd>
+              <dt className="text-muted-foreground">VAT ({formatVatRate(vat.rateBasisPoints)})</dt>
+              <dd data-testid="vat" className="text-right">
+                {formatPence(amounts.vatCents)}
+              </dd>
+            </>
+          ) : null}
           <dt className="border-t border-border pt-2 font-semibold">Total</dt>
-          <dd data-testid="total" className="border-t border-border pt-2 text-lg font-semibold">
-            {formatPence(course.unitPriceCents * places)}
+          <dd
+            data-testid="total"
+            className="border-t border-border pt-2 text-right text-lg font-semibold"
+          >
+            {formatPence(amounts.totalCents)}
           </dd>
         </dl>
         {children}

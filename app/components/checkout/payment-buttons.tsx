@@ -1,6 +1,9 @@
 import { CreditCard, ExternalLink, FileText, Info } from "lucide-react";
+import { Link } from "react-router";
+import { fieldIds } from "#app/components/forms/form-parts.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { FIELD, type CheckoutIntent } from "#app/lib/checkout.ts";
+import type { FieldErrors } from "#app/lib/forms.ts";
 
 /**
  * Spec §4: the payment page opens in a new tab; this notice links to it in case a popup blocker
@@ -77,6 +80,56 @@ export function PaymentButtons({
       <p className="text-xs text-muted-foreground">
         Card payments are handled by Stripe; your card details never reach our servers.
       </p>
+    </div>
+  );
+}
+
+/**
+ * The required 'I accept the terms' box, with a link to them (opened in a new tab, so nothing
+ * typed here is lost). A native, uncontrolled checkbox: ticked before hydration, it stays so.
+ */
+export function TermsAcceptance({
+  errors,
+  defaults,
+}: {
+  errors: FieldErrors;
+  defaults: Record<string, string>;
+}) {
+  const { id, errorId } = fieldIds("checkout", FIELD.acceptTerms);
+  const error = errors[FIELD.acceptTerms];
+  return (
+    <div className="grid gap-2">
+      <div className="flex items-start gap-3 text-sm">
+        <input
+          type="checkbox"
+          id={id}
+          name={FIELD.acceptTerms}
+          defaultChecked={defaults[FIELD.acceptTerms] === "on"}
+          aria-required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="mt-0.5 size-4 shrink-0 accent-primary"
+        />
+        <label htmlFor={id}>
+          I accept the{" "}
+          <Link
+            to="/terms"
+            target="_blank"
+            className="text-primary underline underline-offset-4 hover:text-primary/80"
+          >
+            terms and conditions
+          </Link>
+          <span aria-hidden="true" className="text-destructive">
+            {" "}
+            *
+          </span>
+        </label>
+      </div>
+      {error ? (
+        <p id={errorId} role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

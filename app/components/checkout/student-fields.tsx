@@ -9,7 +9,13 @@ import {
 } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { NativeSelect } from "#app/components/ui/select.tsx";
-import { FIELD, MAX_QUANTITY, clampQuantity, type StudentMode } from "#app/lib/checkout.ts";
+import {
+  DEFAULT_COUNTRY,
+  FIELD,
+  MAX_QUANTITY,
+  clampQuantity,
+  type StudentMode,
+} from "#app/lib/checkout.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
 
 /** The checkout's inputs: ids are `checkout-<posted name>`. */
@@ -18,13 +24,19 @@ const BASE_ID = "checkout";
 /** What every field is drawn with: the messages to show and the values it starts with. */
 export type FieldState = { errors: FieldErrors; defaults: Record<string, string> };
 
-/** Who is paying: the buyer's name, e-mail, phone and company. */
+/**
+ * Who is paying, and where the invoice goes: the buyer's name, e-mail and phone, the
+ * organisation and its billing address, and the optional PO and VAT numbers finance teams want
+ * on the invoice. Uncontrolled: the country starts as the United Kingdom.
+ */
 export function BillingInformation(field: FieldState) {
   return (
     <Card>
       <CardHeader>
         <CardTitle as="h2">Billing Information</CardTitle>
-        <CardDescription>Who is paying for this booking.</CardDescription>
+        <CardDescription>
+          Who is paying for this booking, and where we send the invoice.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4 sm:grid-cols-2">
         <TextField
@@ -53,9 +65,59 @@ export function BillingInformation(field: FieldState) {
         <TextField
           {...field}
           name={FIELD.company}
-          label="Company"
+          label="Organisation"
+          required
           autoComplete="organization"
           className="sm:col-span-2"
+        />
+        <TextField
+          {...field}
+          name={FIELD.addressLine1}
+          label="Address Line 1"
+          required
+          autoComplete="address-line1"
+          className="sm:col-span-2"
+        />
+        <TextField
+          {...field}
+          name={FIELD.addressLine2}
+          label="Address Line 2"
+          autoComplete="address-line2"
+          className="sm:col-span-2"
+        />
+        <TextField
+          {...field}
+          name={FIELD.town}
+          label="Town or City"
+          required
+          autoComplete="address-level2"
+        />
+        <TextField
+          {...field}
+          name={FIELD.postcode}
+          label="Postcode"
+          required
+          autoComplete="postal-code"
+        />
+        <TextField
+          {...field}
+          name={FIELD.country}
+          label="Country"
+          required
+          autoComplete="country-name"
+          initial={DEFAULT_COUNTRY}
+        />
+        <TextField
+          {...field}
+          name={FIELD.poNumber}
+          label="PO Number"
+          hint="Your purchase order number, if your finance team needs it on the invoice."
+        />
+        <TextField
+          {...field}
+          name={FIELD.vatNumber}
+          label="VAT Number"
+          hint="Your organisation's VAT registration number, if it has one."
         />
       </CardContent>
     </Card>
@@ -193,6 +255,8 @@ function TextField({
   type = "text",
   autoComplete,
   className,
+  hint,
+  initial = "",
   errors,
   defaults,
 }: {
@@ -202,7 +266,13 @@ function TextField({
   type?: string;
   autoComplete?: string;
   className?: string;
+  /** A line under the input saying what the field is for. */
+  hint?: string;
+  /** What the field holds when nothing was posted. */
+  initial?: string;
 } & FieldState) {
+  const hintId = hint ? `${BASE_ID}-${name}-hint` : undefined;
+  const control = controlProps(BASE_ID, name, errors);
   return (
     <Field
       baseId={BASE_ID}
@@ -213,12 +283,20 @@ function TextField({
       className={className}
     >
       <Input
-        {...controlProps(BASE_ID, name, errors)}
+        {...control}
+        aria-describedby={
+          [control["aria-describedby"], hintId].filter(Boolean).join(" ") || undefined
+        }
         type={type}
         autoComplete={autoComplete}
         aria-required={required ? true : undefined}
-        defaultValue={defaults[name] ?? ""}
+        defaultValue={defaults[name] ?? initial}
       />
+      {hint ? (
+        <p id={hintId} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
     </Field>
   );
 }

@@ -1,6 +1,7 @@
 import { Mail } from "lucide-react";
 import type { ReactNode } from "react";
 import { DPO_EMAIL, LEGAL_EMAIL, PRIVACY_EMAIL } from "#app/lib/navigation.ts";
+import { SellerDetailsLine, useSellerDetails } from "./seller-details.tsx";
 
 /** One numbered section of a legal page; `id` is its anchor in the contents list. */
 export interface LegalSection {
@@ -56,6 +57,7 @@ export function LegalPage({
   lastUpdated: string;
   sections: LegalSection[];
 }) {
+  const seller = useSellerDetails();
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:py-20">
       <header className="max-w-3xl">
@@ -108,6 +110,12 @@ export function LegalPage({
             <p className="mt-2 text-sm text-muted-foreground">
               NightWatch, London, United Kingdom. Write to the mailbox that fits your question.
             </p>
+            {seller ? (
+              <div className="mt-3">
+                <h3 className="text-sm font-semibold">Who we are</h3>
+                <SellerDetailsLine seller={seller} className="mt-1 text-sm text-muted-foreground" />
+              </div>
+            ) : null}
             <ul className="mt-4 grid gap-4 sm:grid-cols-3">
               {MAILBOXES.map((box) => (
                 <li key={box.email} className="flex gap-3">
@@ -132,24 +140,56 @@ export function LegalPage({
 }
 
 /**
- * The cookies this site sets, for the privacy and GDPR pages. Keep it true: today the only
- * cookie is the staff session set when an administrator signs in.
+ * The cookies this site sets, for the privacy and GDPR pages. Keep it true: the staff session
+ * set when an administrator signs in, and the booking cookie set when a visitor books a course
+ * (server/payments/buyer-orders.server.ts).
  */
 export function CookieList() {
-  const rows: [string, ReactNode][] = [
-    ["Cookie", "Admin session"],
-    ["Category", "Strictly necessary"],
-    [
-      "Purpose",
-      "Keeps a signed-in member of NightWatch staff signed in to the administration area and protects that session.",
-    ],
-    ["Who receives it", "Signed-in staff only. It is never set for visitors to the public site."],
-    [
-      "Properties",
-      "First-party, httpOnly (not readable by scripts in the page), sent only to this site.",
-    ],
-    ["Duration", "Until the member of staff signs out or the session expires."],
-  ];
+  return (
+    <div className="space-y-4">
+      <CookieRows
+        rows={[
+          ["Cookie", "Admin session"],
+          ["Category", "Strictly necessary"],
+          [
+            "Purpose",
+            "Keeps a signed-in member of NightWatch staff signed in to the administration area and protects that session.",
+          ],
+          [
+            "Who receives it",
+            "Signed-in staff only. It is never set for visitors to the public site.",
+          ],
+          [
+            "Properties",
+            "First-party, httpOnly (not readable by scripts in the page), sent only to this site.",
+          ],
+          ["Duration", "Until the member of staff signs out or the session expires."],
+        ]}
+      />
+      <CookieRows
+        rows={[
+          ["Cookie", "Booking confirmation"],
+          ["Category", "Strictly necessary"],
+          [
+            "Purpose",
+            "Remembers the bookings made in this browser, so that only the person who booked sees the order reference and summary on the confirmation page.",
+          ],
+          [
+            "Who receives it",
+            "Visitors who book a course through our checkout. It is sent only to the course pages.",
+          ],
+          [
+            "Properties",
+            "First-party, httpOnly, signed so it cannot be altered; it holds only order identifiers.",
+          ],
+          ["Duration", "30 days."],
+        ]}
+      />
+    </div>
+  );
+}
+
+function CookieRows({ rows }: { rows: [string, ReactNode][] }) {
   return (
     <dl className="divide-y divide-border rounded-lg border border-border bg-card text-sm">
       {rows.map(([term, value]) => (

@@ -2,6 +2,8 @@ import { Mail, MapPin } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CONTACT_EMAIL, SERVICE_LINKS, type FooterCourse } from "#app/lib/navigation.ts";
+import type { SellerDetails } from "#app/lib/seller.ts";
+import { SellerDetailsLine } from "./seller-details.tsx";
 import { Logo } from "./site-header.tsx";
 
 function Column({ title, children }: { title: string; children: ReactNode }) {
@@ -19,9 +21,12 @@ const footerLink = "text-sm text-muted-foreground hover:text-primary";
 
 export function SiteFooter({
   courses,
+  seller,
   newsletter,
 }: {
   courses: FooterCourse[];
+  /** The seller's registered details, shown under the copyright line. */
+  seller?: SellerDetails;
   newsletter?: ReactNode;
 }) {
   return (
@@ -93,6 +98,14 @@ export function SiteFooter({
             </Link>
           </nav>
         </div>
+        {seller ? (
+          <div className="mx-auto max-w-7xl px-4 pb-6">
+            <SellerDetailsLine
+              seller={seller}
+              className="text-center text-xs text-muted-foreground sm:text-left"
+            />
+          </div>
+        ) : null}
       </div>
     </footer>
   );

@@ -2,9 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, data, redirect, useFetcher, useNavigate } from "react-router";
 import { ArrowLeft } from "lucide-react";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
-import { NotForSale } from "#app/components/checkout/not-for-sale.tsx";
 import { BookingSummary } from "#app/components/checkout/order-summary.tsx";
-import { PaymentButtons, PaymentOpenedNotice } from "#app/components/checkout/payment-buttons.tsx";
+import {
+  PaymentButtons,
+  PaymentOpenedNotice,
+  TermsAcceptance,
+} from "#app/components/checkout/payment-buttons.tsx";
 import {
   BillingInformation,
   StudentInformation,
@@ -29,12 +32,12 @@ import {
   type FieldErrors,
   type FormAnswer,
 } from "#app/lib/forms.ts";
-import { FORM_FIELD } from "#app/lib/inquiry-schemas.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { toast } from "#app/lib/toast.ts";
+import type { VatTerms } from "#app/lib/vat.ts";
 import { clientAddress } from "#server/abuse.server.ts";
 import { failure, readPostedForm, unreadable } from "#server/forms/form-post.server.ts";
-import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
+import { rememberOrder } from "#server/payments/buyer-orders.server.ts";
 import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
 import type { Route } from "./+types/checkout";
 
@@ -44,7 +47,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   return checkout;
 }
 
-/** The checkout's answer (`form: "checkout"`; the page may also show the quote dialog's). */
+/** The checkout's answer (`form: "checkout"`). */
 type CheckoutAnswer = FormAnswer<{
   kind: "card" | "invoice" | "update";
   url?: string;
@@ -53,31 +56,37 @@ type CheckoutAnswer = FormAnswer<{
   values?: Record<string, string>;
 }>;
 
-export async function action(args: Route.ActionArgs) {
-  const { request, params, context } = args;
-  // Read a copy: a post from the quote dialog is handed, unread, to the shared inquiry action.
-  const posted = await readPostedForm(request.clone());
-  if (posted.ok && posted.formData.get(FORM_FIELD) !== null) return inquiryAction(args);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const posted = await readPostedForm(request);
   if (!posted.ok) return unreadable("checkout", posted);
   const form = posted.formData;
   const enhanced = form.get(FIELD.enhanced) === "1";
   const outcome = await submitCheckout(params.slug, form, clientAddress(context));
   const noStore = { "Cache-Control": "no-store" };
-  const answer = (kind: "card" | "invoice" | "update", extra: object = {}) =>
-    data<CheckoutAnswer>({ ok: true, form: "checkout", kind, ...extra }, { headers: noStore });
+  const answer = (kind: "card" | "invoice" | "update", extra: object = {}, cookie?: string) =>
+    data<CheckoutAnswer>(
+      { ok: true, form: "checkout", kind, ...extra },
+      { headers: cookie ? { ...noStore, "Set-Cookie": cookie } : noStore },
+    );
   switch (outcome.kind) {
     case "not_found":
       throw data({ reason: "course_not_found" }, { status: 404 });
     case "update":
       return answer("update", { values: echoValues(form, "all", 300) });
-    case "card":
+    case "card": {
+      // This browser placed the order: its success page may show the order (and only to it).
+      const cookie = await rememberOrder(request, outcome.orderId);
       // Without JavaScript the browser goes straight to Stripe; with it, the page opens a tab.
-      if (!enhanced) throw redirect(outcome.url, { status: 303 });
-      return answer("card", { url: outcome.url });
+      if (!enhanced) {
+        throw redirect(outcome.url, { status: 303, headers: { "Set-Cookie": cookie } });
+      }
+      return answer("card", { url: outcome.url }, cookie);
+    }
     case "invoice": {
+      const cookie = await rememberOrder(request, outcome.orderId);
       const to = `/courses/${encodeURIComponent(params.slug)}/success?invoice=true`;
-      if (!enhanced) throw redirect(to, { status: 303 });
-      return answer("invoice", { redirectTo: to });
+      if (!enhanced) throw redirect(to, { status: 303, headers: { "Set-Cookie": cookie } });
+      return answer("invoice", { redirectTo: to }, cookie);
     }
     case "problem":
       return failure(outcome.status, {
@@ -117,7 +126,7 @@ function isCheckoutAnswer(value: unknown): value is CheckoutAnswer {
 }
 
 export default function Checkout({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { course, cardPaymentsEnabled } = loaderData;
+  const { course, cardPaymentsEnabled, vat } = loaderData;
   const coursePath = `/courses/${encodeURIComponent(params.slug)}`;
   const pageAnswer = isCheckoutAnswer(actionData) ? actionData : undefined;
 
@@ -135,15 +144,12 @@ export default function Checkout({ loaderData, actionData, params }: Route.Compo
         Book <span className="text-foreground">{course.title}</span> for yourself or for up to{" "}
         {MAX_QUANTITY} colleagues.
       </p>
-      {course.unitPriceCents === null ? (
-        <NotForSale course={course} coursePath={coursePath} />
-      ) : (
-        <CheckoutForm
-          course={{ ...course, unitPriceCents: course.unitPriceCents }}
-          cardPaymentsEnabled={cardPaymentsEnabled}
-          pageAnswer={pageAnswer}
-        />
-      )}
+      <CheckoutForm
+        course={course}
+        cardPaymentsEnabled={cardPaymentsEnabled}
+        vat={vat}
+        pageAnswer={pageAnswer}
+      />
     </div>
   );
 }
@@ -151,10 +157,12 @@ export default function Checkout({ loaderData, actionData, params }: Route.Compo
 function CheckoutForm({
   course,
   cardPaymentsEnabled,
+  vat,
   pageAnswer,
 }: {
-  course: CheckoutCourse & { unitPriceCents: number };
+  course: CheckoutCourse;
   cardPaymentsEnabled: boolean;
+  vat: VatTerms;
   pageAnswer: CheckoutAnswer | undefined;
 }) {
   const fetcher = useFetcher<CheckoutAnswer>();
@@ -294,7 +302,8 @@ function CheckoutForm({
         />
       </div>
 
-      <BookingSummary course={course} places={places}>
+      <BookingSummary course={course} places={places} vat={vat}>
+        <TermsAcceptance {...field} />
         {paymentUrl ? <PaymentOpenedNotice url={paymentUrl} /> : null}
         <PaymentButtons
           cardPaymentsEnabled={cardPaymentsEnabled}

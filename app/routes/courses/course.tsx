@@ -12,6 +12,7 @@ import { Link, data, isRouteErrorResponse, redirect } from "react-router";
 import {
   courseBuyUrl,
   findPublishedCourse,
+  isBookableOnline,
   partnerBadge,
   publicUrlOrNull,
 } from "#server/courses.server.ts";
@@ -60,6 +61,7 @@ export async function loader({ params }: Route.LoaderArgs) {
         ? { name: course.partner.name, logoUrl: publicUrlOrNull(course.partner.logoUrl) }
         : null,
       buyUrl: courseBuyUrl(course),
+      bookableOnline: isBookableOnline(course),
     },
   };
 }
@@ -308,16 +310,40 @@ function PartnerBooking({
   );
 }
 
-function ProviderBooking({ course }: { course: { id: string; slug: string; title: string } }) {
+/**
+ * The provider's own course: booked online through the checkout when it has a price; without
+ * one, an online place is quoted for (the checkout would not sell it). A classroom class is
+ * always quoted.
+ */
+function ProviderBooking({
+  course,
+}: {
+  course: { id: string; slug: string; title: string; bookableOnline: boolean };
+}) {
   return (
     <div className="space-y-3">
-      <Link
-        to={`/courses/${course.slug}/checkout`}
-        className={`${buttonVariants({ size: "lg" })} w-full`}
-      >
-        <Monitor aria-hidden />
-        Book an Online Course
-      </Link>
+      {course.bookableOnline ? (
+        <Link
+          to={`/courses/${course.slug}/checkout`}
+          className={`${buttonVariants({ size: "lg" })} w-full`}
+        >
+          <Monitor aria-hidden />
+          Book an Online Course
+        </Link>
+      ) : (
+        <>
+          <p className="text-sm text-muted-foreground">
+            This course has no online price yet. Tell us how many people you'd like to train and our
+            training team will send you a quote within 24 hours.
+          </p>
+          <CourseQuoteDialog course={{ id: course.id, title: course.title }} modality="online">
+            <Button size="lg" className="w-full">
+              <Monitor aria-hidden />
+              Request a Quote
+            </Button>
+          </CourseQuoteDialog>
+        </>
+      )}
       <CourseQuoteDialog course={{ id: course.id, title: course.title }} modality="face_to_face">
         <Button variant="outline" size="lg" className="w-full">
           <Users aria-hidden />

@@ -3,8 +3,8 @@ import { Await, Link, data, redirect } from "react-router";
 import { AlertTriangle, CheckCircle2, Clock, Loader2 } from "lucide-react";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import type { PaymentVerification } from "#app/lib/checkout.ts";
-import { orderReference } from "#app/lib/orders.ts";
+import type { BuyerOrderSummary, PaymentVerification } from "#app/lib/checkout.ts";
+import { formatPence } from "#app/lib/format.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { loadSuccessPage } from "#server/payments/checkout.server.ts";
 import type { Route } from "./+types/success";
@@ -12,11 +12,11 @@ import type { Route } from "./+types/success";
 const TRAINING_PATH = "/services/counter-fraud-training";
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const page = await loadSuccessPage(params.slug, new URL(request.url).searchParams);
+  const page = await loadSuccessPage(params.slug, request);
   if (!page) throw data(null, { status: 404 });
   // Nothing to confirm: back to the course.
   if (page.kind === "none") throw redirect(`/courses/${encodeURIComponent(page.course.slug)}`);
-  // The verification promise is returned unawaited: the page streams while Stripe is asked.
+  // The card outcome is returned unawaited: the page streams while Stripe is asked.
   return page;
 }
 
@@ -42,6 +42,7 @@ export default function Success({ loaderData }: Route.ComponentProps) {
         lead={`Your booking for ${course.title} has been submitted successfully.`}
         links={links}
       >
+        {loaderData.order ? <OrderSummary order={loaderData.order} /> : null}
         <h2 className="text-lg font-semibold">Next steps</h2>
         <ol className="mt-3 list-decimal space-y-2 pl-5 text-left text-muted-foreground">
           <li>Our team will review your booking request.</li>
@@ -55,11 +56,16 @@ export default function Success({ loaderData }: Route.ComponentProps) {
   return (
     <Suspense fallback={<Verifying />}>
       <Await
-        resolve={loaderData.verification}
+        resolve={loaderData.outcome}
         errorElement={<VerificationFailed slug={course.slug} kind="error" />}
       >
-        {(verification) => (
-          <CardOutcome verification={verification} courseTitle={course.title} slug={course.slug} />
+        {(outcome) => (
+          <CardOutcome
+            verification={outcome.verification}
+            order={outcome.order}
+            courseTitle={course.title}
+            slug={course.slug}
+          />
         )}
       </Await>
     </Suspense>
@@ -83,12 +89,51 @@ function Verifying() {
   );
 }
 
+/**
+ * The order as its buyer sees it: the reference to quote, the course, the places and the total.
+ * Only the browser that placed the order is given it (the loader decides).
+ */
+function OrderSummary({ order }: { order: BuyerOrderSummary }) {
+  return (
+    <section aria-labelledby="order-summary-title" className="mb-6 text-left">
+      <h2 id="order-summary-title" className="text-lg font-semibold">
+        Your order
+      </h2>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+        <dt className="text-muted-foreground">Order reference</dt>
+        <dd data-testid="order-reference" className="font-mono text-foreground">
+          {order.reference}
+        </dd>
+        <dt className="text-muted-foreground">Course</dt>
+        <dd data-testid="order-course">{order.courseTitle}</dd>
+        <dt className="text-muted-foreground">Places</dt>
+        <dd data-testid="order-places">{order.places}</dd>
+        <dt className="text-muted-foreground">Total</dt>
+        <dd data-testid="order-total" className="font-semibold">
+          {formatPence(order.totalCents)}
+          {order.vatCents > 0 ? (
+            <span className="font-normal text-muted-foreground">
+              {" "}
+              (including VAT of {formatPence(order.vatCents)})
+            </span>
+          ) : null}
+        </dd>
+      </dl>
+      <p className="mt-3 text-sm text-muted-foreground">
+        Please quote your order reference in any message about this booking.
+      </p>
+    </section>
+  );
+}
+
 function CardOutcome({
   verification,
+  order,
   courseTitle,
   slug,
 }: {
   verification: PaymentVerification;
+  order: BuyerOrderSummary | null;
   courseTitle: string;
   slug: string;
 }) {
@@ -101,11 +146,8 @@ function CardOutcome({
       lead={`Thank you. Your payment for ${courseTitle} has been received.`}
       links={<OutcomeLinks slug={slug} />}
     >
-      <p className="text-sm text-muted-foreground">
-        Order reference{" "}
-        <span className="font-mono text-foreground">{orderReference(verification.orderId)}</span>
-      </p>
-      <ul className="mt-4 space-y-2 text-left text-muted-foreground">
+      {order ? <OrderSummary order={order} /> : null}
+      <ul className="space-y-2 text-left text-muted-foreground">
         <li>You will receive a confirmation email shortly.</li>
         <li>Course access details will be sent within 24 hours.</li>
         <li>Please check your spam folder if you don't see our email.</li>

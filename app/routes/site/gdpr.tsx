@@ -199,8 +199,8 @@ const SECTIONS: LegalSection[] = [
       <>
         <p>
           The Privacy and Electronic Communications Regulations 2003 (PECR) govern cookies and
-          marketing e-mails. This site sets a single, strictly necessary cookie for signed-in staff,
-          and no analytics or advertising cookies:
+          marketing e-mails. This site sets two strictly necessary cookies, one for signed-in staff
+          and one for visitors who book a course, and no analytics or advertising cookies:
         </p>
         <CookieList />
         <p>

@@ -4,10 +4,27 @@ import { loadSiteNavigation } from "#server/courses.server.ts";
 import { NewsletterForm } from "#app/components/forms/newsletter-form.tsx";
 import { SiteFooter } from "#app/components/site/site-footer.tsx";
 import { SiteHeader } from "#app/components/site/site-header.tsx";
+import type { SellerDetails } from "#app/lib/seller.ts";
 import type { Route } from "./+types/layout";
 
 export async function loader() {
-  return { ...(await loadSiteNavigation()), publicUrl: config.publicUrl };
+  return {
+    ...(await loadSiteNavigation()),
+    publicUrl: config.publicUrl,
+    seller: sellerDetails(),
+  };
+}
+
+/** What the footer and legal pages say about the seller (static configuration, so cacheable). */
+function sellerDetails(): SellerDetails {
+  const { legalName, addressLines, companyNumber, vatNumber, icoNumber } = config.seller;
+  return {
+    legalName,
+    addressLines,
+    companyNumber: companyNumber ?? null,
+    vatNumber: vatNumber ?? null,
+    icoNumber: icoNumber ?? null,
+  };
 }
 
 // The menus change only when an admin edits courses; navigating the site need not reload them.
@@ -31,7 +48,11 @@ export default function SiteLayout({ loaderData }: Route.ComponentProps) {
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <SiteFooter courses={loaderData.footerCourses} newsletter={<NewsletterForm />} />
+      <SiteFooter
+        courses={loaderData.footerCourses}
+        seller={loaderData.seller}
+        newsletter={<NewsletterForm />}
+      />
     </div>
   );
 }

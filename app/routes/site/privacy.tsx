@@ -204,16 +204,18 @@ const SECTIONS: LegalSection[] = [
     content: (
       <>
         <p>
-          This site sets <strong>one cookie</strong>, and only for signed-in staff. Visitors to the
-          public pages receive no cookies from us. We use no analytics, advertising or tracking
-          cookies, and no third-party cookies are set through our pages.
+          This site sets <strong>two cookies</strong>: one for signed-in staff, and one for visitors
+          who book a course through our checkout. Other visitors to the public pages receive no
+          cookies from us. We use no analytics, advertising or tracking cookies, and no third-party
+          cookies are set through our pages.
         </p>
         <CookieList />
         <p>
-          Because this cookie is strictly necessary for a service the member of staff has asked for,
-          PECR does not require consent for it. If you pay for a course by card you are taken to a
-          payment page hosted by Stripe, and if you buy a partner's course you are taken to the
-          partner's website; those sites set their own cookies, explained in their own policies.
+          Because these cookies are strictly necessary for a service the member of staff or the
+          buyer has asked for, PECR does not require consent for them. If you pay for a course by
+          card you are taken to a payment page hosted by Stripe, and if you buy a partner's course
+          you are taken to the partner's website; those sites set their own cookies, explained in
+          their own policies.
         </p>
       </>
     ),
