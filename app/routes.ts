@@ -55,6 +55,8 @@ export default [
     route("inquiries/export", "routes/admin/inquiries-export.ts"),
     route("newsletter-subscriptions/export", "routes/admin/newsletter-export.ts"),
     route("payments/export", "routes/admin/payments-export.ts"),
+    // an order's invoice, receipt or credit note as a PDF download
+    route("payments/:orderId/documents/:documentId", "routes/admin/order-document.ts"),
     layout("routes/admin/layout.tsx", [
       index("routes/admin/index.tsx"),
       route("dashboard", "routes/admin/dashboard.tsx"),

@@ -3,6 +3,7 @@ import { buildSite } from "#tests/support/site-process.ts";
 import { runBundleReport } from "./bundle.ts";
 import { runLighthouseBench } from "./lighthouse.ts";
 import { runPageJsReport } from "./page-js.ts";
+import { runPdfBench } from "./pdf.ts";
 import { machine, writeResult } from "./lib.ts";
 import { runScaleBench } from "./scale.ts";
 import { runSoakBench } from "./soak.ts";
@@ -17,20 +18,24 @@ import { runSsrBench } from "./ssr.ts";
  *   scale      catalogue and admin lists at volume on PostgreSQL
  *   soak       memory (RSS, heap, WebAssembly) under minutes of mixed traffic and form posts,
  *              then idle and after a forced collection (on PostgreSQL with --postgres)
+ *   pdf        an invoice / credit note drawn as PDF: time per document (median of N) and size
+ *              (no build needed: --only pdf skips it)
  * Each part prints a table and writes bench/results/<part>-<time>.json (and <part>-latest.json).
  *
  * Options: --only ssr,bundle,… --postgres (SSR and soak on a fresh PostgreSQL database)
  *          --no-build --connections 50 --seconds 10 --lighthouse-runs 1 --scale-requests 200
- *          --soak-seconds 300 --soak-connections 20 --soak-idle-seconds 30
+ *          --pdf-runs 200 --soak-seconds 300 --soak-connections 20 --soak-idle-seconds 30
  *          --soak-snapshots DIR (heap snapshots early and late, written to DIR: tens of MB each,
  *          keep them out of the repository)
  * The soak part is not in the default set (it takes minutes): ask for it with --only soak.
  */
 
-const PARTS = ["ssr", "bundle", "lighthouse", "scale", "soak"] as const;
+const PARTS = ["ssr", "bundle", "lighthouse", "scale", "soak", "pdf"] as const;
 type Part = (typeof PARTS)[number];
 /** What runs without --only. */
-const DEFAULT_PARTS: Part[] = ["ssr", "bundle", "lighthouse", "scale"];
+const DEFAULT_PARTS: Part[] = ["ssr", "bundle", "lighthouse", "scale", "pdf"];
+/** Parts that measure code in this process, not the built site. */
+const NO_BUILD_PARTS: Part[] = ["pdf"];
 
 const { values } = parseArgs({
   options: {
@@ -41,6 +46,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     "lighthouse-runs": { type: "string", default: "1" },
     "scale-requests": { type: "string", default: "200" },
+    "pdf-runs": { type: "string", default: "200" },
     "soak-seconds": { type: "string", default: "300" },
     "soak-connections": { type: "string", default: "20" },
     "soak-idle-seconds": { type: "string", default: "30" },
@@ -61,7 +67,7 @@ const buildDir = process.env.BUILD_DIR ?? "build-bench";
 // Never the default build/ that others serve from.
 if (buildDir === "build")
   throw new Error("Use a build directory of your own (BUILD_DIR=build-bench).");
-if (!values["no-build"]) buildSite(buildDir);
+if (!values["no-build"] && parts.some((p) => !NO_BUILD_PARTS.includes(p))) buildSite(buildDir);
 
 const header = { startedAt: new Date().toISOString(), machine: await machine(), buildDir };
 const summary: Record<string, unknown> = { ...header };
@@ -85,6 +91,8 @@ for (const part of parts) {
       };
     } else if (part === "lighthouse") {
       result = await runLighthouseBench({ buildDir, runs: Number(values["lighthouse-runs"]) });
+    } else if (part === "pdf") {
+      result = await runPdfBench({ runs: Number(values["pdf-runs"]) });
     } else if (part === "scale") {
       result = await runScaleBench({ buildDir, requests: Number(values["scale-requests"]) });
     } else {

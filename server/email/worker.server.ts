@@ -4,6 +4,7 @@ import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { config } from "../config.server.ts";
 import { db, type Database } from "../db/client.server.ts";
+import { documentPdf } from "../invoices/pdf.server.ts";
 import { log } from "../log.server.ts";
 import {
   claimDueEmails,
@@ -19,9 +20,16 @@ import {
  * backoff and keeps each row's delivery state. A visitor's request never waits for it.
  */
 
+/** A file sent with a message: an invoice, receipt or credit note as a PDF. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface Mailer {
   /** Delivers one message; throws if it was not accepted. Returns where it went (for the log). */
-  send(row: OutboxRow): Promise<string>;
+  send(row: OutboxRow, attachments?: MailAttachment[]): Promise<string>;
   close(): void;
 }
 
@@ -30,7 +38,7 @@ function senderDomain(from: string): string {
   return match?.[1] ?? "localhost";
 }
 
-function envelope(row: OutboxRow, from: string) {
+function envelope(row: OutboxRow, from: string, attachments: MailAttachment[] = []) {
   return {
     from,
     to: row.toAddress,
@@ -42,7 +50,24 @@ function envelope(row: OutboxRow, from: string) {
     messageId: `<${row.id}@${senderDomain(from)}>`,
     date: row.createdAt,
     headers: { "X-NightWatch-Kind": row.kind },
+    attachments: attachments.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.contentType,
+    })),
   };
+}
+
+/**
+ * What a claimed message carries: its document (documentId) drawn as a PDF now, from the
+ * snapshot stored when it was issued. A document that cannot be read or drawn fails the attempt
+ * like a refused delivery, so the message is retried, never sent without it.
+ */
+export async function attachmentsOf(database: Database, row: OutboxRow): Promise<MailAttachment[]> {
+  if (!row.documentId) return [];
+  const file = await documentPdf(row.documentId, { database });
+  if (!file) throw new Error(`document ${row.documentId} to attach was not found`);
+  return [{ filename: file.filename, content: file.pdf, contentType: "application/pdf" }];
 }
 
 /** Sends over SMTP (SMTP_URL). */
@@ -55,8 +80,8 @@ export function smtpMailer(url: string, from: string = config.mailFrom): Mailer 
     socketTimeout: 30_000,
   } satisfies SMTPTransport.Options);
   return {
-    async send(row) {
-      const info = await transport.sendMail(envelope(row, from));
+    async send(row, attachments) {
+      const info = await transport.sendMail(envelope(row, from, attachments));
       return `smtp ${String(info.response ?? "").slice(0, 200)}`;
     },
     close: () => transport.close(),
@@ -71,8 +96,8 @@ export function fileMailer(dir: string, from: string = config.mailFrom): Mailer 
     newline: "unix",
   });
   return {
-    async send(row) {
-      const info = await transport.sendMail(envelope(row, from));
+    async send(row, attachments) {
+      const info = await transport.sendMail(envelope(row, from, attachments));
       await mkdir(dir, { recursive: true });
       const stamp = row.createdAt.toISOString().replace(/[:.]/g, "-");
       const file = path.join(dir, `${stamp}-${row.kind}-${row.id}.eml`);
@@ -184,7 +209,7 @@ export class OutboxWorker {
         break;
       }
       try {
-        const where = await this.mailer.send(row);
+        const where = await this.mailer.send(row, await attachmentsOf(database, row));
         await markSent(database, row.id);
         log.info({ emailId: row.id, kind: row.kind, where }, "e-mail sent");
       } catch (error) {

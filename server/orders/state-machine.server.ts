@@ -5,10 +5,15 @@ import { orders, stripeEvents } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
+import { issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
-import { paidOrderEmails } from "../payments/order-emails.server.ts";
+import {
+  invoiceIssuedEmail,
+  orderCanceledEmail,
+  paidOrderEmails,
+} from "../payments/order-emails.server.ts";
 import { recordOrderEvent, type OrderActor } from "./events.server.ts";
-import type { OrderRow } from "./records.server.ts";
+import { studentsOfOrder, type OrderRow } from "./records.server.ts";
 
 /**
  * The order state machine (spec §3 Order): the one function through which the Stripe webhook,
@@ -103,7 +108,15 @@ export type TransitionResult =
  * Moves an order along the state machine, or does nothing. One transaction holds: the webhook
  * event id (when given — inserted first, so a replay stops here), a conditional UPDATE … WHERE
  * status IN (allowed) (so of concurrent callers exactly one changes the row; the others see 0
- * rows), and the e-mails of the new status. Safe to call any number of times, concurrently.
+ * rows), and what the new status brings (issue 16), so it exists exactly when the change does:
+ *
+ * - invoiced: the invoice is issued (numbered) and e-mailed to the buyer, the PDF attached;
+ * - paid: the receipt e-mail and joining details; a card order's VAT receipt is issued and
+ *   attached to the receipt e-mail;
+ * - canceled: an invoiced order's invoice is credited in full by a credit note; with
+ *   `notifyBuyer`, the buyer is told by e-mail (the credit note attached, when there is one).
+ *
+ * Safe to call any number of times, concurrently.
  */
 export async function transitionOrder(
   orderId: string,
@@ -116,6 +129,8 @@ export async function transitionOrder(
     actor?: OrderActor;
     /** An admin's cancellation: tell the buyer by e-mail (the order page's checkbox). */
     notifyBuyer?: boolean;
+    /** A cancellation's reason, printed on the credit note (default 'Order canceled'). */
+    reason?: string;
   },
 ): Promise<TransitionResult> {
   if (!isUuid(orderId)) return { kind: "not_found" };
@@ -146,14 +161,41 @@ export async function transitionOrder(
       const [current] = await tx.select().from(orders).where(eq(orders.id, orderId));
       return current ? { kind: "unchanged", order: current } : { kind: "not_found" };
     }
+    const actor = options.actor ?? DEFAULT_ACTORS[options.source];
     await recordOrderEvent(
       tx,
       orderId,
       to,
-      options.actor ?? DEFAULT_ACTORS[options.source],
+      actor,
       options.eventId ? { stripeEventId: options.eventId } : undefined,
     );
-    if (to === "paid") await queueEmails(tx, await paidOrderEmails(tx, updated));
+    if (to === "invoiced") {
+      const students = await studentsOfOrder(tx, updated.id);
+      const invoice = await issueInvoice(tx, updated, students, { kind: "invoice", actor });
+      await queueEmails(tx, [invoiceIssuedEmail(updated, students, invoice)]);
+    } else if (to === "paid") {
+      const paidAt = new Date();
+      const receipt =
+        updated.paymentMethod === "stripe"
+          ? await issueInvoice(tx, updated, await studentsOfOrder(tx, updated.id), {
+              kind: "receipt",
+              actor,
+              paidAt,
+              now: paidAt,
+            })
+          : null;
+      await queueEmails(tx, await paidOrderEmails(tx, updated, { receipt, paidAt }));
+    } else if (to === "canceled") {
+      // Null unless an invoice was issued (only an invoiced order has one to credit).
+      const creditNote = await issueCreditNote(tx, updated, {
+        reason: options.reason?.trim() || "Order canceled",
+        actor,
+      });
+      if (options.notifyBuyer) {
+        const students = await studentsOfOrder(tx, updated.id);
+        await queueEmails(tx, [orderCanceledEmail(updated, students, creditNote)]);
+      }
+    }
     return { kind: "transitioned", order: updated };
   });
   if (result.kind === "transitioned") {
@@ -161,7 +203,7 @@ export async function transitionOrder(
       { orderId, status: to, source: options.source, eventId: options.eventId },
       "order status changed",
     );
-    if (to === "paid") nudgeOutbox();
+    nudgeOutbox();
   } else if (result.kind === "unchanged" && result.order.status !== to) {
     log.warn(
       { orderId, status: result.order.status, wanted: to, source: options.source },

@@ -5,6 +5,7 @@ import { config } from "../config.server.ts";
 import type { Transaction } from "../db/client.server.ts";
 import { courses } from "../db/schema.ts";
 import type { OutgoingEmail } from "../email/outbox.server.ts";
+import type { DocumentRow, DocumentSnapshot } from "../invoices/documents.server.ts";
 import {
   escapeHtml,
   greetingName,
@@ -32,6 +33,10 @@ import {
  * and students go to addresses nobody has verified, so what was typed is echoed short: names
  * are cut to a greeting's length (staff's alert keeps them whole). The first half renders each
  * e-mail; the second addresses them for an order, ready for the outbox.
+ *
+ * Issue 16 adds the documents: 'Mark Invoiced' sends the invoice, a paid card order's receipt
+ * carries its VAT receipt, and an admin's cancellation may tell the buyer (with the credit note
+ * when an invoice is credited). The PDF itself is attached by the outbox worker (documentId).
  */
 
 export interface OrderEmailData {
@@ -192,8 +197,15 @@ export function renderInvoiceRequestConfirmation(order: OrderEmailData): Rendere
   return { subject, html, text };
 }
 
-/** To the buyer once the order is paid. */
-export function renderReceipt(order: OrderEmailData, paidAt: Date): RenderedEmail {
+/** A document's title inside a sentence: 'VAT invoice', 'invoice', 'receipt'. */
+const inSentence = (title: string) => (title.startsWith("VAT") ? title : title.toLowerCase());
+
+/** To the buyer once the order is paid; `receipt`: the VAT receipt attached to it. */
+export function renderReceipt(
+  order: OrderEmailData,
+  paidAt: Date,
+  receipt: Pick<DocumentSnapshot, "title" | "number"> | null = null,
+): RenderedEmail {
   const subject = headerText(
     `Payment received: ${order.courseTitle} (${orderReference(order.id)})`,
   );
@@ -201,7 +213,11 @@ export function renderReceipt(order: OrderEmailData, paidAt: Date): RenderedEmai
     dateStyle: "long",
     timeZone: "Europe/London",
   }).format(paidAt);
-  const rows: Row[] = [...orderRows(order), ["Paid on", paidOn]];
+  const rows: Row[] = [
+    ...orderRows(order),
+    ["Paid on", paidOn],
+    [receipt ? `${receipt.title} number` : "Receipt", receipt?.number],
+  ];
   const amount = formatPence(order.totalAmountCents);
   const opening = buyerLetterOpening(
     order,
@@ -213,8 +229,123 @@ export function renderReceipt(order: OrderEmailData, paidAt: Date): RenderedEmai
   );
   const access =
     "Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.";
-  const html = layout(subject, `${opening.html}<p>${escapeHtml(access)}</p>${SIGN_OFF_HTML}`);
-  const text = [...opening.text, access, "", ...SIGN_OFF_TEXT].join("\n");
+  const attached = receipt
+    ? `Your ${inSentence(receipt.title)} ${receipt.number} is attached as a PDF.`
+    : null;
+  const html = layout(
+    subject,
+    `${opening.html}${attached ? `<p>${escapeHtml(attached)}</p>` : ""}<p>${escapeHtml(access)}</p>${SIGN_OFF_HTML}`,
+  );
+  const text = [
+    ...opening.text,
+    ...(attached ? [attached, ""] : []),
+    access,
+    "",
+    ...SIGN_OFF_TEXT,
+  ].join("\n");
+  return { subject, html, text };
+}
+
+const longDate = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "Europe/London" }).format(
+    new Date(iso),
+  );
+
+/** A document's amounts as rows: net and VAT when VAT is charged, then the total. */
+function amountRows(document: DocumentSnapshot, totalLabel: string): Row[] {
+  return [
+    ["Net", document.vatRegistered ? formatPence(document.netCents) : null],
+    ["VAT", document.vatRegistered ? formatPence(document.vatCents) : null],
+    [totalLabel, formatPence(document.totalCents)],
+  ];
+}
+
+/** To the buyer on 'Mark Invoiced': the invoice (attached), when it is due and how to pay. */
+export function renderInvoiceIssued(
+  order: OrderEmailData,
+  invoice: DocumentSnapshot,
+): RenderedEmail {
+  const reference = orderReference(order.id);
+  const subject = headerText(`Your invoice ${invoice.number} for order ${reference}`);
+  const rows: Row[] = [
+    ["Invoice number", invoice.number],
+    ["Date of issue", longDate(invoice.issuedAt)],
+    ["Order reference", reference],
+    ["Your PO number", invoice.customer.poNumber],
+    ["Course", order.courseTitle],
+    ["Places", String(order.quantity)],
+    ...amountRows(invoice, "Total due"),
+    ["Due date", invoice.dueDate ? longDate(invoice.dueDate) : null],
+  ];
+  const news = `Please find attached our ${inSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
+  const bank = invoice.payment?.bank;
+  const bankRows: Row[] = bank
+    ? [
+        ["Account name", bank.accountName],
+        ["Sort code", bank.sortCode],
+        ["Account number", bank.accountNumber],
+        ["IBAN", bank.iban],
+      ]
+    : [];
+  const pay = bank
+    ? "Please pay by bank transfer to:"
+    : "Please reply to this e-mail for our bank details.";
+  const referenceNote = `Please use your order reference ${reference} as the payment reference.`;
+  const access = "Course access will be provided once payment is received.";
+  const html = layout(
+    subject,
+    opening.html +
+      `<h2 style="font-size:16px">How to pay</h2><p>${escapeHtml(pay)}</p>` +
+      (bankRows.length
+        ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rowsHtml(bankRows)}</table>`
+        : "") +
+      `<p><strong>${escapeHtml(referenceNote)}</strong></p><p>${escapeHtml(access)}</p>${SIGN_OFF_HTML}`,
+  );
+  const text = [
+    ...opening.text,
+    "How to pay:",
+    pay,
+    ...(bankRows.length ? [rowsText(bankRows)] : []),
+    "",
+    referenceNote,
+    access,
+    "",
+    ...SIGN_OFF_TEXT,
+  ].join("\n");
+  return { subject, html, text };
+}
+
+/** To the buyer when an admin cancels the order and chose to tell them; `creditNote` attached. */
+export function renderOrderCanceled(
+  order: OrderEmailData,
+  creditNote: DocumentSnapshot | null,
+): RenderedEmail {
+  const reference = orderReference(order.id);
+  const subject = headerText(`Your order ${reference} has been canceled`);
+  const rows: Row[] = [
+    ...orderRows(order),
+    ["Credit note", creditNote?.number],
+    ["Credits invoice", creditNote?.credits?.number],
+    ...(creditNote ? amountRows(creditNote, "Total credited") : []),
+  ];
+  const news = `Your booking of ${order.courseTitle} (order ${reference}) has been canceled.`;
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
+  const paragraphs = [
+    ...(creditNote
+      ? [
+          `Our credit note ${creditNote.number} for the whole of invoice ${creditNote.credits?.number ?? ""} is attached as a PDF: nothing is due on that invoice.`,
+        ]
+      : ["Nothing is due for this order."]),
+    "If you have already paid for it, or think this is a mistake, please reply to this e-mail quoting your order reference.",
+  ];
+  const html = layout(
+    subject,
+    opening.html + paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("") + SIGN_OFF_HTML,
+  );
+  const text = [...opening.text, ...paragraphs.flatMap((p) => [p, ""]), ...SIGN_OFF_TEXT].join(
+    "\n",
+  );
   return { subject, html, text };
 }
 
@@ -321,9 +452,14 @@ export function invoiceRequestEmails(
 
 /**
  * The receipt to the buyer and joining details to every student, for an order just paid; read
- * inside the transaction that marks it paid, so the e-mails are queued with the change.
+ * inside the transaction that marks it paid, so the e-mails are queued with the change. A card
+ * order's VAT receipt (`receipt`, issued in that transaction) is attached to the buyer's.
  */
-export async function paidOrderEmails(tx: Transaction, order: OrderRow): Promise<OutgoingEmail[]> {
+export async function paidOrderEmails(
+  tx: Transaction,
+  order: OrderRow,
+  options: { receipt?: DocumentRow | null; paidAt?: Date } = {},
+): Promise<OutgoingEmail[]> {
   const students = await studentsOfOrder(tx, order.id);
   const [course] = order.courseId
     ? await tx.select({ slug: courses.slug }).from(courses).where(eq(courses.id, order.courseId))
@@ -332,8 +468,21 @@ export async function paidOrderEmails(tx: Transaction, order: OrderRow): Promise
     ? `${config.publicUrl}/courses/${encodeURIComponent(course.slug)}`
     : null;
   const data = orderEmailData(order, students);
+  const receipt = options.receipt ?? null;
   return [
-    orderEmail(order, "order_receipt", order.buyerEmail, renderReceipt(data, new Date())),
+    {
+      ...orderEmail(
+        order,
+        "order_receipt",
+        order.buyerEmail,
+        renderReceipt(
+          data,
+          options.paidAt ?? new Date(),
+          receipt ? (receipt.snapshot as DocumentSnapshot) : null,
+        ),
+      ),
+      documentId: receipt?.id ?? null,
+    },
     ...data.students.map((student) =>
       orderEmail(
         order,
@@ -343,4 +492,41 @@ export async function paidOrderEmails(tx: Transaction, order: OrderRow): Promise
       ),
     ),
   ];
+}
+
+/** 'Mark Invoiced': the invoice, to the buyer, with the invoice attached. */
+export function invoiceIssuedEmail(
+  order: OrderRow,
+  students: OrderStudent[],
+  invoice: DocumentRow,
+): OutgoingEmail {
+  return {
+    ...orderEmail(
+      order,
+      "invoice_issued",
+      order.buyerEmail,
+      renderInvoiceIssued(orderEmailData(order, students), invoice.snapshot as DocumentSnapshot),
+    ),
+    documentId: invoice.id,
+  };
+}
+
+/** An admin's cancellation, told to the buyer; the credit note attached when one was issued. */
+export function orderCanceledEmail(
+  order: OrderRow,
+  students: OrderStudent[],
+  creditNote: DocumentRow | null,
+): OutgoingEmail {
+  return {
+    ...orderEmail(
+      order,
+      "order_canceled",
+      order.buyerEmail,
+      renderOrderCanceled(
+        orderEmailData(order, students),
+        creditNote ? (creditNote.snapshot as DocumentSnapshot) : null,
+      ),
+    ),
+    documentId: creditNote?.id ?? null,
+  };
 }

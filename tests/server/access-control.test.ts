@@ -12,6 +12,7 @@ import {
   courses,
   inquiries,
   newsletterSubscriptions,
+  orderDocuments,
   orderStudents,
   orders,
 } from "#server/db/schema.ts";
@@ -75,6 +76,9 @@ const appDirectory = path.resolve(import.meta.dirname, "../../app");
 
 interface Seeded {
   ids: string[];
+  /** An order and its invoice: the document download is tried with real ids too. */
+  orderId: string;
+  documentId: string;
 }
 
 async function seed(handle: DatabaseHandle): Promise<Seeded> {
@@ -126,10 +130,25 @@ async function seed(handle: DatabaseHandle): Promise<Seeded> {
     lastName: "T",
     email: "s@example.com",
   });
+  const [invoice] = await db
+    .insert(orderDocuments)
+    .values({
+      orderId: order!.id,
+      kind: "invoice",
+      number: "INV-2026-0001",
+      netAmountCents: 10000,
+      vatAmountCents: 0,
+      totalAmountCents: 10000,
+      issuedBy: "staff@example.com",
+      snapshot: { number: "INV-2026-0001" },
+    })
+    .returning();
   // An admin exists, so an unguarded action has someone to act "as" by mistake.
   await createAdmin({ email: "staff@example.com", password: "correct horse battery" });
   return {
     ids: [inquiry!.id, subscription!.id, order!.id, course!.id, category!.id, partner!.id],
+    orderId: order!.id,
+    documentId: invoice!.id,
   };
 }
 
@@ -310,6 +329,10 @@ describe("the route table", () => {
       const served = allRoutes.find((route) => `/${route.path}` === item.to);
       expect(served?.file, `${item.to} (${item.label})`).toMatch(/^routes\/admin\//);
     }
+    // So are the downloads outside the admin layout: exports and an order's invoices.
+    expect(guardedRoutes.map((r) => r.path)).toContain(
+      "admin/payments/:orderId/documents/:documentId",
+    );
     // /admin and unknown /admin paths are guarded routes too.
     expect(guardedRoutes.some((r) => r.path === "admin/*")).toBe(true);
     expect(guardedRoutes.some((r) => r.path === "admin")).toBe(true);
@@ -331,6 +354,26 @@ describe.each(guardedRoutes.map((r) => [r.path, r.file, r] as const))(
     });
   },
 );
+
+describe("an order's invoice download, asked for with real ids", () => {
+  it("sends an anonymous visitor to sign in and reads nothing out", async () => {
+    const route = guardedRoutes.find((r) => r.file === "routes/admin/order-document.ts")!;
+    const module = (await import(
+      /* @vite-ignore */ path.join(appDirectory, route.file)
+    )) as RouteModule;
+    const params = { orderId: seeded.orderId, documentId: seeded.documentId };
+    const outcome = await settle(() =>
+      module.loader!({
+        request: new Request(
+          `${origin}/admin/payments/${params.orderId}/documents/${params.documentId}`,
+        ),
+        params,
+        context,
+      }),
+    );
+    expect(describeOutcome(outcome)).toBe("Response 302 /auth");
+  });
+});
 
 describe("the checker itself", () => {
   const route = { file: "routes/admin/example.tsx", path: "admin/example" };

@@ -1,0 +1,555 @@
+import { eq } from "drizzle-orm";
+import PDFDocument from "pdfkit";
+import { BUSINESS_TIME_ZONE } from "#app/lib/admin-time.ts";
+import { formatPence } from "#app/lib/format.ts";
+import { formatVatRate } from "#app/lib/vat.ts";
+import { db, type Database } from "../db/client.server.ts";
+import { orderDocuments } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
+import type { DocumentLine, DocumentSnapshot } from "./documents.server.ts";
+
+/**
+ * An invoice, VAT receipt or credit note drawn as a PDF (issue 16), from the snapshot stored
+ * when it was issued (documents.server.ts), so the PDF drawn today or in six years is the one
+ * that was sent. It prints what HMRC asks of a full VAT invoice (VAT Notice 700 §16.3): number,
+ * date of issue, time of supply, the seller's name, address and VAT number, the customer's name
+ * and address, the description, unit price excluding VAT, quantity, VAT rate and amount, and the
+ * totals; and, as finance teams need them, the PO number, the due date and how to pay.
+ *
+ * The standard PDF fonts (Helvetica) are used: nothing to embed, small files. They cover
+ * Windows-1252 (WinAnsi: '£', '€', accented Latin letters, typographic quotes); anything else a
+ * buyer typed is shown by its nearest WinAnsi letter, or '?'. Output is the same bytes for the
+ * same snapshot: the PDF's creation date (and the file id made from it) is the date of issue.
+ */
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 50;
+const CONTENT_WIDTH = A4.width - 2 * MARGIN;
+/** Where the body stops, above the footer. */
+const BODY_BOTTOM = A4.height - 80;
+const FOOTER_Y = A4.height - 50;
+
+const INK = "#111111";
+const MUTED = "#555555";
+const RULE = "#cccccc";
+const SHADE = "#f0f1f3";
+
+/** Unicode code points above Latin-1 that WinAnsi (Windows-1252) has. */
+const WIN_ANSI_EXTRA = new Set([
+  0x152, 0x153, 0x160, 0x161, 0x178, 0x17d, 0x17e, 0x192, 0x2c6, 0x2dc, 0x2013, 0x2014, 0x2018,
+  0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039, 0x203a,
+  0x20ac, 0x2122,
+]);
+
+/** Letters with no decomposition to a base letter that WinAnsi has. */
+const NEAREST: Record<string, string> = {
+  Ł: "L",
+  ł: "l",
+  Đ: "D",
+  đ: "d",
+  Ħ: "H",
+  ħ: "h",
+  ı: "i",
+  Ŧ: "T",
+  ŧ: "t",
+  "\u2212": "-",
+  "\u00ad": "",
+};
+
+function inWinAnsi(char: string): boolean {
+  const code = char.codePointAt(0)!;
+  return (
+    (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(code)
+  );
+}
+
+/** `text` in characters the standard fonts can draw (see above); line breaks become spaces. */
+export function winAnsiText(text: string): string {
+  let out = "";
+  for (const char of text.replace(/[\r\n\t]+/g, " ")) {
+    if (inWinAnsi(char)) out += char;
+    else if (char in NEAREST) out += NEAREST[char];
+    else {
+      const base = char.normalize("NFKD").replace(/\p{M}/gu, "");
+      out += base && [...base].every(inWinAnsi) ? base : "?";
+    }
+  }
+  return out;
+}
+
+const ukDate = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: BUSINESS_TIME_ZONE,
+});
+
+/** '23 November 2026', the London calendar date of an ISO instant. */
+export function formatDocumentDate(iso: string): string {
+  return ukDate.format(new Date(iso));
+}
+
+/** The attachment's and the download's file name: 'INV-2026-0001.pdf'. */
+export function documentFilename(number: string): string {
+  return `${number.replace(/[^A-Za-z0-9-]/g, "_")}.pdf`;
+}
+
+const NUMBER_LABELS: Record<DocumentSnapshot["kind"], string> = {
+  invoice: "Invoice number",
+  receipt: "Receipt number",
+  credit_note: "Credit note number",
+};
+
+type Doc = PDFKit.PDFDocument;
+
+interface Column {
+  header: string;
+  width: number;
+  align: "left" | "right";
+  cell: (line: DocumentLine) => string;
+}
+
+function columns(snapshot: DocumentSnapshot): Column[] {
+  const money = (cents: number) => formatPence(cents);
+  if (!snapshot.vatRegistered) {
+    return [
+      { header: "Description", width: 265, align: "left", cell: (l) => l.description },
+      { header: "Quantity", width: 60, align: "right", cell: (l) => String(l.quantity) },
+      { header: "Unit price", width: 85, align: "right", cell: (l) => money(l.unitNetCents) },
+      { header: "Amount", width: 85, align: "right", cell: (l) => money(l.netCents) },
+    ];
+  }
+  return [
+    { header: "Description", width: 175, align: "left", cell: (l) => l.description },
+    { header: "Qty", width: 35, align: "right", cell: (l) => String(l.quantity) },
+    {
+      header: "Unit price excl. VAT",
+      width: 75,
+      align: "right",
+      cell: (l) => money(l.unitNetCents),
+    },
+    { header: "Net", width: 75, align: "right", cell: (l) => money(l.netCents) },
+    {
+      header: "VAT rate",
+      width: 55,
+      align: "right",
+      cell: (l) => formatVatRate(l.vatRateBasisPoints),
+    },
+    { header: "VAT", width: 80, align: "right", cell: (l) => money(l.vatCents) },
+  ];
+}
+
+/** Draws the document's pages onto `doc`. */
+class DocumentDrawing {
+  private y = MARGIN;
+
+  constructor(
+    private readonly doc: Doc,
+    private readonly s: DocumentSnapshot,
+  ) {}
+
+  private font(bold: boolean, size: number, color = INK): this {
+    this.doc
+      .font(bold ? "Helvetica-Bold" : "Helvetica")
+      .fontSize(size)
+      .fillColor(color);
+    return this;
+  }
+
+  /** Text at (x, y) within `width`, wrapped; returns its height. */
+  private put(
+    text: string,
+    x: number,
+    y: number,
+    width: number,
+    align: "left" | "right" = "left",
+  ): number {
+    const safe = winAnsiText(text);
+    this.doc.text(safe, x, y, { width, align, lineGap: 1 });
+    return this.doc.heightOfString(safe, { width, lineGap: 1 });
+  }
+
+  private height(text: string, width: number): number {
+    return this.doc.heightOfString(winAnsiText(text), { width, lineGap: 1 });
+  }
+
+  /** Starts a new page when `needed` points do not fit above the footer. */
+  private ensureSpace(needed: number): void {
+    if (this.y + needed <= BODY_BOTTOM) return;
+    this.doc.addPage();
+    this.y = MARGIN;
+  }
+
+  private rule(y: number, color = RULE): void {
+    this.doc
+      .moveTo(MARGIN, y)
+      .lineTo(MARGIN + CONTENT_WIDTH, y)
+      .lineWidth(0.5)
+      .strokeColor(color)
+      .stroke();
+  }
+
+  draw(): void {
+    this.heading();
+    this.parties();
+    this.lines();
+    this.totals();
+    this.closing();
+    this.footers();
+  }
+
+  /** The seller (left) and the document's title, number and dates (right). */
+  private heading(): void {
+    const s = this.s;
+    const leftWidth = 250;
+    let left = MARGIN;
+    this.font(true, 14);
+    left += this.put(s.seller.legalName, MARGIN, left, leftWidth) + 4;
+    this.font(false, 9, MUTED);
+    for (const line of s.seller.addressLines) left += this.put(line, MARGIN, left, leftWidth);
+    left += 4;
+    if (s.seller.companyNumber) {
+      left += this.put(`Company no. ${s.seller.companyNumber}`, MARGIN, left, leftWidth);
+    }
+    if (s.seller.vatNumber) {
+      left += this.put(`VAT registration no. ${s.seller.vatNumber}`, MARGIN, left, leftWidth);
+    }
+
+    const rightX = MARGIN + 270;
+    const rightWidth = CONTENT_WIDTH - 270;
+    let right = MARGIN;
+    this.font(true, 22);
+    right += this.put(s.title, rightX, right, rightWidth, "right") + 8;
+    const meta: [string, string | null][] = [
+      [NUMBER_LABELS[s.kind], s.number],
+      ["Date of issue", formatDocumentDate(s.issuedAt)],
+      ["Time of supply", s.kind === "credit_note" ? null : formatDocumentDate(s.timeOfSupply)],
+      ["Due date", s.dueDate ? formatDocumentDate(s.dueDate) : null],
+      ["Credits invoice", s.credits?.number ?? null],
+      ["Invoice dated", s.credits ? formatDocumentDate(s.credits.issuedAt) : null],
+      ["Order reference", s.orderReference],
+      ["Your PO number", s.customer.poNumber],
+    ];
+    const labelWidth = 95;
+    for (const [label, value] of meta) {
+      if (!value) continue;
+      this.font(false, 9, MUTED);
+      this.put(label, rightX, right, labelWidth);
+      this.font(true, 9);
+      right += this.put(value, rightX + labelWidth, right, rightWidth - labelWidth, "right") + 2;
+    }
+    this.y = Math.max(left, right) + 24;
+  }
+
+  /** Who is billed. */
+  private parties(): void {
+    const c = this.s.customer;
+    const width = 260;
+    const lines = [
+      c.organisation,
+      ...c.addressLines,
+      c.email,
+      c.vatNumber ? `VAT no. ${c.vatNumber}` : null,
+    ].filter((l): l is string => Boolean(l));
+    this.font(true, 8, MUTED);
+    this.y +=
+      this.put(this.s.kind === "credit_note" ? "CREDITED TO" : "BILL TO", MARGIN, this.y, width) +
+      3;
+    this.font(true, 10);
+    this.y += this.put(c.name, MARGIN, this.y, width) + 1;
+    this.font(false, 9.5);
+    for (const line of lines) this.y += this.put(line, MARGIN, this.y, width);
+    this.y += 22;
+  }
+
+  /** The table of lines: description and students, quantity, unit price, net, VAT. */
+  private lines(): void {
+    const cols = columns(this.s);
+    const pad = 5;
+    const headerRow = () => {
+      this.font(true, 8, MUTED);
+      const height =
+        Math.max(...cols.map((col) => this.height(col.header, col.width - 2 * pad))) + 2 * pad;
+      this.doc.rect(MARGIN, this.y, CONTENT_WIDTH, height).fillColor(SHADE).fill();
+      this.font(true, 8, MUTED);
+      let x = MARGIN;
+      for (const col of cols) {
+        this.put(col.header, x + pad, this.y + pad, col.width - 2 * pad, col.align);
+        x += col.width;
+      }
+      this.y += height;
+    };
+    this.ensureSpace(60);
+    headerRow();
+    for (const line of this.s.lines) {
+      const descWidth = cols[0]!.width - 2 * pad;
+      this.font(true, 9.5);
+      const descHeight = this.height(line.description, descWidth);
+      this.font(false, 8.5);
+      const detailHeight = line.detail.reduce((h, d) => h + this.height(d, descWidth) + 2, 0);
+      const height = descHeight + detailHeight + 2 * pad + 2;
+      if (this.y + height > BODY_BOTTOM) {
+        this.ensureSpace(height + 40);
+        headerRow();
+      }
+      let x = MARGIN;
+      for (const [i, col] of cols.entries()) {
+        if (i === 0) {
+          this.font(true, 9.5);
+          let y = this.y + pad + this.put(line.description, x + pad, this.y + pad, descWidth) + 2;
+          this.font(false, 8.5, MUTED);
+          for (const d of line.detail) y += this.put(d, x + pad, y, descWidth) + 2;
+        } else {
+          this.font(false, 9.5);
+          this.put(col.cell(line), x + pad, this.y + pad, col.width - 2 * pad, col.align);
+        }
+        x += col.width;
+      }
+      this.y += height;
+      this.rule(this.y);
+    }
+    this.y += 12;
+  }
+
+  /** Net, VAT and the total, right-aligned under the table. */
+  private totals(): void {
+    const s = this.s;
+    const rates = [...new Set(s.lines.map((l) => l.vatRateBasisPoints))];
+    const totalLabel =
+      s.kind === "credit_note"
+        ? "Total credited"
+        : s.kind === "receipt"
+          ? "Total paid"
+          : "Total due";
+    const rows: [string, string, boolean][] = s.vatRegistered
+      ? [
+          ["Total excl. VAT (net)", formatPence(s.netCents), false],
+          [
+            rates.length === 1 ? `VAT at ${formatVatRate(rates[0]!)}` : "VAT",
+            formatPence(s.vatCents),
+            false,
+          ],
+          [`${totalLabel} (${s.currency})`, formatPence(s.totalCents), true],
+        ]
+      : [[`${totalLabel} (${s.currency})`, formatPence(s.totalCents), true]];
+    this.ensureSpace(rows.length * 18 + 10);
+    const x = MARGIN + CONTENT_WIDTH - 250;
+    for (const [label, value, strong] of rows) {
+      if (strong) {
+        this.rule(this.y - 3, INK);
+        this.y += 3;
+      }
+      this.font(strong, strong ? 11 : 9.5, strong ? INK : MUTED);
+      this.put(label, x, this.y, 160);
+      this.font(strong, strong ? 11 : 9.5);
+      this.y += this.put(value, x + 160, this.y, 90, "right") + 5;
+    }
+    this.y += 18;
+  }
+
+  private section(title: string, paragraphs: string[], rows: [string, string | undefined][] = []) {
+    const width = CONTENT_WIDTH;
+    this.font(false, 9.5);
+    const needed =
+      20 +
+      paragraphs.reduce((h, p) => h + this.height(p, width) + 4, 0) +
+      rows.filter((r) => r[1]).length * 14;
+    this.ensureSpace(needed);
+    this.font(true, 10.5);
+    this.y += this.put(title, MARGIN, this.y, width) + 4;
+    for (const paragraph of paragraphs) {
+      this.font(false, 9.5);
+      this.y += this.put(paragraph, MARGIN, this.y, width) + 4;
+    }
+    for (const [label, value] of rows) {
+      if (!value) continue;
+      this.font(false, 9.5, MUTED);
+      this.put(label, MARGIN, this.y, 110);
+      this.font(true, 9.5);
+      this.y += this.put(value, MARGIN + 110, this.y, width - 110) + 2;
+    }
+    this.y += 12;
+  }
+
+  /** How to pay (invoice), when it was paid (receipt), or what is credited and why. */
+  private closing(): void {
+    const s = this.s;
+    if (s.kind === "invoice") {
+      const payment = s.payment;
+      const reference = payment?.reference ?? s.orderReference;
+      const due = s.dueDate
+        ? `Please pay ${formatPence(s.totalCents)} by ${formatDocumentDate(s.dueDate)}${payment ? ` (${payment.termsDays} days from the date of issue)` : ""}.`
+        : `Please pay ${formatPence(s.totalCents)}.`;
+      const bank = payment?.bank;
+      this.section(
+        "How to pay",
+        [
+          bank
+            ? `${due} Pay by bank transfer to the account below.`
+            : `${due} Contact us for our bank details.`,
+          `Please use your order reference ${reference} as the payment reference.`,
+        ],
+        bank
+          ? [
+              ["Account name", bank.accountName],
+              ["Sort code", bank.sortCode],
+              ["Account number", bank.accountNumber],
+              ["IBAN", bank.iban],
+              ["Payment reference", reference],
+            ]
+          : [["Payment reference", reference]],
+      );
+    } else if (s.kind === "receipt" && s.paid) {
+      this.section("Payment received", [
+        `Paid in full on ${formatDocumentDate(s.paid.at)} by ${s.paid.method.toLowerCase()}. Thank you; nothing more is due.`,
+      ]);
+    } else if (s.kind === "credit_note" && s.credits) {
+      this.section("Credit", [
+        `This credit note credits invoice ${s.credits.number} of ${formatDocumentDate(s.credits.issuedAt)} by ${formatPence(s.totalCents)}${s.vatRegistered ? `, of which VAT ${formatPence(s.vatCents)}` : ""}.`,
+        ...(s.reason ? [`Reason: ${s.reason}`] : []),
+      ]);
+    }
+    if (s.vatRegistered && s.pricesIncludeVat && s.kind !== "credit_note") {
+      this.font(false, 8.5, MUTED);
+      this.ensureSpace(20);
+      this.y +=
+        this.put(
+          "Course prices include VAT; the unit price excluding VAT is rounded to the penny.",
+          MARGIN,
+          this.y,
+          CONTENT_WIDTH,
+        ) + 6;
+    }
+  }
+
+  /** Seller, document number and 'Page n of m' at the foot of every page. */
+  private footers(): void {
+    const s = this.s;
+    const range = this.doc.bufferedPageRange();
+    const parts = [
+      s.seller.legalName,
+      s.seller.companyNumber ? `Company no. ${s.seller.companyNumber}` : null,
+      s.seller.vatNumber ? `VAT no. ${s.seller.vatNumber}` : null,
+      s.number,
+    ].filter(Boolean);
+    for (let i = 0; i < range.count; i++) {
+      this.doc.switchToPage(range.start + i);
+      // The footer sits in the bottom margin: lift it so pdfkit does not start a new page.
+      const bottom = this.doc.page.margins.bottom;
+      this.doc.page.margins.bottom = 0;
+      this.rule(FOOTER_Y - 6);
+      this.font(false, 7.5, MUTED);
+      this.put(parts.join(" · "), MARGIN, FOOTER_Y, CONTENT_WIDTH - 80);
+      this.put(
+        `Page ${i + 1} of ${range.count}`,
+        MARGIN + CONTENT_WIDTH - 80,
+        FOOTER_Y,
+        80,
+        "right",
+      );
+      this.doc.page.margins.bottom = bottom;
+    }
+  }
+}
+
+/** The document as PDF bytes. */
+export function drawDocumentPdf(snapshot: DocumentSnapshot): Promise<Buffer> {
+  const issuedAt = new Date(snapshot.issuedAt);
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: MARGIN,
+    bufferPages: true,
+    lang: "en-GB",
+    displayTitle: true,
+    info: {
+      Title: winAnsiText(`${snapshot.title} ${snapshot.number}`),
+      Author: winAnsiText(snapshot.seller.legalName),
+      Subject: winAnsiText(
+        `${snapshot.title} ${snapshot.number} for order ${snapshot.orderReference}`,
+      ),
+      Creator: winAnsiText(snapshot.seller.legalName),
+      Producer: "PDFKit",
+      CreationDate: issuedAt,
+      ModDate: issuedAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+  try {
+    new DocumentDrawing(doc, snapshot).draw();
+    doc.flushPages();
+    doc.end();
+  } catch (error) {
+    doc.end();
+    return done.then(() => Promise.reject(error));
+  }
+  return done;
+}
+
+export interface DocumentPdf {
+  number: string;
+  filename: string;
+  orderId: string;
+  pdf: Buffer;
+}
+
+/**
+ * A document's PDF, read from `database` (the outbox worker's; by default the site's): null
+ * when there is no such document, or, with `orderId`, when it belongs to another order.
+ */
+export async function documentPdf(
+  documentId: string,
+  options: { orderId?: string; database?: Database } = {},
+): Promise<DocumentPdf | null> {
+  if (!isUuid(documentId) || (options.orderId !== undefined && !isUuid(options.orderId))) {
+    return null;
+  }
+  const [row] = await (options.database ?? db())
+    .select({
+      orderId: orderDocuments.orderId,
+      number: orderDocuments.number,
+      snapshot: orderDocuments.snapshot,
+    })
+    .from(orderDocuments)
+    .where(eq(orderDocuments.id, documentId));
+  if (!row || (options.orderId !== undefined && row.orderId !== options.orderId)) return null;
+  return {
+    number: row.number,
+    filename: documentFilename(row.number),
+    orderId: row.orderId,
+    pdf: await drawDocumentPdf(row.snapshot as DocumentSnapshot),
+  };
+}
+
+/**
+ * GET /admin/payments/:orderId/documents/:documentId (after requireAdmin): the PDF as a
+ * download, never cached on the way; 404 when the document is not that order's.
+ */
+export async function documentDownloadResponse(
+  orderId: string,
+  documentId: string,
+): Promise<Response> {
+  const file = await documentPdf(documentId, { orderId });
+  if (!file) {
+    return new Response("Not found", {
+      status: 404,
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "private, no-store",
+      },
+    });
+  }
+  return new Response(new Uint8Array(file.pdf), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${file.filename}"`,
+      "Content-Length": String(file.pdf.length),
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,668 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { simpleParser } from "mailparser";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { orderReference } from "#app/lib/orders.ts";
+import * as documentRoute from "#app/routes/admin/order-document.ts";
+import { config } from "#server/config.server.ts";
+import { db } from "#server/db/client.server.ts";
+import { courses, emailOutbox, orderDocuments, orders } from "#server/db/schema.ts";
+import { fileMailer, OutboxWorker, smtpMailer } from "#server/email/worker.server.ts";
+import {
+  allocateDocumentNumber,
+  documentsOfOrder,
+  issueCreditNote,
+  type DocumentSnapshot,
+} from "#server/invoices/documents.server.ts";
+import { documentPdf, drawDocumentPdf } from "#server/invoices/pdf.server.ts";
+import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
+import { createOrder } from "#server/orders/create.server.ts";
+import { transitionOrder } from "#server/orders/state-machine.server.ts";
+import { adminCookie } from "#tests/support/admin-session.ts";
+import { useFreshDatabase } from "#tests/support/db.ts";
+import { pdfText } from "#tests/support/pdf-text.ts";
+import { freePort, startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink.ts";
+
+/**
+ * Invoices, receipts and credit notes (issue 16) on a real database (PGlite, and PostgreSQL when
+ * DATABASE_URL is set), drawn as real PDFs read back with PDF.js, and sent through a real SMTP
+ * server on loopback. The seller is VAT-registered here, with bank details: set before the
+ * configuration module is first imported.
+ */
+vi.hoisted(() => {
+  Object.assign(process.env, {
+    PUBLIC_URL: "http://127.0.0.1:4599",
+    SELLER_LEGAL_NAME: "NightWatch Intelligence Ltd",
+    SELLER_ADDRESS: "1 High Street, London, EC1A 1AA",
+    SELLER_COMPANY_NUMBER: "01234567",
+    SELLER_VAT_NUMBER: "GB 123 4567 89",
+    VAT_RATE_PERCENT: "20",
+    PRICES_INCLUDE_VAT: "false",
+    PAYMENT_TERMS_DAYS: "30",
+    BANK_ACCOUNT_NAME: "NightWatch Intelligence Ltd",
+    BANK_SORT_CODE: "12-34-56",
+    BANK_ACCOUNT_NUMBER: "12345678",
+  });
+});
+
+const database = useFreshDatabase();
+const isPostgres = Boolean(process.env.DATABASE_URL);
+const ADMIN = { email: "admin@example.com" };
+const YEAR = new Date().getUTCFullYear();
+const number = (series: string, n: number, year = YEAR) =>
+  `${series}-${year}-${String(n).padStart(4, "0")}`;
+
+let sink: SmtpSink | undefined;
+const workers: OutboxWorker[] = [];
+afterEach(async () => {
+  for (const w of workers.splice(0)) await w.stop();
+  await sink?.close();
+  sink = undefined;
+});
+
+async function insertCourse() {
+  const [existing] = await database().db.select().from(courses);
+  if (existing) return existing;
+  const [course] = await database()
+    .db.insert(courses)
+    .values({
+      slug: "osint-masterclass",
+      title: "OSINT Investigations Masterclass",
+      status: "published",
+      price: "1450.00",
+    })
+    .returning();
+  return course!;
+}
+
+const BILLING = {
+  billingOrganisation: "Analytical Engines Ltd",
+  billingAddressLine1: "2 Babbage Row",
+  billingAddressLine2: "Floor 3",
+  billingTown: "Cambridge",
+  billingPostcode: "CB2 1TN",
+  billingCountry: "United Kingdom",
+  poNumber: "PO-77812",
+  buyerVatNumber: "GB987654321",
+};
+
+/** An order as the checkout stores it, with the billing details the invoice prints. */
+async function placeOrder(
+  options: { method?: "invoice" | "stripe"; quantity?: number; email?: string } = {},
+) {
+  const course = await insertCourse();
+  const quantity = options.quantity ?? 3;
+  const created = await createOrder({
+    courseId: course.id,
+    paymentMethod: options.method ?? "invoice",
+    values: {
+      buyer: {
+        firstName: "Ada",
+        lastName: "Lovelace",
+        email: options.email ?? "ada@example.com",
+        phone: "",
+        company: "Analytical Engines",
+      },
+      studentMode: "others",
+      quantity,
+      students: [
+        { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" },
+        { firstName: "Alan", lastName: "Turing", email: "alan@example.com" },
+        { firstName: "Katherine", lastName: "Johnson", email: "katherine@example.com" },
+      ].slice(0, quantity),
+    },
+  });
+  if (!created.ok) throw new Error(`order not created: ${JSON.stringify(created)}`);
+  const [order] = await database()
+    .db.update(orders)
+    .set(BILLING)
+    .where(eq(orders.id, created.order.id))
+    .returning();
+  return order!;
+}
+
+async function documents(orderId: string) {
+  return database()
+    .db.select()
+    .from(orderDocuments)
+    .where(eq(orderDocuments.orderId, orderId))
+    .orderBy(asc(orderDocuments.number));
+}
+
+async function mails(orderId: string, kind?: string) {
+  return database()
+    .db.select()
+    .from(emailOutbox)
+    .where(
+      kind
+        ? and(eq(emailOutbox.orderId, orderId), eq(emailOutbox.kind, kind))
+        : eq(emailOutbox.orderId, orderId),
+    );
+}
+
+async function drain(worker: OutboxWorker) {
+  while ((await worker.runOnce()) > 0) {
+    // until nothing is due
+  }
+}
+
+/** Runs `work` in a transaction of its own and returns what it gave, or the error it threw. */
+function inTransaction<T>(work: Parameters<ReturnType<typeof db>["transaction"]>[0]) {
+  return db().transaction(work) as Promise<T>;
+}
+
+describe("document numbers", () => {
+  it("transactions issuing at once get one number each, consecutive, without gaps", async () => {
+    // Each holds its number a moment before committing, so on PostgreSQL they really overlap.
+    const issued = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        inTransaction<string>(async (tx) => {
+          const n = await allocateDocumentNumber(tx, "INV", YEAR);
+          await tx.execute(sql`select pg_sleep(0.02)`);
+          return n;
+        }),
+      ),
+    );
+    expect([...issued].sort()).toEqual(Array.from({ length: 8 }, (_, i) => number("INV", i + 1)));
+
+    // Invoices for different orders, marked at once by different admins.
+    const placed = [];
+    for (let i = 0; i < 4; i++) placed.push(await placeOrder({ email: `buyer${i}@example.com` }));
+    const results = await Promise.all(
+      placed.map((o, i) => changeOrderStatusByAdmin(o.id, "invoiced", { email: `a${i}@x.co` })),
+    );
+    expect(results.every((r) => r.ok)).toBe(true);
+    const numbers = (await database().db.select().from(orderDocuments)).map((d) => d.number);
+    expect(numbers.sort()).toEqual([9, 10, 11, 12].map((n) => number("INV", n)));
+  });
+
+  it("a rolled-back issue gives its number back, even to an issuer already waiting for it", async () => {
+    let allocated!: () => void;
+    const firstHasNumber = new Promise<void>((resolve) => (allocated = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = inTransaction<string>(async (tx) => {
+      expect(await allocateDocumentNumber(tx, "INV", YEAR)).toBe(number("INV", 1));
+      allocated();
+      await gate;
+      throw new Error("the order change failed after the number was taken");
+    }).catch((error: unknown) => error);
+    await firstHasNumber;
+    let secondDone = false;
+    const second = inTransaction<string>((tx) => allocateDocumentNumber(tx, "INV", YEAR)).then(
+      (n) => {
+        secondDone = true;
+        return n;
+      },
+    );
+    // The second waits for the first (PostgreSQL: the series row's lock) …
+    await new Promise((r) => setTimeout(r, 150));
+    expect(secondDone).toBe(false);
+    // … which rolls back: the second gets the number the first gave back.
+    release();
+    expect(await first).toBeInstanceOf(Error);
+    expect(await second).toBe(number("INV", 1));
+    expect(await inTransaction((tx) => allocateDocumentNumber(tx, "INV", YEAR))).toBe(
+      number("INV", 2),
+    );
+  });
+
+  it("each series and year counts from 0001; a new year starts again", async () => {
+    const take = (series: string, year: number) =>
+      inTransaction<string>((tx) => allocateDocumentNumber(tx, series, year));
+    expect(await take("INV", 2026)).toBe("INV-2026-0001");
+    expect(await take("INV", 2026)).toBe("INV-2026-0002");
+    expect(await take("CN", 2026)).toBe("CN-2026-0001");
+    expect(await take("INV", 2027)).toBe("INV-2027-0001");
+    expect(await take("INV", 2026)).toBe("INV-2026-0003");
+  });
+
+  it("a document is final: the database refuses to change or delete it", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    const [invoice] = await documents(order.id);
+    await expect(
+      database()
+        .db.update(orderDocuments)
+        .set({ totalAmountCents: 1 })
+        .where(eq(orderDocuments.id, invoice!.id)),
+    ).rejects.toThrow();
+    await expect(
+      database().db.delete(orderDocuments).where(eq(orderDocuments.id, invoice!.id)),
+    ).rejects.toThrow();
+    // Nor can the order it belongs to be deleted from under it.
+    await expect(database().db.delete(orders).where(eq(orders.id, order.id))).rejects.toThrow();
+    expect(await documents(order.id)).toEqual([invoice]);
+  });
+});
+
+describe("Mark Invoiced", () => {
+  it("issues the invoice and queues it to the buyer, in the transaction of the change", async () => {
+    const order = await placeOrder();
+    const result = await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    expect(result.ok).toBe(true);
+    const [invoice, ...others] = await documents(order.id);
+    expect(others).toEqual([]);
+    expect(invoice).toMatchObject({
+      kind: "invoice",
+      number: number("INV", 1),
+      netAmountCents: 435_000,
+      vatAmountCents: 87_000,
+      totalAmountCents: 522_000,
+      creditsDocumentId: null,
+      issuedBy: "admin@example.com",
+    });
+    const snapshot = invoice!.snapshot as DocumentSnapshot;
+    expect(snapshot).toMatchObject({
+      title: "VAT invoice",
+      orderReference: orderReference(order.id),
+      seller: { vatNumber: "GB123456789", companyNumber: "01234567" },
+      customer: { poNumber: "PO-77812", vatNumber: "GB987654321" },
+      payment: { termsDays: 30, bank: { sortCode: "12-34-56", accountNumber: "12345678" } },
+    });
+    const [mail, ...more] = await mails(order.id, "invoice_issued");
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({
+      toAddress: "ada@example.com",
+      documentId: invoice!.id,
+      status: "pending",
+      subject: `Your invoice ${number("INV", 1)} for order ${orderReference(order.id)}`,
+    });
+    expect(mail!.text).toContain("Sort code: 12-34-56");
+    expect(mail!.text).toContain(
+      `Please use your order reference ${orderReference(order.id)} as the payment reference.`,
+    );
+    expect(mail!.text).toContain("Total due: £5,220.00");
+  });
+
+  it("two admins clicking at once: one invoice number, one e-mail", async () => {
+    const order = await placeOrder();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        changeOrderStatusByAdmin(order.id, "invoiced", { email: `admin${i}@example.com` }),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual(
+      Array.from({ length: 4 }, () => ({ ok: false, reason: "not_allowed", status: "invoiced" })),
+    );
+    const issued = await documents(order.id);
+    expect(issued.map((d) => d.number)).toEqual([number("INV", 1)]);
+    expect(await mails(order.id, "invoice_issued")).toHaveLength(1);
+    // The series moved by one: the losers took no number.
+    expect(await inTransaction((tx) => allocateDocumentNumber(tx, "INV", YEAR))).toBe(
+      number("INV", 2),
+    );
+  });
+
+  it("the unique index is the backstop: a second invoice for the order is refused", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    const { issueInvoice } = await import("#server/invoices/documents.server.ts");
+    const [row] = await database().db.select().from(orders).where(eq(orders.id, order.id));
+    await expect(
+      inTransaction((tx) => issueInvoice(tx, row!, [], { kind: "invoice", actor: "x" })),
+    ).rejects.toThrow();
+    expect((await documents(order.id)).map((d) => d.number)).toEqual([number("INV", 1)]);
+  });
+});
+
+describe("credit notes", () => {
+  it("canceling an invoiced order credits the whole invoice, once, in its own series", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    expect(await changeOrderStatusByAdmin(order.id, "canceled", ADMIN)).toMatchObject({
+      ok: true,
+    });
+    const issued = await documents(order.id);
+    expect(issued).toHaveLength(2);
+    const inv = issued.find((d) => d.kind === "invoice")!;
+    const cn = issued.find((d) => d.kind === "credit_note")!;
+    expect(cn).toMatchObject({
+      kind: "credit_note",
+      number: number("CN", 1),
+      creditsDocumentId: inv.id,
+      netAmountCents: inv.netAmountCents,
+      vatAmountCents: inv.vatAmountCents,
+      totalAmountCents: inv.totalAmountCents,
+      reason: "Order canceled",
+      issuedBy: "admin@example.com",
+    });
+    expect(cn.snapshot).toMatchObject({
+      title: "Credit note",
+      credits: { number: inv.number },
+      customer: { poNumber: "PO-77812" },
+    });
+    // Nothing left to credit: a further credit note is refused.
+    const [row] = await database().db.select().from(orders).where(eq(orders.id, order.id));
+    expect(
+      await inTransaction((tx) => issueCreditNote(tx, row!, { reason: "again", actor: "x" })),
+    ).toBeNull();
+    // The invoice itself is as it was issued.
+    expect((await documents(order.id)).find((d) => d.id === inv.id)).toEqual(inv);
+  });
+
+  it("canceling a pending order issues none", async () => {
+    const order = await placeOrder();
+    expect(await changeOrderStatusByAdmin(order.id, "canceled", ADMIN)).toMatchObject({ ok: true });
+    expect(await documents(order.id)).toEqual([]);
+    const card = await placeOrder({ method: "stripe" });
+    await transitionOrder(card.id, "canceled", { source: "webhook" });
+    expect(await documents(card.id)).toEqual([]);
+  });
+
+  it("never more is credited than was invoiced", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    const [row] = await database().db.select().from(orders).where(eq(orders.id, order.id));
+    const credit = (amountCents?: number) =>
+      inTransaction<Awaited<ReturnType<typeof issueCreditNote>>>((tx) =>
+        issueCreditNote(tx, row!, { amountCents, reason: "partial", actor: "x" }),
+      );
+    expect(await credit(100_000)).toMatchObject({
+      totalAmountCents: 100_000,
+      vatAmountCents: 16_667,
+      netAmountCents: 83_333,
+    });
+    // Asked for more than is left: only the rest.
+    expect(await credit(900_000)).toMatchObject({ totalAmountCents: 422_000 });
+    expect(await credit(1)).toBeNull();
+    const credited = (await documents(order.id)).filter((d) => d.kind === "credit_note");
+    expect(credited.map((d) => d.number)).toEqual([number("CN", 1), number("CN", 2)]);
+    expect(credited.reduce((sum, d) => sum + d.totalAmountCents, 0)).toBe(522_000);
+  });
+});
+
+describe("telling the buyer of a cancellation", () => {
+  it("with notifyBuyer: an e-mail, the credit note attached when an invoice was credited", async () => {
+    const invoiced = await placeOrder();
+    await changeOrderStatusByAdmin(invoiced.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(invoiced.id, "canceled", ADMIN, { notifyBuyer: true });
+    const creditNote = (await documents(invoiced.id)).find((d) => d.kind === "credit_note")!;
+    const [mail, ...more] = await mails(invoiced.id, "order_canceled");
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({
+      toAddress: "ada@example.com",
+      documentId: creditNote.id,
+      subject: `Your order ${orderReference(invoiced.id)} has been canceled`,
+    });
+    expect(mail!.text).toContain(`Credit note: ${number("CN", 1)}`);
+    expect(mail!.text).toContain(`Credits invoice: ${number("INV", 1)}`);
+
+    const pending = await placeOrder({ email: "bob@example.com" });
+    await changeOrderStatusByAdmin(pending.id, "canceled", ADMIN, { notifyBuyer: true });
+    const [plain] = await mails(pending.id, "order_canceled");
+    expect(plain).toMatchObject({ toAddress: "bob@example.com", documentId: null });
+    expect(plain!.text).toContain("Nothing is due for this order.");
+  });
+
+  it("without notifyBuyer: no e-mail (the credit note is issued all the same)", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "canceled", ADMIN, { notifyBuyer: false });
+    expect(await mails(order.id, "order_canceled")).toEqual([]);
+    expect((await documents(order.id)).map((d) => d.kind).sort()).toEqual([
+      "credit_note",
+      "invoice",
+    ]);
+  });
+
+  it("what a visitor typed is escaped in the HTML", async () => {
+    const order = await placeOrder();
+    await database()
+      .db.update(orders)
+      .set({ buyerFirstName: "<b>Ada</b>" })
+      .where(eq(orders.id, order.id));
+    await changeOrderStatusByAdmin(order.id, "canceled", ADMIN, { notifyBuyer: true });
+    const [mail] = await mails(order.id, "order_canceled");
+    expect(mail!.html).toContain("Dear &lt;b&gt;Ada&lt;/b&gt;,");
+    expect(mail!.html).not.toContain("<b>Ada</b>");
+  });
+});
+
+describe("a paid card order", () => {
+  it("gets a VAT receipt, attached to the buyer's receipt e-mail only", async () => {
+    const order = await placeOrder({ method: "stripe" });
+    await transitionOrder(order.id, "paid", { source: "webhook" });
+    const [receipt, ...others] = await documents(order.id);
+    expect(others).toEqual([]);
+    expect(receipt).toMatchObject({
+      kind: "receipt",
+      number: number("INV", 1),
+      totalAmountCents: 522_000,
+      issuedBy: "stripe",
+    });
+    expect(receipt!.snapshot).toMatchObject({
+      title: "VAT receipt",
+      dueDate: null,
+      paid: { method: "Card" },
+    });
+    const all = await mails(order.id);
+    expect(all.find((m) => m.kind === "order_receipt")).toMatchObject({
+      toAddress: "ada@example.com",
+      documentId: receipt!.id,
+    });
+    expect(all.find((m) => m.kind === "order_receipt")!.text).toContain(
+      `Your VAT receipt ${number("INV", 1)} is attached as a PDF.`,
+    );
+    const joining = all.filter((m) => m.kind === "course_joining_details");
+    expect(joining).toHaveLength(3);
+    expect(joining.every((m) => m.documentId === null)).toBe(true);
+  });
+
+  it("an invoice order marked paid keeps its one invoice (no receipt is numbered)", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
+    expect((await documents(order.id)).map((d) => d.kind)).toEqual(["invoice"]);
+    const [receiptMail] = await mails(order.id, "order_receipt");
+    expect(receiptMail!.documentId).toBeNull();
+  });
+});
+
+describe("the PDF", () => {
+  it("holds what HMRC and the buyer's finance team look for, the same bytes every time", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    const [invoice] = await documentsOfOrder(order.id);
+    const file = (await documentPdf(invoice!.id))!;
+    expect(file.filename).toBe(`${number("INV", 1)}.pdf`);
+    expect(file.pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    const text = await pdfText(file.pdf);
+    for (const expected of [
+      "VAT invoice",
+      number("INV", 1),
+      orderReference(order.id),
+      "PO-77812",
+      "CB2 1TN",
+      "Analytical Engines Ltd",
+      "2 Babbage Row",
+      "Ada Lovelace",
+      "GB987654321",
+      "NightWatch Intelligence Ltd",
+      "1 High Street",
+      "VAT registration no. GB123456789",
+      "Company no. 01234567",
+      "OSINT Investigations Masterclass",
+      "Grace Hopper, Alan Turing, Katherine Johnson",
+      "£1,450.00",
+      "20%",
+      "£4,350.00",
+      "£870.00",
+      "£5,220.00",
+      "Date of issue",
+      "Time of supply",
+      "Due date",
+      "12-34-56",
+      "12345678",
+      `Please use your order reference ${orderReference(order.id)} as the payment reference.`,
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    const snapshot = invoice!.snapshot as DocumentSnapshot;
+    expect((await drawDocumentPdf(snapshot)).equals(file.pdf)).toBe(true);
+  });
+
+  it("a credit note names the invoice it credits and why", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "canceled", ADMIN);
+    const creditNote = (await documents(order.id)).find((d) => d.kind === "credit_note")!;
+    const text = await pdfText((await documentPdf(creditNote.id))!.pdf);
+    expect(text).toContain("Credit note");
+    expect(text).toContain(number("CN", 1));
+    expect(text).toContain(`credits invoice ${number("INV", 1)}`);
+    expect(text).toContain("Reason: Order canceled");
+    expect(text).toContain("£5,220.00");
+  });
+
+  it("a receipt says when and how it was paid", async () => {
+    const order = await placeOrder({ method: "stripe", quantity: 1 });
+    await transitionOrder(order.id, "paid", { source: "success_page" });
+    const [receipt] = await documents(order.id);
+    const text = await pdfText((await documentPdf(receipt!.id))!.pdf);
+    expect(text).toContain("VAT receipt");
+    expect(text).toMatch(/Paid in full on \d{1,2} \w+ \d{4} by card/);
+    expect(text).toContain("£1,740.00");
+  });
+});
+
+describe("sending documents through the outbox", () => {
+  it("the invoice e-mail reaches the mail server with its PDF, after the server was down", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    // Other e-mails of the order went earlier.
+    await database()
+      .db.update(emailOutbox)
+      .set({ status: "sent" })
+      .where(and(eq(emailOutbox.orderId, order.id), sql`${emailOutbox.kind} <> 'invoice_issued'`));
+
+    // The mail server is down: the message stays, to be tried again.
+    const down = new OutboxWorker({
+      mailer: smtpMailer(`smtp://127.0.0.1:${await freePort()}`),
+      retryBaseMs: 1,
+      retryMaxMs: 1,
+    });
+    workers.push(down);
+    await down.runOnce();
+    const [failed] = await mails(order.id, "invoice_issued");
+    expect(failed).toMatchObject({ status: "pending", attempts: 1 });
+    expect(failed!.lastError).toMatch(/ECONNREFUSED|connect/i);
+
+    sink = await startSmtpSink();
+    const up = new OutboxWorker({ mailer: smtpMailer(sink.url) });
+    workers.push(up);
+    await new Promise((r) => setTimeout(r, 5));
+    await drain(up);
+    expect(sink.messages).toHaveLength(1);
+    const message = sink.messages[0]!;
+    expect(message.envelopeTo).toEqual(["ada@example.com"]);
+    expect(message.parsed.subject).toBe(
+      `Your invoice ${number("INV", 1)} for order ${orderReference(order.id)}`,
+    );
+    expect(message.parsed.attachments).toHaveLength(1);
+    const [attachment] = message.parsed.attachments;
+    expect(attachment).toMatchObject({
+      filename: `${number("INV", 1)}.pdf`,
+      contentType: "application/pdf",
+    });
+    const text = await pdfText(attachment!.content);
+    for (const expected of [
+      number("INV", 1),
+      orderReference(order.id),
+      "PO-77812",
+      "CB2 1TN",
+      "£4,350.00",
+      "£870.00",
+      "£5,220.00",
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect((await mails(order.id, "invoice_issued"))[0]).toMatchObject({
+      status: "sent",
+      attempts: 2,
+    });
+  });
+
+  it("without SMTP the .eml copy carries the PDF too; messages without a document carry none", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "nw-invoices-"));
+    try {
+      const order = await placeOrder();
+      await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+      const w = new OutboxWorker({ mailer: fileMailer(dir) });
+      workers.push(w);
+      await drain(w);
+      const files = readdirSync(dir).filter((f) => f.endsWith(".eml"));
+      expect(files).toHaveLength(3); // the alert, the confirmation, the invoice
+      for (const file of files) {
+        const parsed = await simpleParser(readFileSync(path.join(dir, file)));
+        if (file.includes("invoice_issued")) {
+          expect(parsed.attachments.map((a) => a.filename)).toEqual([`${number("INV", 1)}.pdf`]);
+          expect(await pdfText(parsed.attachments[0]!.content)).toContain("PO-77812");
+        } else {
+          expect(parsed.attachments).toEqual([]);
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the admin download", () => {
+  const origin = new URL(config.publicUrl).origin;
+  const call = (orderId: string, documentId: string, cookie?: string) =>
+    documentRoute.loader({
+      request: new Request(`${origin}/admin/payments/${orderId}/documents/${documentId}`, {
+        headers: cookie ? { Cookie: cookie } : {},
+      }),
+      params: { orderId, documentId },
+      context: {},
+    } as never);
+
+  it("gives an admin the order's PDF as an attachment, never cached; 404 for any other", async () => {
+    const cookie = await adminCookie();
+    const order = await placeOrder();
+    const other = await placeOrder({ email: "other@example.com" });
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    const [invoice] = await documents(order.id);
+
+    const response = await call(order.id, invoice!.id, cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(response.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="${number("INV", 1)}.pdf"`,
+    );
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const text = await pdfText(new Uint8Array(await response.arrayBuffer()));
+    expect(text).toContain(number("INV", 1));
+
+    for (const [orderId, documentId] of [
+      [other.id, invoice!.id],
+      [order.id, "00000000-0000-4000-8000-000000000000"],
+      [order.id, "not-a-uuid"],
+      ["nope", invoice!.id],
+    ] as const) {
+      const missing = await call(orderId, documentId, cookie);
+      expect(missing.status, `${orderId}/${documentId}`).toBe(404);
+      expect(missing.headers.get("Cache-Control")).toBe("private, no-store");
+    }
+  });
+
+  it("sends an anonymous visitor to sign in, whatever the ids", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    const [invoice] = await documents(order.id);
+    const outcome = await call(order.id, invoice!.id).catch((e: unknown) => e);
+    expect(outcome).toBeInstanceOf(Response);
+    expect((outcome as Response).status).toBeGreaterThanOrEqual(300);
+    expect((outcome as Response).status).toBeLessThan(400);
+    expect((outcome as Response).headers.get("Location")).toBe("/auth");
+  });
+});
+
+it("runs on the database this project names", () => {
+  expect(isPostgres).toBe(process.env.TEST_DATABASE === "postgres");
+});
