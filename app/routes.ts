@@ -62,6 +62,7 @@ export default [
       route("dashboard", "routes/admin/dashboard.tsx"),
       route("inquiries", "routes/admin/inquiries.tsx"),
       route("payments", "routes/admin/payments.tsx"),
+      route("payments/:orderId", "routes/admin/order.tsx"),
       route("newsletter", "routes/admin/newsletter-redirect.tsx"),
       route("newsletter-subscriptions", "routes/admin/newsletter-subscriptions.tsx"),
       route("courses", "routes/admin/courses.tsx"),

@@ -6,6 +6,7 @@
 import { z } from "zod/mini";
 import { listQuery, parseSearch } from "./admin-list.ts";
 import type { SpamReason } from "./suspected-spam.ts";
+import { dropControlChars } from "./text.ts";
 
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -111,12 +112,130 @@ export function orderFiltersQuery(filters: Partial<OrderFilters>): string {
   return listQuery({ q: search, status, method, page });
 }
 
-/** The payments screen's 'Mark Invoiced' / 'Mark Paid' / 'Cancel' post. */
+/**
+ * The 'Mark Invoiced' / 'Mark Paid' / 'Cancel' post (Payments list and order page). A cancel
+ * carries the confirmation's "Notify the buyer by e-mail" checkbox: 'on' when ticked, absent
+ * (or empty) when not, as a checkbox posts.
+ */
 export const orderStatusFormSchema = z.object({
   intent: z.literal("status"),
   orderId: z.uuid(),
   status: z.enum(ORDER_STATUSES),
+  notifyBuyer: z.pipe(
+    z.optional(z.string()),
+    z.transform((v) => v === "on" || v === "true"),
+  ),
 });
+
+/**
+ * What an admin is told when the status change was refused because the order had already moved
+ * on (another admin, Stripe, another tab): the spec's failure toast (§8), then why, with the
+ * status the order really has. The row is reloaded to show it.
+ */
+export function statusConflictMessage(reference: string, status: OrderStatus): string {
+  if (status === "pending") {
+    return `Failed to update order status: order ${reference} is still Pending, and that change is not allowed.`;
+  }
+  return `Failed to update order status: order ${reference} was already marked ${ORDER_STATUS_LABELS[status]} by someone else.`;
+}
+
+/** The toast after 'Release' of an order held as suspected spam. */
+export const ORDER_RELEASED_MESSAGE = "Order released: its e-mails are on their way";
+
+/** The longest internal note on an order page. */
+export const ORDER_NOTE_MAX_LENGTH = 2000;
+export const ORDER_NOTE_REQUIRED = "Please write a note";
+export const ORDER_NOTE_TOO_LONG = `Please keep the note to ${ORDER_NOTE_MAX_LENGTH.toLocaleString("en-GB")} characters or fewer`;
+
+/** The order page's "Add note" post: non-empty once trimmed, at most ORDER_NOTE_MAX_LENGTH. */
+export const orderNoteFormSchema = z.object({
+  intent: z.literal("note"),
+  text: z
+    .string({ error: ORDER_NOTE_REQUIRED })
+    .check(
+      z.overwrite(dropControlChars),
+      z.trim(),
+      z.minLength(1, ORDER_NOTE_REQUIRED),
+      z.maxLength(ORDER_NOTE_MAX_LENGTH, ORDER_NOTE_TOO_LONG),
+    ),
+});
+
+/** Billing details as the order page shows them (null on orders placed before they were asked). */
+export interface OrderBilling {
+  organisation: string | null;
+  addressLines: string[];
+  town: string | null;
+  postcode: string | null;
+  country: string | null;
+  poNumber: string | null;
+  vatNumber: string | null;
+}
+
+export interface OrderAmounts {
+  unitPriceCents: number;
+  quantity: number;
+  netCents: number;
+  vatCents: number;
+  vatRateBasisPoints: number;
+  pricesIncludeVat: boolean;
+  totalCents: number;
+  refundedCents: number;
+  currency: string;
+}
+
+export type OrderDocumentKind = "invoice" | "receipt" | "credit_note";
+
+export const ORDER_DOCUMENT_LABELS: Record<OrderDocumentKind, string> = {
+  invoice: "Invoice",
+  receipt: "Receipt",
+  credit_note: "Credit note",
+};
+
+export interface OrderDocumentLink {
+  id: string;
+  kind: OrderDocumentKind;
+  number: string;
+  issuedAt: string;
+  totalCents: number;
+  issuedBy: string;
+  /** The admin resource route that draws the PDF. */
+  href: string;
+}
+
+/** One line of an order's timeline: what happened, when, and who did it. */
+export interface OrderTimelineEntry {
+  /** Stable across reloads: `event:{id}` or `email:{id}:{stage}`. */
+  key: string;
+  at: string;
+  /** created, invoiced, paid, canceled, note, email_queued, email_sent, email_failed, … */
+  kind: string;
+  title: string;
+  /** A note's text, an e-mail's subject and recipient, a document's number, an error. */
+  detail: string | null;
+  /** An admin's e-mail, 'buyer', 'stripe', 'system'; null for the mail server's doing. */
+  actor: string | null;
+}
+
+/** Everything the admin order page shows. */
+export interface AdminOrderPage {
+  order: AdminOrder;
+  billing: OrderBilling;
+  amounts: OrderAmounts;
+  /** A card payment Stripe has confirmed: where a refund would be made against. */
+  refundable: boolean;
+  documents: OrderDocumentLink[];
+  timeline: OrderTimelineEntry[];
+}
+
+/** Where an order's document is downloaded (the admin resource route). */
+export function orderDocumentHref(orderId: string, documentId: string): string {
+  return `/admin/payments/${orderId}/documents/${documentId}`;
+}
+
+/** The admin order page of an order. */
+export function orderPageHref(orderId: string): string {
+  return `/admin/payments/${orderId}`;
+}
 
 /** The payments screen's 'Release' of an order held as suspected spam. */
 export const orderReleaseFormSchema = z.object({

@@ -10,7 +10,7 @@ import {
 import type { AdminList } from "#app/lib/admin-list.ts";
 import { allOf, readListPage } from "../admin-list.server.ts";
 import { db } from "../db/client.server.ts";
-import { orders } from "../db/schema.ts";
+import { orderStudents, orders } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
 import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
@@ -49,14 +49,55 @@ export const NEWEST_FIRST = [
  */
 const orderSearchText = sql`lower(${orders.buyerFirstName} || ' ' || ${orders.buyerLastName} || ' ' || ${orders.buyerEmail} || ' ' || coalesce(${orders.buyerCompany}, '') || ' ' || ${orders.courseTitleSnapshot})`;
 
+/** What a student's name and e-mail are searched as (order_students has no trigram index yet). */
+const studentSearchText = sql`lower(${orderStudents.firstName} || ' ' || ${orderStudents.lastName} || ' ' || ${orderStudents.email})`;
+
+/**
+ * The id range a search for an order reference covers, or null when the search is not one. The
+ * reference is 'NW-' and the id's first eight hex digits (orderReference), so 'NW-1A2B3C4D',
+ * 'nw-1a2b' (a prefix, with 'NW-') and '1a2b3c4d' (all eight, without) match the ids starting
+ * with those digits — a range of the primary key. A whole order id matches that order.
+ */
+export function referenceIdRange(search: string): { from: string; to: string } | null {
+  const term = search.trim().toLowerCase();
+  if (isUuid(term)) return { from: term, to: term };
+  const match = /^(?:nw-?([0-9a-f]{1,8})|([0-9a-f]{8}))$/.exec(term);
+  const digits = match?.[1] ?? match?.[2];
+  if (!digits) return null;
+  const bound = (fill: string) => {
+    const hex = digits.padEnd(32, fill);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
+  return { from: bound("0"), to: bound("f") };
+}
+
+/**
+ * The Payments search: the orders whose reference, buyer (name, e-mail), company (as typed or
+ * as billed), course, PO number or named students (name, e-mail) contain the text. Written as
+ * `id IN (… UNION …)` rather than one OR, so each part can use its own index: the buyer part is
+ * exactly the trigram index's expression, the reference part a range of the primary key.
+ */
+function orderSearchCondition(search: string): SQL {
+  const pattern = containsPattern(search);
+  const range = referenceIdRange(search);
+  const byReference = range
+    ? sql` union select ${orders.id} from ${orders} where ${orders.id} between ${range.from}::uuid and ${range.to}::uuid`
+    : sql``;
+  return sql`${orders.id} in (
+    select ${orders.id} from ${orders} where ${orderSearchText} like ${pattern}
+    union
+    select ${orders.id} from ${orders} where lower(coalesce(${orders.billingOrganisation}, '') || ' ' || coalesce(${orders.poNumber}, '')) like ${pattern}
+    union
+    select ${orderStudents.orderId} from ${orderStudents} where ${studentSearchText} like ${pattern}${byReference}
+  )`;
+}
+
 /** The WHERE condition of the Payments screen's status, method and search filters. */
 export function orderFilterCondition(filters: Omit<OrderFilters, "page">): SQL | undefined {
   return allOf([
     filters.status ? eq(orders.status, filters.status) : undefined,
     filters.method ? eq(orders.paymentMethod, filters.method) : undefined,
-    filters.search
-      ? sql`${orderSearchText} like lower(${containsPattern(filters.search)})`
-      : undefined,
+    filters.search ? orderSearchCondition(filters.search) : undefined,
   ]);
 }
 

@@ -1,4 +1,4 @@
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 import { Trash2 } from "lucide-react";
 import {
   AlertDialog,
@@ -25,6 +25,7 @@ export function ConfirmAction({
   confirmLabel,
   destructive = false,
   onConfirm,
+  children,
 }: {
   /** The button that opens the question (its accessible name is what tests and readers find). */
   trigger: ReactElement;
@@ -35,6 +36,8 @@ export function ConfirmAction({
   /** Styles the confirm button for an action that removes or ends something. */
   destructive?: boolean;
   onConfirm: () => void;
+  /** More than the one-line detail: what will be sent, a choice (a checkbox) that goes with it. */
+  children?: ReactNode;
 }) {
   return (
     <AlertDialog>
@@ -44,6 +47,7 @@ export function ConfirmAction({
           <AlertDialogTitle>{question}</AlertDialogTitle>
           <AlertDialogDescription>{detail}</AlertDialogDescription>
         </AlertDialogHeader>
+        {children}
         <AlertDialogFooter>
           <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
           <AlertDialogAction variant={destructive ? "destructive" : undefined} onClick={onConfirm}>

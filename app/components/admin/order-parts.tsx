@@ -1,23 +1,28 @@
-import { Ban, CheckCircle2, ShieldCheck } from "lucide-react";
-import { useFetcher } from "react-router";
+import { useId, useState } from "react";
+import { Ban, CheckCircle2, FileText, ShieldCheck } from "lucide-react";
+import { useFetcher, useRevalidator } from "react-router";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { Checkbox } from "#app/components/ui/checkbox.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { formatPence } from "#app/lib/format.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
 import {
   ADMIN_ACTION_LABELS,
+  ORDER_RELEASED_MESSAGE,
   ORDER_STATUS_LABELS,
   type AdminOrder,
   type OrderStatus,
 } from "#app/lib/orders.ts";
 
-/** The Payments screen's parts: an order's status badge, its students, and its actions. */
+/** The parts the Payments list and the order page share: status badge, students, actions. */
 
 /** The status actions' answer: the order's new status, and whether it was a release. */
 export type StatusAnswer = FormAnswer<{ status: OrderStatus; released?: boolean }>;
 
-export const ORDER_RELEASED_MESSAGE = "Order released: its e-mails are on their way";
+export { ORDER_RELEASED_MESSAGE };
 
 const STATUS_BADGE: Record<OrderStatus, BadgeVariant> = {
   pending: "warning",
@@ -31,81 +36,199 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   return <Badge variant={STATUS_BADGE[status]}>{ORDER_STATUS_LABELS[status]}</Badge>;
 }
 
-export function OrderStudents({ order }: { order: AdminOrder }) {
-  if (order.isBuyerStudent) return <span className="text-muted-foreground">Buyer attends</span>;
-  return (
-    // <details> opens and closes without JavaScript.
-    <details className="group">
-      <summary className="cursor-pointer text-sm whitespace-nowrap text-primary underline-offset-4 hover:underline">
-        {order.students.length} {order.students.length === 1 ? "student" : "students"}
-      </summary>
-      <ul className="mt-2 grid gap-1 text-xs">
-        {order.students.map((s, i) => (
-          <li key={i}>
-            <span className="font-medium">
-              {s.firstName} {s.lastName}
-            </span>
-            <span className="block text-muted-foreground">{s.email}</span>
-          </li>
-        ))}
-      </ul>
-    </details>
-  );
+export function buyerName(order: Pick<AdminOrder, "buyerFirstName" | "buyerLastName">): string {
+  return `${order.buyerFirstName} ${order.buyerLastName}`;
 }
 
-/** Cancelling is final (the state machine has no way back), so it asks first. */
-function ConfirmCancel({
-  label,
+/** '3 students' or 'Buyer attends': how many places, for a compact cell. */
+export function attendeesSummary(order: AdminOrder): string {
+  if (order.isBuyerStudent) return "Buyer attends";
+  const n = order.students.length;
+  return `${n} ${n === 1 ? "student" : "students"}`;
+}
+
+/** Who gets joining details when the order is paid: each student, or the buyer who attends. */
+function joiningRecipients(order: AdminOrder) {
+  return order.isBuyerStudent
+    ? [{ name: buyerName(order), email: order.buyerEmail }]
+    : order.students.map((s) => ({ name: `${s.firstName} ${s.lastName}`, email: s.email }));
+}
+
+/** "order NW-1A2B3C4D (Ada Lovelace, Analytical Engines Ltd)". */
+function orderNamed(order: AdminOrder): string {
+  const who = [buyerName(order), order.buyerCompany].filter(Boolean).join(", ");
+  return `order ${order.reference} (${who})`;
+}
+
+function ConfirmMarkInvoiced({
+  order,
   disabled,
   onConfirm,
 }: {
-  label: string;
+  order: AdminOrder;
   disabled: boolean;
   onConfirm: () => void;
 }) {
+  const label = ADMIN_ACTION_LABELS.invoiced ?? "Mark Invoiced";
   return (
     <ConfirmAction
       trigger={
-        <Button type="button" size="sm" variant="outline" disabled={disabled} aria-label={label}>
-          <Ban aria-hidden />
-          {ADMIN_ACTION_LABELS.canceled ?? "Cancel"}
+        <Button
+          type="button"
+          size="sm"
+          disabled={disabled}
+          aria-label={`${label} – ${buyerName(order)}'s order ${order.reference}`}
+        >
+          <FileText aria-hidden />
+          {label}
         </Button>
       }
-      question="Are you sure you want to cancel this order?"
-      detail="A canceled order cannot be reopened. The buyer is not notified automatically."
-      cancelLabel="Keep Order"
-      confirmLabel="Cancel Order"
-      destructive
+      question={`Mark ${order.reference} as invoiced?`}
+      detail={`The invoice PDF for ${orderNamed(order)}, ${formatPence(order.totalAmountCents)}, will be issued and e-mailed to the buyer at ${order.buyerEmail}. An issued invoice is final: its number cannot be reused.`}
+      cancelLabel="Not Yet"
+      confirmLabel="Issue and Send Invoice"
       onConfirm={onConfirm}
     />
   );
 }
 
-export function OrderStatusActions({ order }: { order: AdminOrder }) {
+function ConfirmMarkPaid({
+  order,
+  disabled,
+  onConfirm,
+}: {
+  order: AdminOrder;
+  disabled: boolean;
+  onConfirm: () => void;
+}) {
+  const label = ADMIN_ACTION_LABELS.paid ?? "Mark Paid";
+  const recipients = joiningRecipients(order);
+  return (
+    <ConfirmAction
+      trigger={
+        <Button
+          type="button"
+          size="sm"
+          disabled={disabled}
+          aria-label={`${label} – ${buyerName(order)}'s order ${order.reference}`}
+        >
+          <CheckCircle2 aria-hidden />
+          {label}
+        </Button>
+      }
+      question={`Mark ${order.reference} as paid?`}
+      detail={`This records the payment of ${formatPence(order.totalAmountCents)} for ${orderNamed(order)} and cannot be undone. A receipt will be e-mailed to the buyer at ${order.buyerEmail}, and joining details to each student:`}
+      cancelLabel="Not Yet"
+      confirmLabel="Mark Paid and Send"
+      onConfirm={onConfirm}
+    >
+      <ul className="grid max-h-48 gap-1 overflow-y-auto rounded-md border border-border p-3 text-sm">
+        {recipients.map((r, i) => (
+          <li key={i} className="break-words">
+            <span className="font-medium">{r.name}</span>{" "}
+            <span className="text-muted-foreground">&lt;{r.email}&gt;</span>
+          </li>
+        ))}
+      </ul>
+    </ConfirmAction>
+  );
+}
+
+/** Cancelling is final (the state machine has no way back), so it asks first, and whom to tell. */
+function ConfirmCancel({
+  order,
+  disabled,
+  onConfirm,
+}: {
+  order: AdminOrder;
+  disabled: boolean;
+  onConfirm: (notifyBuyer: boolean) => void;
+}) {
+  const [notify, setNotify] = useState(true);
+  const checkboxId = useId();
+  return (
+    <ConfirmAction
+      trigger={
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          disabled={disabled}
+          aria-label={`Cancel – ${buyerName(order)}'s order ${order.reference}`}
+          // Each time the question opens, notifying the buyer is ticked again.
+          onClick={() => setNotify(true)}
+        >
+          <Ban aria-hidden />
+          {ADMIN_ACTION_LABELS.canceled ?? "Cancel"}
+        </Button>
+      }
+      question="Are you sure you want to cancel this order?"
+      detail={`Cancelling ${orderNamed(order)} cannot be undone: a canceled order cannot be reopened.`}
+      cancelLabel="Keep Order"
+      confirmLabel="Cancel Order"
+      destructive
+      onConfirm={() => onConfirm(notify)}
+    >
+      <div className="flex items-start gap-3">
+        <Checkbox
+          id={checkboxId}
+          checked={notify}
+          onCheckedChange={(checked) => setNotify(checked === true)}
+          className="mt-0.5"
+        />
+        <div className="grid gap-1">
+          <Label htmlFor={checkboxId}>Notify the buyer by e-mail</Label>
+          <p className="text-xs text-muted-foreground">
+            Sends {order.buyerEmail} an e-mail saying the order was canceled.
+          </p>
+        </div>
+      </div>
+    </ConfirmAction>
+  );
+}
+
+/**
+ * An order's actions: 'Release' for a held order, then what the state machine allows, each
+ * asking first. A change refused because the order had moved on (409) reloads the page's data,
+ * so the row shows its real status, and the toast says what happened.
+ */
+export function OrderStatusActions({
+  order,
+  className = "flex flex-wrap gap-2 md:justify-end",
+}: {
+  order: AdminOrder;
+  className?: string;
+}) {
   const fetcher = useFetcher<StatusAnswer>();
+  const revalidator = useRevalidator();
   const busy = fetcher.state !== "idle";
   useFormAnswer(fetcher, {
     successToast: (answer) =>
       answer.released
         ? { title: "Success", description: ORDER_RELEASED_MESSAGE }
         : { title: "Status Updated", description: `Order status changed to ${answer.status}` },
+    onFailure: (answer) => {
+      // A refused answer does not reload the page's data by itself (4xx): do it, to show the truth.
+      if (answer.reason === "conflict" || answer.reason === "not_found") {
+        void revalidator.revalidate();
+      }
+    },
   });
 
   if (order.actions.length === 0 && !order.spamReason) {
     return <span className="text-muted-foreground">—</span>;
   }
-  const who = `${order.buyerFirstName} ${order.buyerLastName}`;
+  const submit = (status: OrderStatus, extra: Record<string, string> = {}) =>
+    fetcher.submit({ intent: "status", orderId: order.id, status, ...extra }, { method: "post" });
   return (
-    <fetcher.Form method="post" className="flex flex-wrap justify-end gap-2">
-      <input type="hidden" name="intent" value="status" />
-      <input type="hidden" name="orderId" value={order.id} />
+    <div className={className}>
       {order.spamReason ? (
         <Button
           type="button"
           size="sm"
           variant="outline"
           disabled={busy}
-          aria-label={`Release ${who}'s order ${order.reference}`}
+          aria-label={`Release ${buyerName(order)}'s order ${order.reference}`}
           title="Not spam: release it (sends the held e-mails)"
           onClick={() =>
             fetcher.submit({ intent: "release", orderId: order.id }, { method: "post" })
@@ -116,33 +239,31 @@ export function OrderStatusActions({ order }: { order: AdminOrder }) {
         </Button>
       ) : null}
       {order.actions.map((to) =>
-        to === "canceled" ? (
+        to === "invoiced" ? (
+          <ConfirmMarkInvoiced
+            key={to}
+            order={order}
+            disabled={busy}
+            onConfirm={() => submit("invoiced")}
+          />
+        ) : to === "paid" ? (
+          <ConfirmMarkPaid
+            key={to}
+            order={order}
+            disabled={busy}
+            onConfirm={() => submit("paid")}
+          />
+        ) : to === "canceled" ? (
           <ConfirmCancel
             key={to}
+            order={order}
             disabled={busy}
-            label={`Cancel – ${who}'s order ${order.reference}`}
-            onConfirm={() =>
-              fetcher.submit(
-                { intent: "status", orderId: order.id, status: "canceled" },
-                { method: "post" },
-              )
+            onConfirm={(notifyBuyer) =>
+              submit("canceled", { notifyBuyer: notifyBuyer ? "on" : "" })
             }
           />
-        ) : (
-          <Button
-            key={to}
-            type="submit"
-            name="status"
-            value={to}
-            size="sm"
-            disabled={busy}
-            aria-label={`${ADMIN_ACTION_LABELS[to] ?? to} – ${who}'s order ${order.reference}`}
-          >
-            <CheckCircle2 aria-hidden />
-            {ADMIN_ACTION_LABELS[to] ?? to}
-          </Button>
-        ),
+        ) : null,
       )}
-    </fetcher.Form>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { requireAdmin } from "#server/auth.server.ts";
+import { AdminNotFoundView } from "#app/components/admin/admin-not-found.tsx";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import type { Route } from "./+types/not-found";
 
@@ -12,16 +13,5 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = () => adminMeta("Not found");
 
 export default function AdminNotFound() {
-  return (
-    <section className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-2xl font-semibold">Oops! Page not found</h1>
-      <p className="mt-2 text-muted-foreground">This admin page does not exist (yet).</p>
-      <Link
-        to="/admin/dashboard"
-        className="mt-4 inline-block text-primary underline underline-offset-4"
-      >
-        Back to the dashboard
-      </Link>
-    </section>
-  );
+  return <AdminNotFoundView />;
 }

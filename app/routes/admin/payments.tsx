@@ -9,14 +9,9 @@ import {
 } from "lucide-react";
 import { Link, useLocation, useRevalidator } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
-import { success } from "#server/forms/form-post.server.ts";
+import { orderStatusIntents } from "#server/forms/order-actions.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import {
-  changeOrderStatusByAdmin,
-  listOrders,
-  orderStats,
-  releaseOrder,
-} from "#server/orders/admin.server.ts";
+import { listOrders, orderStats } from "#server/orders/admin.server.ts";
 import { StatCard } from "#app/components/admin/admin-ui.tsx";
 import {
   AdminListPage,
@@ -24,26 +19,25 @@ import {
 } from "#app/components/admin/list/admin-list-page.tsx";
 import { FilterSelect, SearchField } from "#app/components/admin/list/filter-fields.tsx";
 import {
-  ORDER_RELEASED_MESSAGE,
+  attendeesSummary,
+  buyerName,
   OrderStatusActions,
   OrderStatusBadge,
-  OrderStudents,
 } from "#app/components/admin/order-parts.tsx";
 import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
-import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { formatDateTime } from "#app/lib/admin-time.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
 import {
+  ORDER_RELEASED_MESSAGE,
   ORDER_STATUSES,
   ORDER_STATUS_LABELS,
   PAYMENT_METHODS,
   PAYMENT_METHOD_LABELS,
   orderFiltersQuery,
-  orderReleaseFormSchema,
-  orderStatusFormSchema,
+  orderPageHref,
   parseOrderFilters,
   type AdminOrder,
 } from "#app/lib/orders.ts";
@@ -58,37 +52,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows. 'Release'
- * on an order held as suspected spam: clears the mark and sends the invoice request's e-mails.
+ * 'Mark Invoiced', 'Mark Paid', 'Cancel': only what the order state machine allows (a change
+ * refused because the order moved on answers 409 with its real status). 'Release' on an order
+ * held as suspected spam: clears the mark and sends the invoice request's e-mails.
  */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return adminFormAction(
     request,
     { name: "payments", failureMessage: "Failed to update order status" },
-    {
-      status: async (form, refuse) => {
-        const parsed = parseForm(form, orderStatusFormSchema);
-        if (!parsed.ok) return refuse(400);
-        const result = await changeOrderStatusByAdmin(
-          parsed.value.orderId,
-          parsed.value.status,
-          admin,
-        );
-        if (!result.ok) return refuse(result.reason === "not_found" ? 404 : 409);
-        return success("status", undefined, { status: result.order.status, released: false });
-      },
-      release: async (form, refuse) => {
-        const parsed = parseForm(form, orderReleaseFormSchema);
-        if (!parsed.ok) return refuse(400, "Failed to release order");
-        const released = await releaseOrder(parsed.value.orderId, admin);
-        if (!released) return refuse(404, "Failed to release order");
-        return success("release", ORDER_RELEASED_MESSAGE, {
-          status: released.status,
-          released: true,
-        });
-      },
-    },
+    orderStatusIntents(admin),
   );
 }
 
@@ -98,31 +71,59 @@ export const meta: Route.MetaFunction = () => adminMeta("Payments");
 
 const PATH = "/admin/payments";
 
-/** Every cell of an order's row starts at the top (the students list can open). */
+/** Every cell of an order's row starts at the top. */
 const alignTop = (column: AdminListColumn<AdminOrder>) => ({
   ...column,
   className: `align-top ${column.className ?? ""}`,
 });
 
+/*
+ * Compact enough for a 1366 px laptop with the sidebar open (the actions stay in view); the
+ * students, phone, billing details and history are on the order page the reference opens.
+ */
 const ORDER_COLUMNS = (
   [
     {
-      header: "Customer",
+      header: "Order",
+      className: "whitespace-nowrap",
       cell: (order) => (
         <>
-          <div className="font-medium">
-            {order.buyerFirstName} {order.buyerLastName}
-          </div>
-          <div className="text-xs text-muted-foreground">{order.buyerEmail}</div>
-          {order.buyerCompany ? (
-            <div className="text-xs text-muted-foreground">{order.buyerCompany}</div>
-          ) : null}
-          <div className="font-mono text-xs text-muted-foreground">{order.reference}</div>
+          <Link
+            to={orderPageHref(order.id)}
+            className="font-mono text-sm font-medium text-primary underline-offset-4 hover:underline"
+          >
+            {order.reference}
+          </Link>
+          <div className="text-xs text-muted-foreground">{formatDateTime(order.createdAt)}</div>
         </>
       ),
     },
-    { header: "Course", cell: (order) => order.courseTitle },
-    { header: "Students", cell: (order) => <OrderStudents order={order} /> },
+    {
+      header: "Customer",
+      className: "md:max-w-[16rem] md:min-w-[10rem]",
+      cell: (order) => (
+        <>
+          <div className="font-medium">{buyerName(order)}</div>
+          {order.buyerCompany ? (
+            <div className="text-xs text-muted-foreground">{order.buyerCompany}</div>
+          ) : null}
+          {/* Long addresses wrap where they must, not one letter per line. */}
+          <div className="text-xs [overflow-wrap:anywhere] text-muted-foreground">
+            {order.buyerEmail}
+          </div>
+        </>
+      ),
+    },
+    {
+      header: "Course",
+      className: "md:min-w-[9rem]",
+      cell: (order) => (
+        <>
+          <div>{order.courseTitle}</div>
+          <div className="text-xs text-muted-foreground">{attendeesSummary(order)}</div>
+        </>
+      ),
+    },
     {
       header: "Amount",
       className: "whitespace-nowrap",
@@ -136,26 +137,24 @@ const ORDER_COLUMNS = (
       ),
     },
     {
-      header: "Method",
-      cell: (order) => (
-        <Badge variant="outline">{PAYMENT_METHOD_LABELS[order.paymentMethod]}</Badge>
-      ),
-    },
-    {
       header: "Status",
       cell: (order) => (
-        <div className="flex flex-wrap gap-1">
-          <OrderStatusBadge status={order.status} />
-          {order.spamReason ? <SuspectedSpamBadge reason={order.spamReason} /> : null}
-        </div>
+        <>
+          <div className="flex flex-wrap gap-1">
+            <OrderStatusBadge status={order.status} />
+            {order.spamReason ? <SuspectedSpamBadge reason={order.spamReason} /> : null}
+          </div>
+          <div className="mt-1 text-xs whitespace-nowrap text-muted-foreground">
+            {PAYMENT_METHOD_LABELS[order.paymentMethod]}
+          </div>
+        </>
       ),
     },
     {
-      header: "Date",
-      className: "whitespace-nowrap text-muted-foreground",
-      cell: (order) => formatDateTime(order.createdAt),
+      header: "Actions",
+      alignEnd: true,
+      cell: (order) => <OrderStatusActions order={order} />,
     },
-    { header: "Actions", alignEnd: true, cell: (order) => <OrderStatusActions order={order} /> },
   ] satisfies AdminListColumn<AdminOrder>[]
 ).map(alignTop);
 
@@ -252,6 +251,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       }
       tableLabel="Orders"
       columns={ORDER_COLUMNS}
+      stackBelowMd
       rowAttributes={(order) => ({ "data-order-id": order.id })}
       emptyText="No orders found."
       noun={["order", "orders"]}

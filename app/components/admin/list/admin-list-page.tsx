@@ -45,15 +45,30 @@ const SHOWN_FROM = {
 function columnClass(
   column: Pick<AdminListColumn<unknown>, "from" | "alignEnd" | "className">,
   part: "header" | "cell",
+  stacked = false,
 ) {
+  // Stacked rows are cards below md: a column shown "from" some width shows from md.
+  const from = column.from && (stacked ? SHOWN_FROM.md : SHOWN_FROM[column.from]);
   return part === "header"
-    ? cn(column.from && SHOWN_FROM[column.from], column.alignEnd && "text-right")
+    ? cn(from, column.alignEnd && "text-right")
     : cn(
-        column.from && SHOWN_FROM[column.from],
+        from,
         column.alignEnd && "text-right whitespace-nowrap",
         column.className,
+        stacked && STACKED_CELL,
       );
 }
+
+/*
+ * Below md a stacked table is a list of cards: each row a block, each cell a line with its
+ * column's name beside it (the header row is hidden), so a phone never scrolls sideways.
+ */
+const STACKED_TABLE = "max-md:block";
+const STACKED_HEADER = "max-md:hidden";
+const STACKED_BODY = "max-md:block";
+const STACKED_ROW = "max-md:block max-md:py-3";
+const STACKED_CELL =
+  "max-md:grid max-md:grid-cols-[5.5rem_minmax(0,1fr)] max-md:items-start max-md:gap-3 max-md:px-4 max-md:py-1 max-md:text-left max-md:whitespace-normal";
 
 /** Filters as a list screen reads them from its URL: the page, and whatever else it filters on. */
 interface ListFilters {
@@ -86,6 +101,8 @@ export function AdminListPage<Item extends { id: string }, Filters extends ListF
   /** The table's accessible name, e.g. "Inquiries". */
   tableLabel: string;
   columns: readonly AdminListColumn<Item>[];
+  /** Below md, show each row as a card (cells stacked, each with its column's name). */
+  stackBelowMd?: boolean;
   rowAttributes?: (item: Item) => Record<`data-${string}`, string>;
   /** The spec's empty text, and the one shown while filtered (the same unless said). */
   emptyText: string;
@@ -99,6 +116,7 @@ export function AdminListPage<Item extends { id: string }, Filters extends ListF
 }) {
   const { path, list, filters, filtersQuery } = props;
   const navigate = useNavigate();
+  const stacked = props.stackBelowMd ?? false;
   // Any filter set: the empty state then offers to clear them.
   const filtered = filtersQuery({ ...filters, page: 1 }) !== "";
 
@@ -156,8 +174,8 @@ export function AdminListPage<Item extends { id: string }, Filters extends ListF
             ) : null}
           </p>
         ) : (
-          <Table aria-label={props.tableLabel}>
-            <TableHeader>
+          <Table aria-label={props.tableLabel} className={cn(stacked && STACKED_TABLE)}>
+            <TableHeader className={cn(stacked && STACKED_HEADER)}>
               <TableRow>
                 {props.columns.map((column) => (
                   <TableHead key={column.header} className={columnClass(column, "header")}>
@@ -166,12 +184,25 @@ export function AdminListPage<Item extends { id: string }, Filters extends ListF
                 ))}
               </TableRow>
             </TableHeader>
-            <TableBody>
+            <TableBody className={cn(stacked && STACKED_BODY)}>
               {list.items.map((item) => (
-                <TableRow key={item.id} {...props.rowAttributes?.(item)}>
+                <TableRow
+                  key={item.id}
+                  className={cn(stacked && STACKED_ROW)}
+                  {...props.rowAttributes?.(item)}
+                >
                   {props.columns.map((column) => (
-                    <TableCell key={column.header} className={columnClass(column, "cell")}>
-                      {column.cell(item)}
+                    <TableCell key={column.header} className={columnClass(column, "cell", stacked)}>
+                      {stacked ? (
+                        <>
+                          <span className="text-xs font-medium text-muted-foreground md:hidden">
+                            {column.header}
+                          </span>
+                          <div className="min-w-0 max-md:break-words">{column.cell(item)}</div>
+                        </>
+                      ) : (
+                        column.cell(item)
+                      )}
                     </TableCell>
                   ))}
                 </TableRow>

@@ -1,0 +1,384 @@
+import { useRef, useState, type ReactNode } from "react";
+import { ArrowLeft, Download, MessageSquarePlus } from "lucide-react";
+import { Link, useFetcher } from "react-router";
+import {
+  attendeesSummary,
+  buyerName,
+  OrderStatusActions,
+  OrderStatusBadge,
+} from "#app/components/admin/order-parts.tsx";
+import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import { formatDateTime } from "#app/lib/admin-time.ts";
+import { formatPence } from "#app/lib/format.ts";
+import { parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
+import {
+  ORDER_DOCUMENT_LABELS,
+  ORDER_NOTE_MAX_LENGTH,
+  PAYMENT_METHOD_LABELS,
+  orderNoteFormSchema,
+  type AdminOrderPage,
+  type OrderTimelineEntry,
+} from "#app/lib/orders.ts";
+import { formatVatRate } from "#app/lib/vat.ts";
+
+/** The admin order page's view: what the loader read, laid out; the actions post to its route. */
+
+function Section({
+  title,
+  children,
+  className,
+}: {
+  title: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <Card className={className}>
+      <CardHeader className="pb-3">
+        <CardTitle as="h2" className="text-lg">
+          {title}
+        </CardTitle>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+/** A term and its value; empty values say so rather than vanish. */
+function Detail({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8.5rem_minmax(0,1fr)] gap-2 py-1 text-sm">
+      <dt className="text-muted-foreground">{term}</dt>
+      <dd className="[overflow-wrap:anywhere]">
+        {children ?? <span className="text-muted-foreground">—</span>}
+      </dd>
+    </div>
+  );
+}
+
+function BuyerAndBilling({ page }: { page: AdminOrderPage }) {
+  const { order, billing } = page;
+  const address = [...billing.addressLines, billing.town, billing.postcode, billing.country].filter(
+    Boolean,
+  );
+  return (
+    <Section title="Buyer and billing">
+      <dl>
+        <Detail term="Name">{buyerName(order)}</Detail>
+        <Detail term="E-mail">
+          <a
+            href={`mailto:${order.buyerEmail}`}
+            className="text-primary underline-offset-4 hover:underline"
+          >
+            {order.buyerEmail}
+          </a>
+        </Detail>
+        <Detail term="Phone">
+          {order.buyerPhone ? (
+            <a
+              href={`tel:${order.buyerPhone}`}
+              className="text-primary underline-offset-4 hover:underline"
+            >
+              {order.buyerPhone}
+            </a>
+          ) : null}
+        </Detail>
+        <Detail term="Company">{order.buyerCompany}</Detail>
+        <Detail term="Organisation">{billing.organisation}</Detail>
+        <Detail term="Billing address">
+          {address.length ? (
+            <address className="not-italic">
+              {address.map((line, i) => (
+                <span key={i} className="block">
+                  {line}
+                </span>
+              ))}
+            </address>
+          ) : null}
+        </Detail>
+        <Detail term="PO number">{billing.poNumber}</Detail>
+        <Detail term="Buyer VAT number">{billing.vatNumber}</Detail>
+      </dl>
+    </Section>
+  );
+}
+
+function Students({ page }: { page: AdminOrderPage }) {
+  const { order } = page;
+  return (
+    <Section title={`Students (${order.quantity})`}>
+      {order.isBuyerStudent ? (
+        <p className="text-sm">
+          The buyer attends: {buyerName(order)} &lt;{order.buyerEmail}&gt;
+        </p>
+      ) : (
+        <ol className="grid gap-2 text-sm">
+          {order.students.map((s, i) => (
+            <li key={i} className="flex flex-wrap gap-x-2">
+              <span className="font-medium">
+                {s.firstName} {s.lastName}
+              </span>
+              <a
+                href={`mailto:${s.email}`}
+                className="[overflow-wrap:anywhere] text-muted-foreground hover:underline"
+              >
+                {s.email}
+              </a>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Section>
+  );
+}
+
+function Amounts({ page }: { page: AdminOrderPage }) {
+  const { amounts, order } = page;
+  const vatRate = amounts.vatRateBasisPoints > 0 ? formatVatRate(amounts.vatRateBasisPoints) : null;
+  return (
+    <Section title="Amounts">
+      <p className="mb-2 text-sm">{order.courseTitle}</p>
+      <dl className="tabular-nums">
+        <Detail term="Unit price">
+          {formatPence(amounts.unitPriceCents)}
+          {vatRate ? (
+            <span className="text-muted-foreground">
+              {" "}
+              {amounts.pricesIncludeVat ? "incl. VAT" : "excl. VAT"}
+            </span>
+          ) : null}
+        </Detail>
+        <Detail term="Quantity">{amounts.quantity}</Detail>
+        <Detail term="Net">{formatPence(amounts.netCents)}</Detail>
+        <Detail term={vatRate ? `VAT (${vatRate})` : "VAT"}>{formatPence(amounts.vatCents)}</Detail>
+        <Detail term="Total">
+          <span className="font-semibold">{formatPence(amounts.totalCents)}</span>
+        </Detail>
+        <Detail term="Refunded">{formatPence(amounts.refundedCents)}</Detail>
+      </dl>
+    </Section>
+  );
+}
+
+function Documents({ page }: { page: AdminOrderPage }) {
+  return (
+    <Section title="Documents">
+      {page.documents.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No invoice, receipt or credit note yet.</p>
+      ) : (
+        <ul className="grid gap-2 text-sm">
+          {page.documents.map((d) => (
+            <li key={d.id} className="flex flex-wrap items-center justify-between gap-2">
+              <span>
+                <span className="font-medium">{ORDER_DOCUMENT_LABELS[d.kind]}</span>{" "}
+                <span className="font-mono">{d.number}</span>
+                <span className="block text-xs text-muted-foreground">
+                  {formatDateTime(d.issuedAt)} · {formatPence(d.totalCents)} · by {d.issuedBy}
+                </span>
+              </span>
+              <Button asChild size="sm" variant="outline">
+                <a
+                  href={d.href}
+                  download
+                  aria-label={`Download ${ORDER_DOCUMENT_LABELS[d.kind]} ${d.number} (PDF)`}
+                >
+                  <Download aria-hidden />
+                  PDF
+                </a>
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+/** Who did it, in words: an admin's e-mail, the buyer, Stripe, or the system. */
+function actorText(actor: string | null): string | null {
+  if (actor === null) return null;
+  if (actor === "buyer") return "by the buyer";
+  if (actor === "stripe") return "by Stripe";
+  if (actor === "system") return "automatically";
+  return `by ${actor}`;
+}
+
+function TimelineItem({ entry }: { entry: OrderTimelineEntry }) {
+  const who = actorText(entry.actor);
+  const note = entry.kind === "note";
+  return (
+    <li className="relative border-l border-border pb-4 pl-4 last:pb-0" data-kind={entry.kind}>
+      <span
+        aria-hidden
+        className={`absolute top-1.5 -left-1 size-2 rounded-full ${
+          entry.kind === "email_failed" ? "bg-destructive" : note ? "bg-info" : "bg-primary"
+        }`}
+      />
+      <p className="text-sm">
+        <span className="font-medium">{entry.title}</span>
+        {who ? <span className="text-muted-foreground"> {who}</span> : null}
+      </p>
+      <p className="text-xs text-muted-foreground">
+        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+      </p>
+      {entry.detail ? (
+        <p
+          className={`mt-1 text-sm [overflow-wrap:anywhere] ${
+            note ? "rounded-md bg-muted/50 p-2 whitespace-pre-wrap" : "text-muted-foreground"
+          }`}
+        >
+          {entry.detail}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+type NoteAnswer = FormAnswer;
+
+/** "Add note": checked in the browser with the form's schema, then by the server. */
+function AddNoteForm() {
+  const fetcher = useFetcher<NoteAnswer>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const busy = fetcher.state !== "idle";
+  useFormAnswer(fetcher, {
+    onSuccess: () => {
+      formRef.current?.reset();
+      setErrors({});
+    },
+    onFailure: (answer) => setErrors(answer.fieldErrors),
+  });
+  const error = errors.text;
+  return (
+    <fetcher.Form
+      method="post"
+      ref={formRef}
+      className="grid gap-2"
+      aria-label="Add a note"
+      noValidate
+      onSubmit={(event) => {
+        const parsed = parseForm(new FormData(event.currentTarget), orderNoteFormSchema);
+        if (!parsed.ok) {
+          event.preventDefault();
+          setErrors(parsed.fieldErrors);
+          event.currentTarget.querySelector("textarea")?.focus();
+          return;
+        }
+        setErrors({});
+      }}
+    >
+      <input type="hidden" name="intent" value="note" />
+      <Label htmlFor="order-note">Internal note</Label>
+      <Textarea
+        id="order-note"
+        name="text"
+        rows={3}
+        className="min-h-[80px]"
+        maxLength={ORDER_NOTE_MAX_LENGTH}
+        placeholder="Only staff see notes: a call with the buyer, a PO that is coming…"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "order-note-error" : "order-note-hint"}
+      />
+      {error ? (
+        <p id="order-note-error" role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      ) : (
+        <p id="order-note-hint" className="text-xs text-muted-foreground">
+          Up to {ORDER_NOTE_MAX_LENGTH.toLocaleString("en-GB")} characters; kept with your name.
+        </p>
+      )}
+      <div>
+        <Button type="submit" size="sm" disabled={busy}>
+          <MessageSquarePlus aria-hidden />
+          {busy ? "Adding..." : "Add Note"}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+function Timeline({ page }: { page: AdminOrderPage }) {
+  return (
+    <Section title="Timeline and notes">
+      <AddNoteForm />
+      <ol aria-label="Timeline" className="mt-6 ml-1">
+        {[...page.timeline].reverse().map((entry) => (
+          <TimelineItem key={entry.key} entry={entry} />
+        ))}
+      </ol>
+    </Section>
+  );
+}
+
+function StatusAndActions({ page }: { page: AdminOrderPage }) {
+  const { order } = page;
+  return (
+    <Section title="Status and actions">
+      <dl>
+        <Detail term="Status">
+          <span className="flex flex-wrap gap-1">
+            <OrderStatusBadge status={order.status} />
+            {order.spamReason ? <SuspectedSpamBadge reason={order.spamReason} /> : null}
+          </span>
+        </Detail>
+        <Detail term="Method">
+          <Badge variant="outline">{PAYMENT_METHOD_LABELS[order.paymentMethod]}</Badge>
+        </Detail>
+        <Detail term="Placed">{formatDateTime(order.createdAt)}</Detail>
+        <Detail term="Places">{attendeesSummary(order)}</Detail>
+      </dl>
+      <div className="mt-4 border-t border-border pt-4">
+        <OrderStatusActions order={order} className="flex flex-wrap gap-2" />
+        {/*
+         * REFUND ACTION GOES HERE. For a paid card order with something left to refund
+         * (`page.refundable`), render the refund dialog from
+         * app/components/admin/orders/refund-dialog.tsx; it posts to this page's action, which
+         * will call the server's refundOrder. Nothing is built here yet.
+         */}
+        {page.refundable ? <div data-slot="refund-action" className="mt-2" /> : null}
+      </div>
+    </Section>
+  );
+}
+
+export function OrderPageView({ page }: { page: AdminOrderPage }) {
+  const { order } = page;
+  return (
+    <>
+      <Link
+        to="/admin/payments"
+        className="mb-4 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+      >
+        <ArrowLeft aria-hidden className="size-4" />
+        Back to Payments
+      </Link>
+      <div className="mb-6 flex flex-wrap items-center gap-3">
+        <h1 className="font-mono text-2xl font-bold tracking-tight md:text-3xl">
+          Order {order.reference}
+        </h1>
+        <OrderStatusBadge status={order.status} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        {/* First on a phone (status, actions and money), the right-hand column from lg. */}
+        <div className="grid content-start gap-6 lg:order-last">
+          <StatusAndActions page={page} />
+          <Amounts page={page} />
+          <Documents page={page} />
+        </div>
+        <div className="grid content-start gap-6">
+          <BuyerAndBilling page={page} />
+          <Students page={page} />
+          <Timeline page={page} />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { data } from "react-router";
+import { requireAdmin } from "#server/auth.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
+import { orderNoteIntent, orderStatusIntents } from "#server/forms/order-actions.server.ts";
+import { orderPage } from "#server/orders/order-page.server.ts";
+import { AdminNotFoundView } from "#app/components/admin/admin-not-found.tsx";
+import { OrderPageView } from "#app/components/admin/orders/order-page.tsx";
+import { adminMeta } from "#app/lib/admin-nav.ts";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
+import type { Route } from "./+types/order";
+
+/**
+ * The admin order page (issue 16), opened from the Payments list: buyer and billing details,
+ * students, amounts, documents, timeline, internal notes and the order's actions. An unknown
+ * or malformed id is the admin not-found view (404).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const page = await orderPage(params.orderId);
+  if (!page) return data({ page: null }, { status: 404 });
+  return { page };
+}
+
+/** The Payments list's actions ('status', 'release') and "Add note". */
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  return adminFormAction(
+    request,
+    { name: "order", failureMessage: "Failed to update order status" },
+    { ...orderStatusIntents(admin), note: orderNoteIntent(params.orderId, admin) },
+  );
+}
+
+export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  adminMeta(loaderData?.page ? `Order ${loaderData.page.order.reference}` : "Not found");
+
+export default function Order({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.page) {
+    return <AdminNotFoundView detail="There is no order with this reference." />;
+  }
+  return <OrderPageView page={loaderData.page} />;
+}

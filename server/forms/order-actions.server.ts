@@ -1,0 +1,61 @@
+import { parseForm } from "#app/lib/forms.ts";
+import {
+  ORDER_RELEASED_MESSAGE,
+  orderNoteFormSchema,
+  orderReference,
+  orderReleaseFormSchema,
+  orderStatusFormSchema,
+  statusConflictMessage,
+} from "#app/lib/orders.ts";
+import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
+import { addOrderNote } from "../orders/order-page.server.ts";
+import type { AdminIntent } from "./admin-form.server.ts";
+import { invalid, success } from "./form-post.server.ts";
+
+/**
+ * The order actions the Payments list and the order page share, as `adminFormAction` intents:
+ * 'status' ('Mark Invoiced', 'Mark Paid', 'Cancel' — only what the state machine allows; a
+ * change refused because the order moved on is a 409 naming its real status) and 'release' (an
+ * order held as suspected spam). The order page adds 'note'.
+ */
+
+export function orderStatusIntents(admin: { email: string }) {
+  return {
+    status: async (form, refuse) => {
+      const parsed = parseForm(form, orderStatusFormSchema);
+      if (!parsed.ok) return refuse(400);
+      const { orderId, status, notifyBuyer } = parsed.value;
+      const result = await changeOrderStatusByAdmin(orderId, status, admin, {
+        notifyBuyer: status === "canceled" ? notifyBuyer : undefined,
+      });
+      if (!result.ok) {
+        if (result.reason === "not_found" || !result.status) return refuse(404);
+        return refuse(409, statusConflictMessage(orderReference(orderId), result.status));
+      }
+      return success("status", undefined, { status: result.order.status, released: false });
+    },
+    release: async (form, refuse) => {
+      const parsed = parseForm(form, orderReleaseFormSchema);
+      if (!parsed.ok) return refuse(400, "Failed to release order");
+      const released = await releaseOrder(parsed.value.orderId, admin);
+      if (!released) return refuse(404, "Failed to release order");
+      return success("release", ORDER_RELEASED_MESSAGE, {
+        status: released.status,
+        released: true,
+      });
+    },
+  } satisfies Record<string, AdminIntent>;
+}
+
+/** The order page's "Add note": the shared schema, then the server's own check. */
+export function orderNoteIntent(orderId: string, admin: { email: string }) {
+  return (async (form, refuse) => {
+    const parsed = parseForm(form, orderNoteFormSchema);
+    if (!parsed.ok) {
+      return invalid("note", form, ["text"], parsed.fieldErrors, "Failed to add note");
+    }
+    const added = await addOrderNote(orderId, parsed.value.text, admin);
+    if (!added.ok) return refuse(added.reason === "not_found" ? 404 : 400, "Failed to add note");
+    return success("note", "Note added");
+  }) satisfies AdminIntent;
+}
