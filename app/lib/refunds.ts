@@ -74,44 +74,56 @@ export function newRefundNonce(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const amountField = z.string({ error: REFUND_MESSAGES.amountMissing }).transform((value, ctx) => {
-  if (value.trim() === "") {
-    ctx.addIssue({ code: "custom", message: REFUND_MESSAGES.amountMissing });
-    return z.NEVER;
-  }
-  const pence = poundsToPence(value);
-  if (pence === null) {
-    ctx.addIssue({ code: "custom", message: REFUND_MESSAGES.amountInvalid });
-    return z.NEVER;
-  }
-  if (pence <= 0) {
-    ctx.addIssue({ code: "custom", message: REFUND_MESSAGES.amountZero });
-    return z.NEVER;
-  }
-  return pence;
-});
+/** The amount in pounds as typed → pence; with `maxCents`, also at most that. */
+function amountField(maxCents?: number) {
+  return z.string({ error: REFUND_MESSAGES.amountMissing }).transform((value, ctx) => {
+    if (value.trim() === "") {
+      ctx.addIssue({ code: "custom", message: REFUND_MESSAGES.amountMissing });
+      return z.NEVER;
+    }
+    const pence = poundsToPence(value);
+    if (pence === null) {
+      ctx.addIssue({ code: "custom", message: REFUND_MESSAGES.amountInvalid });
+      return z.NEVER;
+    }
+    if (pence <= 0) {
+      ctx.addIssue({ code: "custom", message: REFUND_MESSAGES.amountZero });
+      return z.NEVER;
+    }
+    if (maxCents !== undefined && pence > maxCents) {
+      ctx.addIssue({ code: "custom", message: REFUND_MESSAGES.amountTooLarge(maxCents) });
+      return z.NEVER;
+    }
+    return pence;
+  });
+}
+
+function refundSchema(maxCents?: number) {
+  return z
+    .object({
+      intent: z.literal("refund"),
+      orderId: z.uuid({ error: REFUND_MESSAGES.formUnreadable }),
+      amount: amountField(maxCents),
+      reason: z.enum(REFUND_REASONS, { error: REFUND_MESSAGES.reasonMissing }),
+      note: z
+        .string()
+        .optional()
+        .transform((v) => dropControlChars(v ?? "").trim())
+        .pipe(z.string().max(REFUND_NOTE_MAX_LENGTH, REFUND_MESSAGES.noteTooLong))
+        .transform((v) => (v === "" ? null : v)),
+      nonce: z.string({ error: REFUND_MESSAGES.formUnreadable }).regex(NONCE, {
+        error: REFUND_MESSAGES.formUnreadable,
+      }),
+    })
+    .transform(({ amount, ...rest }) => ({ ...rest, amountCents: amount }));
+}
 
 /**
  * The refund form as posted: `intent=refund`, the order, the amount in pounds (→ `amountCents`),
- * Stripe's reason, an optional note and the dialog's nonce.
+ * Stripe's reason, an optional note and the dialog's nonce. The server checks the amount against
+ * the order as it is then (refunds.server.ts).
  */
-export const refundFormSchema = z
-  .object({
-    intent: z.literal("refund"),
-    orderId: z.uuid({ error: REFUND_MESSAGES.formUnreadable }),
-    amount: amountField,
-    reason: z.enum(REFUND_REASONS, { error: REFUND_MESSAGES.reasonMissing }),
-    note: z
-      .string()
-      .optional()
-      .transform((v) => dropControlChars(v ?? "").trim())
-      .pipe(z.string().max(REFUND_NOTE_MAX_LENGTH, REFUND_MESSAGES.noteTooLong))
-      .transform((v) => (v === "" ? null : v)),
-    nonce: z.string({ error: REFUND_MESSAGES.formUnreadable }).regex(NONCE, {
-      error: REFUND_MESSAGES.formUnreadable,
-    }),
-  })
-  .transform(({ amount, ...rest }) => ({ ...rest, amountCents: amount }));
+export const refundFormSchema = refundSchema();
 
 export type RefundFormValue = z.output<typeof refundFormSchema>;
 
@@ -126,19 +138,11 @@ export const REFUND_FORM_FIELDS = [
 ] as const;
 
 /**
- * The schema the dialog checks before posting: the same, plus the remaining amount it was shown
- * (the server checks against the order as it is then, whatever the browser thought).
+ * The schema the dialog checks before posting: the same, and the amount at most the remaining
+ * amount it was shown (a message next to the field at once, with any others).
  */
 export function refundFormSchemaFor(remainingCents: number) {
-  return refundFormSchema.superRefine((value, ctx) => {
-    if (value.amountCents > remainingCents) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["amount"],
-        message: REFUND_MESSAGES.amountTooLarge(remainingCents),
-      });
-    }
-  });
+  return refundSchema(remainingCents);
 }
 
 /** A refund's reason as the order's timeline, its credit note and the buyer's e-mail say it. */

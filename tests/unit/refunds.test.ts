@@ -77,6 +77,14 @@ describe("the refund form's schema", () => {
     expect(post({ ...base, amount: "50.01" })).toMatchObject({
       fieldErrors: { amount: "You can refund at most £50.00 on this order" },
     });
+    // Every field's message at once: too much, and no reason.
+    expect(post({ ...base, amount: "60", reason: "" })).toEqual({
+      ok: false,
+      fieldErrors: {
+        amount: "You can refund at most £50.00 on this order",
+        reason: REFUND_MESSAGES.reasonMissing,
+      },
+    });
     expect(post({ ...base, amount: "1", reason: "because" })).toMatchObject({
       fieldErrors: { reason: REFUND_MESSAGES.reasonMissing },
     });

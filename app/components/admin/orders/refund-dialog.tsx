@@ -109,6 +109,13 @@ export function RefundDialog({
     setErrors({});
   }
 
+  /** A field's message goes once the admin changes that field. */
+  const clearError = (name: string) =>
+    setErrors((current) => {
+      if (!(name in current)) return current;
+      const { [name]: _gone, ...rest } = current;
+      return rest;
+    });
   const id = (name: string) => `${baseId}-refund-${name}`;
   const amountCents = poundsToPence(typed);
   const amountText = amountCents && amountCents > 0 ? formatPence(amountCents) : null;
@@ -165,11 +172,19 @@ export function RefundDialog({
               inputMode="decimal"
               autoComplete="off"
               defaultValue={penceToPounds(remaining)}
-              onChange={(event) => setTyped(event.currentTarget.value)}
+              onChange={(event) => {
+                setTyped(event.currentTarget.value);
+                clearError("amount");
+              }}
             />
           </Field>
           <Field id={id("reason")} label="Reason" required error={errors.reason}>
-            <NativeSelect {...describe(id("reason"), errors.reason)} name="reason" defaultValue="">
+            <NativeSelect
+              {...describe(id("reason"), errors.reason)}
+              name="reason"
+              defaultValue=""
+              onChange={() => clearError("reason")}
+            >
               <option value="">Choose a reason…</option>
               <SelectOptions values={REFUND_REASONS} labels={REFUND_REASON_LABELS} />
             </NativeSelect>
@@ -184,6 +199,7 @@ export function RefundDialog({
               {...describe(id("note"), errors.note, true)}
               name="note"
               rows={3}
+              onChange={() => clearError("note")}
               maxLength={REFUND_NOTE_MAX_LENGTH}
             />
           </Field>
