@@ -1,8 +1,11 @@
 import { formatVatRate } from "#app/lib/vat.ts";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import type { PaymentVerification } from "#app/lib/checkout.ts";
 import type { OrderStatus } from "#app/lib/orders.ts";
 import { config } from "../config.server.ts";
+import { db } from "../db/client.server.ts";
+import { orders } from "../db/schema.ts";
 import { log } from "../log.server.ts";
 import {
   attachCheckoutSession,
@@ -11,6 +14,7 @@ import {
 } from "../orders/create.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
 import { transitionOrder, type TransitionResult } from "../orders/state-machine.server.ts";
+import { applyRefundEvent, isRefundEvent } from "./refund-records.server.ts";
 
 export type { PaymentVerification };
 
@@ -18,7 +22,9 @@ export type { PaymentVerification };
  * Card payments through Stripe Checkout (spec §7 create-payment / verify-payment): starting a
  * Checkout Session for an order, verifying the session a buyer returns with, and the signed
  * webhook. Card data never reaches this server. All status changes go through
- * `transitionOrder`, so the webhook and the success page may race and exactly one wins.
+ * `transitionOrder`, so the webhook and the success page may race and exactly one wins. The
+ * webhook's refund events are recorded by refund-records.server.ts; refunds are made by
+ * refunds.server.ts with this module's client.
  */
 
 /** How long a buyer has to pay before Stripe expires the session (Stripe allows 30 min – 24 h). */
@@ -30,7 +36,8 @@ export function isCardPaymentEnabled(): boolean {
   return Boolean(config.stripe.secretKey);
 }
 
-function stripe(): Stripe {
+/** The Stripe API client (the real SDK; in tests pointed at the fake Stripe). */
+export function stripe(): Stripe {
   const secretKey = config.stripe.secretKey;
   if (!secretKey) throw new Error("Card payments are not configured (STRIPE_SECRET_KEY).");
   if (!client) {
@@ -142,7 +149,13 @@ export async function startCheckout(
 
 type SessionLike = Pick<
   Stripe.Checkout.Session,
-  "id" | "client_reference_id" | "amount_total" | "currency" | "payment_status" | "status"
+  | "id"
+  | "client_reference_id"
+  | "amount_total"
+  | "currency"
+  | "payment_status"
+  | "status"
+  | "payment_intent"
 >;
 
 type Match =
@@ -184,6 +197,41 @@ async function orderForSession(session: SessionLike): Promise<Match> {
   return { ok: true, order };
 }
 
+const PAYMENT_INTENT_ID = /^pi_[A-Za-z0-9_]{1,250}$/;
+
+/**
+ * Stores the PaymentIntent of the order's paid session (what refunds are made against), before
+ * the order is moved to paid: so a paid card order always has it. Set once; a different one
+ * later is logged and not stored (an order has one session, and a session one payment).
+ */
+export async function rememberPaymentIntent(
+  orderId: string,
+  session: Pick<SessionLike, "id" | "payment_intent">,
+): Promise<void> {
+  const value = session.payment_intent;
+  const paymentIntent = typeof value === "string" ? value : (value?.id ?? null);
+  if (!paymentIntent || !PAYMENT_INTENT_ID.test(paymentIntent)) {
+    log.warn({ orderId, sessionId: session.id }, "a paid Checkout Session without a PaymentIntent");
+    return;
+  }
+  const stored = await db()
+    .update(orders)
+    .set({ stripePaymentIntentId: paymentIntent, updatedAt: sql`now()` })
+    .where(and(eq(orders.id, orderId), isNull(orders.stripePaymentIntentId)))
+    .returning({ id: orders.id });
+  if (stored.length > 0) return;
+  const [current] = await db()
+    .select({ paymentIntent: orders.stripePaymentIntentId })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (current && current.paymentIntent !== paymentIntent) {
+    log.error(
+      { orderId, sessionId: session.id, stored: current.paymentIntent, paymentIntent },
+      "an order paid by a second PaymentIntent: the first is kept for refunds",
+    );
+  }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The success page (verify-payment)                                                            */
 
@@ -222,6 +270,7 @@ export async function verifyCheckoutReturn(
     }
     const { order } = match;
     if (session.payment_status === "paid") {
+      await rememberPaymentIntent(order.id, session);
       const result = await transitionOrder(order.id, "paid", { source: "success_page" });
       return paidOutcome(result, order);
     }
@@ -315,6 +364,7 @@ export async function handleStripeWebhook(
     log.warn("signed Stripe webhook without an event id, type or data object refused");
     return { status: 400, body: { received: false, error: "Malformed event" } };
   }
+  if (isRefundEvent(event.type)) return refundWebhook(event);
   const to = statusForEvent(event);
   if (!to) return { status: 200, body: { received: true } };
   const session = event.data.object as SessionLike;
@@ -328,6 +378,7 @@ export async function handleStripeWebhook(
       );
       return { status: 200, body: { received: true } };
     }
+    if (to === "paid") await rememberPaymentIntent(match.order.id, session);
     const result = await transitionOrder(match.order.id, to, {
       source: "webhook",
       eventId: event.id,
@@ -347,6 +398,23 @@ export async function handleStripeWebhook(
     log.error(
       { err: error, eventId: event.id, type: event.type },
       "could not apply a Stripe event",
+    );
+    return { status: 500, body: { received: false, error: "Could not process the event" } };
+  }
+}
+
+/** refund.created / refund.updated / refund.failed: the refund recorded once on its order. */
+async function refundWebhook(event: Stripe.Event): Promise<WebhookResponse> {
+  try {
+    const result = await applyRefundEvent(event);
+    if (result.kind === "duplicate_event") {
+      return { status: 200, body: { received: true, duplicate: true } };
+    }
+    return { status: 200, body: { received: true } };
+  } catch (error) {
+    log.error(
+      { err: error, eventId: event.id, type: event.type },
+      "could not apply a Stripe refund event",
     );
     return { status: 500, body: { received: false, error: "Could not process the event" } };
   }

@@ -14,7 +14,14 @@ import Stripe from "stripe";
  *   POST /pay/:id                   "pays": session complete + paid, the signed
  *                                   checkout.session.completed webhook is sent (when configured)
  *                                   and the browser is redirected (303) to success_url
+ *   POST /v1/refunds                create a refund of a paid session's PaymentIntent (payment_intent,
+ *                                   amount — default: what is left —, reason, metadata; never more than
+ *                                   is left; Idempotency-Key honoured); refund.created webhook sent
+ *   GET  /v1/refunds/:id            retrieve
  *   POST /__fake/fail-next-create?status=400   the next session creation fails (test control)
+ *   POST /__fake/fail-refunds?status=503       refund creation fails until ?status= is empty
+ *   POST /__fake/refund?payment_intent=pi_…&amount=1000   a refund made in Stripe's dashboard
+ *   POST /__fake/fail-refund?id=re_…&status=failed        a refund fails (or is canceled) later
  *
  * Run standalone: `tsx tests/support/fake-stripe.ts --port 12111 [--webhook-url URL
  * --webhook-secret whsec_…]`; in-process: `startFakeStripe()`.
@@ -42,6 +49,23 @@ export interface FakeSession {
   line_items: { name: string; unit_amount: number; currency: string; quantity: number }[];
 }
 
+/** A refund as Stripe's API returns it (the fields the site reads, and a few more). */
+export interface FakeRefund {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  charge: string;
+  status: "pending" | "requires_action" | "succeeded" | "failed" | "canceled";
+  reason: "duplicate" | "fraudulent" | "requested_by_customer" | null;
+  metadata: Record<string, string>;
+  created: number;
+  failure_reason?: string;
+  balance_transaction: string | null;
+  receipt_number: string | null;
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -62,15 +86,37 @@ export interface FakeStripe {
   host: string;
   port: number;
   sessions: Map<string, FakeSession>;
+  refunds: Map<string, FakeRefund>;
   requests: RecordedRequest[];
   /** Marks a session paid (as the hosted page does) and returns it. */
   pay(sessionId: string): FakeSession;
   /** Marks a session expired and returns it. */
   expire(sessionId: string): FakeSession;
-  /** A Stripe event wrapping a session (as a webhook delivers it). */
-  event(type: string, session: FakeSession, id?: string): Record<string, unknown>;
+  /** A Stripe event wrapping a session or a refund (as a webhook delivers it). */
+  event(type: string, object: FakeSession | FakeRefund, id?: string): Record<string, unknown>;
   /** The next create request answers with an API error of this HTTP status. */
   failNextCreate(status: number): void;
+  /** Every refund creation answers with an API error of this HTTP status, until set to null. */
+  failRefunds(status: number | null): void;
+  /**
+   * A refund made in Stripe's dashboard (no metadata from the site): recorded here, and its
+   * refund.created webhook delivered (awaited) when webhooks are configured.
+   */
+  refundInDashboard(
+    paymentIntent: string,
+    options?: { amount?: number; reason?: FakeRefund["reason"] },
+  ): Promise<FakeRefund>;
+  /** A refund that fails (or is canceled) after it was made; refund.failed / refund.updated sent. */
+  failRefund(refundId: string, status?: "failed" | "canceled"): Promise<FakeRefund>;
+  /**
+   * Where signed webhooks go from now on (null: nowhere), e.g. a test's own listener.
+   * `refundWebhookFirst`: a created refund's webhook is delivered (and answered) before the API
+   * answers, as happens with Stripe now and then.
+   */
+  deliverWebhooksTo(
+    webhook: { url: string; secret: string } | null,
+    options?: { refundWebhookFirst?: boolean },
+  ): void;
   close(): Promise<void>;
 }
 
@@ -110,6 +156,14 @@ function json(
 ) {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
+}
+
+function idempotencyRefusal(res: ServerResponse) {
+  stripeError(res, 400, {
+    type: "idempotency_error",
+    message:
+      "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+  });
 }
 
 function escapeHtml(value: string): string {
@@ -153,13 +207,18 @@ export async function startFakeStripeForServerTests(
 
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const host = options.host ?? "127.0.0.1";
+  let webhook = options.webhook ?? null;
+  let refundWebhookFirst = false;
   const sessions = new Map<string, FakeSession>();
+  const refunds = new Map<string, FakeRefund>();
   const requests: RecordedRequest[] = [];
-  const idempotent = new Map<string, { body: string; session: FakeSession }>();
+  // Like Stripe: a key names one request (its endpoint and parameters) and its first answer.
+  const idempotent = new Map<string, { path: string; body: string; result: unknown }>();
   let failNext: number | null = null;
+  let refundFailure: number | null = null;
   let base = "";
 
-  function event(type: string, session: FakeSession, eventId = id("evt")) {
+  function event(type: string, object: FakeSession | FakeRefund, eventId = id("evt")) {
     return {
       id: eventId,
       object: "event",
@@ -169,19 +228,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
-      data: { object: { ...session } },
+      data: { object: { ...object } },
     };
   }
 
-  async function deliverWebhook(type: string, session: FakeSession) {
-    if (!options.webhook) return;
-    const payload = JSON.stringify(event(type, session));
+  async function deliverWebhook(type: string, object: FakeSession | FakeRefund) {
+    if (!webhook) return;
+    const payload = JSON.stringify(event(type, object));
     const signature = Stripe.webhooks.generateTestHeaderString({
       payload,
-      secret: options.webhook.secret,
+      secret: webhook.secret,
     });
     try {
-      await fetch(options.webhook.url, {
+      await fetch(webhook.url, {
         method: "POST",
         headers: { "content-type": "application/json", "stripe-signature": signature },
         body: payload,
@@ -211,6 +270,122 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       session.url = null;
     }
     return session;
+  }
+
+  /** The paid session of a PaymentIntent, and what is left of it to refund. */
+  function refundable(paymentIntent: string): { session: FakeSession; left: number } | null {
+    const session = [...sessions.values()].find((s) => s.payment_intent === paymentIntent);
+    if (!session || session.payment_status !== "paid") return null;
+    const refunded = [...refunds.values()]
+      .filter((r) => r.payment_intent === paymentIntent)
+      .filter((r) => r.status !== "failed" && r.status !== "canceled")
+      .reduce((sum, r) => sum + r.amount, 0);
+    return { session, left: session.amount_total - refunded };
+  }
+
+  type RefundRefusal = { status: number; error: Record<string, unknown> };
+
+  function createRefund(params: Record<string, unknown>): FakeRefund | RefundRefusal {
+    const invalid = (message: string, extra: Record<string, unknown> = {}): RefundRefusal => ({
+      status: 400,
+      error: { type: "invalid_request_error", message, ...extra },
+    });
+    const paymentIntent = params.payment_intent;
+    if (typeof paymentIntent !== "string" || paymentIntent === "") {
+      return invalid("You must pass either a charge or a payment_intent.");
+    }
+    const found = refundable(paymentIntent);
+    if (!found) {
+      return {
+        status: 404,
+        error: {
+          type: "invalid_request_error",
+          code: "resource_missing",
+          param: "payment_intent",
+          message: `No such payment_intent: '${paymentIntent}'`,
+        },
+      };
+    }
+    const amount = params.amount === undefined ? found.left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount <= 0) {
+      return invalid("Invalid positive integer", { param: "amount" });
+    }
+    if (found.left <= 0) {
+      return invalid(`Charge for PaymentIntent ${paymentIntent} has already been refunded.`, {
+        code: "charge_already_refunded",
+      });
+    }
+    if (amount > found.left) {
+      return invalid(
+        `Refund amount (${amount}) is greater than unrefunded amount on charge (${found.left})`,
+        { code: "amount_too_large", param: "amount" },
+      );
+    }
+    const reason = params.reason;
+    if (
+      reason !== undefined &&
+      reason !== "duplicate" &&
+      reason !== "fraudulent" &&
+      reason !== "requested_by_customer"
+    ) {
+      return invalid("Invalid reason", { param: "reason" });
+    }
+    const refund: FakeRefund = {
+      id: id("re"),
+      object: "refund",
+      amount,
+      currency: found.session.currency,
+      payment_intent: paymentIntent,
+      charge: `ch_${paymentIntent.slice(3)}`,
+      // Card refunds succeed at once in test mode.
+      status: "succeeded",
+      reason: reason ?? null,
+      metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+      created: Math.floor(Date.now() / 1000),
+      balance_transaction: id("txn"),
+      receipt_number: null,
+    };
+    refunds.set(refund.id, refund);
+    return refund;
+  }
+
+  async function refundInDashboard(
+    paymentIntent: string,
+    refundOptions: { amount?: number; reason?: FakeRefund["reason"] } = {},
+  ): Promise<FakeRefund> {
+    const created = createRefund({
+      payment_intent: paymentIntent,
+      ...(refundOptions.amount !== undefined ? { amount: String(refundOptions.amount) } : {}),
+      ...(refundOptions.reason ? { reason: refundOptions.reason } : {}),
+    });
+    if ("error" in created) throw new Error(String(created.error.message));
+    await deliverWebhook("refund.created", created);
+    return created;
+  }
+
+  async function failRefund(
+    refundId: string,
+    status: "failed" | "canceled" = "failed",
+  ): Promise<FakeRefund> {
+    const refund = refunds.get(refundId);
+    if (!refund) throw new Error(`no such refund ${refundId}`);
+    refund.status = status;
+    if (status === "failed") refund.failure_reason = "expired_or_canceled_card";
+    await deliverWebhook(status === "failed" ? "refund.failed" : "refund.updated", refund);
+    return refund;
+  }
+
+  /** The Idempotency-Key check of a create request: a replay, a refusal, or go ahead. */
+  function idempotencyCheck(
+    key: string | string[] | undefined,
+    path: string,
+    body: string,
+  ): { replay: unknown } | { refuse: true } | null {
+    if (typeof key !== "string") return null;
+    const seen = idempotent.get(key);
+    if (!seen) return null;
+    if (seen.path !== path || seen.body !== body) return { refuse: true };
+    return { replay: seen.result };
   }
 
   function createSession(params: Record<string, unknown>): FakeSession | string {
@@ -309,25 +484,45 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           return stripeError(res, status, { type: "api_error", message: "Fake failure" });
         }
         const key = req.headers["idempotency-key"];
-        if (typeof key === "string") {
-          const seen = idempotent.get(key);
-          if (seen) {
-            if (seen.body !== body) {
-              return stripeError(res, 400, {
-                type: "idempotency_error",
-                message:
-                  "Keys for idempotent requests can only be used with the same parameters they were first used with.",
-              });
-            }
-            return json(res, 200, seen.session, { "idempotent-replayed": "true" });
-          }
-        }
+        const check = idempotencyCheck(key, path, body);
+        if (check && "refuse" in check) return idempotencyRefusal(res);
+        if (check) return json(res, 200, check.replay, { "idempotent-replayed": "true" });
         const created = createSession(params);
         if (typeof created === "string") {
           return stripeError(res, 400, { type: "invalid_request_error", message: created });
         }
-        if (typeof key === "string") idempotent.set(key, { body, session: created });
+        if (typeof key === "string") idempotent.set(key, { path, body, result: created });
         return json(res, 200, created);
+      }
+      if (req.method === "POST" && path === "/v1/refunds") {
+        if (refundFailure !== null) {
+          return stripeError(res, refundFailure, { type: "api_error", message: "Fake failure" });
+        }
+        const key = req.headers["idempotency-key"];
+        const check = idempotencyCheck(key, path, body);
+        if (check && "refuse" in check) return idempotencyRefusal(res);
+        if (check) return json(res, 200, check.replay, { "idempotent-replayed": "true" });
+        const created = createRefund(params);
+        // A refused request is not kept under its key: corrected, it may be sent again.
+        if ("error" in created) return stripeError(res, created.status, created.error);
+        if (typeof key === "string") idempotent.set(key, { path, body, result: created });
+        // Like Stripe: the webhook goes out while the API answers, so the two race.
+        if (refundWebhookFirst) await deliverWebhook("refund.created", created);
+        else void deliverWebhook("refund.created", created);
+        return json(res, 200, created);
+      }
+      const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(path);
+      if (req.method === "GET" && refundMatch) {
+        const refund = refunds.get(decodeURIComponent(refundMatch[1]!));
+        if (!refund) {
+          return stripeError(res, 404, {
+            type: "invalid_request_error",
+            code: "resource_missing",
+            param: "id",
+            message: `No such refund: '${refundMatch[1]}'`,
+          });
+        }
+        return json(res, 200, refund);
       }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
       if (req.method === "GET" && match) {
@@ -374,6 +569,30 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       failNext = Number(url.searchParams.get("status") ?? 400);
       return json(res, 200, { failNext });
     }
+    if (req.method === "POST" && path === "/__fake/fail-refunds") {
+      const status = url.searchParams.get("status");
+      refundFailure = status ? Number(status) : null;
+      return json(res, 200, { refundFailure });
+    }
+    if (req.method === "POST" && path === "/__fake/refund") {
+      const amount = url.searchParams.get("amount");
+      try {
+        const refund = await refundInDashboard(url.searchParams.get("payment_intent") ?? "", {
+          ...(amount ? { amount: Number(amount) } : {}),
+        });
+        return json(res, 200, refund);
+      } catch (error) {
+        return json(res, 400, { error: String(error) });
+      }
+    }
+    if (req.method === "POST" && path === "/__fake/fail-refund") {
+      try {
+        const status = url.searchParams.get("status") === "canceled" ? "canceled" : "failed";
+        return json(res, 200, await failRefund(url.searchParams.get("id") ?? "", status));
+      } catch (error) {
+        return json(res, 400, { error: String(error) });
+      }
+    }
     if (path === "/") return json(res, 200, { fake: "stripe", sessions: sessions.size });
     res.writeHead(404, { "content-type": "text/plain" });
     res.end("Not found");
@@ -398,12 +617,22 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     host,
     port,
     sessions,
+    refunds,
     requests,
     pay,
     expire,
     event,
     failNextCreate: (status) => {
       failNext = status;
+    },
+    failRefunds: (status) => {
+      refundFailure = status;
+    },
+    refundInDashboard,
+    failRefund,
+    deliverWebhooksTo: (to, deliveryOptions = {}) => {
+      webhook = to;
+      refundWebhookFirst = deliveryOptions.refundWebhookFirst ?? false;
     },
     close: () =>
       new Promise<void>((resolve) => {

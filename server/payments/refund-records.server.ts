@@ -1,0 +1,444 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { refundReasonText } from "#app/lib/refunds.ts";
+import { db, type Transaction } from "../db/client.server.ts";
+import { orderDocuments, orderEvents, orderRefunds, orders, stripeEvents } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
+import { queueEmails } from "../email/outbox.server.ts";
+import { nudgeOutbox } from "../email/worker.server.ts";
+import { issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
+import { log } from "../log.server.ts";
+import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
+import { studentsOfOrder, type OrderRow } from "../orders/records.server.ts";
+import { refundEmail, refundFailedAlert } from "./refund-emails.server.ts";
+
+/**
+ * Refunds as this site records them (issue 16), one `order_refunds` row per Stripe refund. Both
+ * ways a refund becomes known — the admin's request (refunds.server.ts) and Stripe's webhook
+ * (refund.created / refund.updated / refund.failed, for refunds made in Stripe's dashboard too) —
+ * call `recordRefund`; the unique refund id admits it once, so the order's refunded amount, its
+ * credit note, its timeline entry and the buyer's e-mail happen once, whichever comes first.
+ * A refund that later fails or is canceled gives its amount back to what may be refunded.
+ */
+
+export type OrderRefundRow = typeof orderRefunds.$inferSelect;
+
+/** Stripe's refund statuses. The first three count as refunded: the money is on its way back. */
+export type RefundStatus = "pending" | "requires_action" | "succeeded" | "failed" | "canceled";
+
+export function countsAsRefunded(status: string): boolean {
+  return status === "pending" || status === "requires_action" || status === "succeeded";
+}
+
+/**
+ * How far along a refund is. Stripe's webhooks may arrive in any order: a status never goes
+ * back (a late refund.created saying 'pending' does not undo 'succeeded' or 'failed'), and failed
+ * or canceled are final (a succeeded card refund can still fail later).
+ */
+function progress(status: string): number {
+  if (status === "failed" || status === "canceled") return 2;
+  return status === "succeeded" ? 1 : 0;
+}
+
+/** What is known of a refund, from Stripe's answer or its webhook. */
+export interface RefundFacts {
+  stripeRefundId: string;
+  amountCents: number;
+  status: string;
+  /** Stripe's reason (requested_by_customer, duplicate, fraudulent), or null. */
+  reason: string | null;
+  /** The admin's note, kept here (and in the refund's metadata at Stripe). */
+  note: string | null;
+  failureReason?: string | null;
+  /** The admin who asked, or 'stripe' for a refund made in Stripe's dashboard. */
+  actor: OrderActor;
+}
+
+export interface RecordedRefund {
+  /** Whether this call recorded it (false: it was already, by the other path or a replay). */
+  created: boolean;
+  refund: OrderRefundRow;
+  order: OrderRow;
+  creditNoteNumber: string | null;
+}
+
+/**
+ * The document a credit note credits. A paid card order gets its receipt when it is paid; one
+ * paid before receipts were issued gets it now, dated from its payment, so that the refund's
+ * credit note has a document to refer to.
+ */
+async function ensureCreditableDocument(tx: Transaction, order: OrderRow): Promise<void> {
+  const [document] = await tx
+    .select({ id: orderDocuments.id })
+    .from(orderDocuments)
+    .where(
+      and(
+        eq(orderDocuments.orderId, order.id),
+        inArray(orderDocuments.kind, ["invoice", "receipt"]),
+      ),
+    );
+  if (document) return;
+  const [paid] = await tx
+    .select({ at: orderEvents.createdAt })
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, order.id), eq(orderEvents.kind, "paid")))
+    .orderBy(asc(orderEvents.createdAt))
+    .limit(1);
+  const students = await studentsOfOrder(tx, order.id);
+  await issueInvoice(tx, order, students, {
+    kind: "receipt",
+    actor: "system",
+    paidAt: paid?.at ?? order.createdAt,
+  });
+}
+
+/** The total of the order's credit notes so far (on a card order, all come from refunds). */
+async function creditedSoFar(tx: Transaction, orderId: string): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<number>`coalesce(sum(${orderDocuments.totalAmountCents}), 0)::int` })
+    .from(orderDocuments)
+    .where(and(eq(orderDocuments.orderId, orderId), eq(orderDocuments.kind, "credit_note")));
+  return Number(row?.total ?? 0);
+}
+
+async function creditNoteNumberOf(tx: Transaction, row: OrderRefundRow): Promise<string | null> {
+  if (!row.creditNoteId) return null;
+  const [document] = await tx
+    .select({ number: orderDocuments.number })
+    .from(orderDocuments)
+    .where(eq(orderDocuments.id, row.creditNoteId));
+  return document?.number ?? null;
+}
+
+/**
+ * Records a refund of `orderId` inside `tx`, once per Stripe refund id: the row, the order's
+ * refunded amount (never above its total), a credit note for the amount not yet credited, the
+ * timeline's "refunded" entry and the buyer's e-mail with the credit note attached. Already
+ * recorded: only a status that moves forward is applied (see `applyRefundStatus`). Null when the
+ * order does not exist.
+ */
+export async function recordRefund(
+  tx: Transaction,
+  orderId: string,
+  facts: RefundFacts,
+): Promise<RecordedRefund | null> {
+  // The order's row is locked first: its refunds are recorded one at a time.
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+  if (!order) return null;
+  const counted = countsAsRefunded(facts.status);
+  const [inserted] = await tx
+    .insert(orderRefunds)
+    .values({
+      orderId,
+      stripeRefundId: facts.stripeRefundId,
+      amountCents: facts.amountCents,
+      reason: refundReasonText(facts.reason, facts.note),
+      status: facts.status,
+      actor: facts.actor,
+    })
+    .onConflictDoNothing({ target: orderRefunds.stripeRefundId })
+    .returning();
+
+  if (!inserted) {
+    const [existing] = await tx
+      .select()
+      .from(orderRefunds)
+      .where(eq(orderRefunds.stripeRefundId, facts.stripeRefundId));
+    if (!existing) throw new Error("refund row vanished while being recorded");
+    if (existing.orderId !== orderId) {
+      log.error(
+        { refundId: facts.stripeRefundId, orderId, recordedFor: existing.orderId },
+        "a Stripe refund already recorded for another order: ignored",
+      );
+      return { created: false, refund: existing, order, creditNoteNumber: null };
+    }
+    const applied = await applyRefundStatus(tx, order, existing, facts);
+    return {
+      created: false,
+      refund: applied.refund,
+      order: applied.order,
+      creditNoteNumber: await creditNoteNumberOf(tx, applied.refund),
+    };
+  }
+
+  const reasonLabel = refundReasonText(facts.reason, null);
+  if (!counted) {
+    // First heard of when it had already failed: on the timeline, nothing to give back.
+    await recordOrderEvent(tx, orderId, "refund_failed", facts.actor, {
+      refundId: facts.stripeRefundId,
+      amountCents: facts.amountCents,
+      status: facts.status,
+      failureReason: facts.failureReason ?? null,
+    });
+    return { created: true, refund: inserted, order, creditNoteNumber: null };
+  }
+
+  const refundedBefore = order.refundedAmountCents;
+  const [updated] = await tx
+    .update(orders)
+    .set({
+      refundedAmountCents: sql`least(${orders.totalAmountCents}, ${orders.refundedAmountCents} + ${facts.amountCents})`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(orders.id, orderId))
+    .returning();
+  if (refundedBefore + facts.amountCents > order.totalAmountCents) {
+    // Stripe never refunds more than was charged, and the charge is the order's total.
+    log.error(
+      { orderId, refundId: facts.stripeRefundId, refundedBefore, amount: facts.amountCents },
+      "a refund takes the order past its total: recorded up to the total",
+    );
+  }
+  const after = updated!;
+
+  // Credit what is refunded and not yet credited (a failed refund's credit note stands for the
+  // money still owed, so a later refund of it is not credited twice).
+  await ensureCreditableDocument(tx, after);
+  const toCredit = Math.min(
+    facts.amountCents,
+    after.refundedAmountCents - (await creditedSoFar(tx, orderId)),
+  );
+  const creditNote =
+    toCredit > 0
+      ? await issueCreditNote(tx, after, {
+          amountCents: toCredit,
+          reason: reasonLabel,
+          actor: facts.actor,
+        })
+      : null;
+  const [refund] = creditNote
+    ? await tx
+        .update(orderRefunds)
+        .set({ creditNoteId: creditNote.id })
+        .where(eq(orderRefunds.id, inserted.id))
+        .returning()
+    : [inserted];
+
+  await recordOrderEvent(tx, orderId, "refunded", facts.actor, {
+    amountCents: facts.amountCents,
+    reason: facts.reason,
+    note: facts.note,
+    refundId: facts.stripeRefundId,
+    status: facts.status,
+    creditNote: creditNote?.number ?? null,
+  });
+  await queueEmails(tx, [
+    refundEmail(after, {
+      amountCents: facts.amountCents,
+      refundedAmountCents: after.refundedAmountCents,
+      creditNote: creditNote ? { id: creditNote.id, number: creditNote.number } : null,
+      reasonLabel,
+    }),
+  ]);
+  return {
+    created: true,
+    refund: refund!,
+    order: after,
+    creditNoteNumber: creditNote?.number ?? null,
+  };
+}
+
+/**
+ * A later status of a recorded refund. Forward only; when it stops counting (failed, canceled),
+ * its amount is given back to what may be refunded, the timeline says so and staff are told,
+ * since the buyer is still owed the money (the credit note, final as every document, stands).
+ */
+async function applyRefundStatus(
+  tx: Transaction,
+  order: OrderRow,
+  existing: OrderRefundRow,
+  facts: RefundFacts,
+): Promise<{ refund: OrderRefundRow; order: OrderRow }> {
+  if (facts.status === existing.status || progress(facts.status) < progress(existing.status)) {
+    return { refund: existing, order };
+  }
+  if (progress(existing.status) === 2) return { refund: existing, order };
+  const [refund] = await tx
+    .update(orderRefunds)
+    .set({ status: facts.status })
+    .where(eq(orderRefunds.id, existing.id))
+    .returning();
+  if (!(countsAsRefunded(existing.status) && !countsAsRefunded(facts.status))) {
+    return { refund: refund!, order };
+  }
+  const [after] = await tx
+    .update(orders)
+    .set({
+      refundedAmountCents: sql`greatest(0, ${orders.refundedAmountCents} - ${existing.amountCents})`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(orders.id, order.id))
+    .returning();
+  const creditNoteNumber = await creditNoteNumberOf(tx, existing);
+  // Stripe reports it: whoever asked for the refund, Stripe is who failed it.
+  await recordOrderEvent(tx, order.id, "refund_failed", "stripe", {
+    refundId: existing.stripeRefundId,
+    amountCents: existing.amountCents,
+    status: facts.status,
+    failureReason: facts.failureReason ?? null,
+    creditNote: creditNoteNumber,
+  });
+  await queueEmails(tx, [
+    refundFailedAlert(order, {
+      refundId: existing.stripeRefundId,
+      amountCents: existing.amountCents,
+      status: facts.status,
+      failureReason: facts.failureReason ?? null,
+      creditNoteNumber,
+    }),
+  ]);
+  log.warn(
+    { orderId: order.id, refundId: existing.stripeRefundId, status: facts.status },
+    "a refund failed or was canceled in Stripe: its amount may be refunded again",
+  );
+  return { refund: refund!, order: after! };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Stripe's refund webhooks                                                                     */
+
+/** The refund events the webhook applies (Stripe: refund.* carry the Refund object itself). */
+export const REFUND_EVENT_TYPES = ["refund.created", "refund.updated", "refund.failed"] as const;
+
+export function isRefundEvent(type: string): boolean {
+  return (REFUND_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** What a refund event's object must hold to be applied. */
+interface RefundObject {
+  id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  payment_intent: string | null;
+  reason: string | null;
+  metadata: Record<string, string>;
+  failure_reason: string | null;
+}
+
+const REFUND_ID = /^(re|pyr)_[A-Za-z0-9_]{1,250}$/;
+const PAYMENT_INTENT_ID = /^pi_[A-Za-z0-9_]{1,250}$/;
+const STATUSES: readonly string[] = [
+  "pending",
+  "requires_action",
+  "succeeded",
+  "failed",
+  "canceled",
+];
+
+function refundObject(value: unknown): RefundObject | null {
+  if (typeof value !== "object" || value === null) return null;
+  const o = value as Record<string, unknown>;
+  const paymentIntent =
+    typeof o.payment_intent === "string"
+      ? o.payment_intent
+      : typeof o.payment_intent === "object" && o.payment_intent !== null
+        ? (o.payment_intent as { id?: unknown }).id
+        : null;
+  if (typeof o.id !== "string" || !REFUND_ID.test(o.id)) return null;
+  if (typeof o.amount !== "number" || !Number.isInteger(o.amount) || o.amount <= 0) return null;
+  if (typeof o.status !== "string" || !STATUSES.includes(o.status)) return null;
+  const metadata: Record<string, string> = {};
+  if (typeof o.metadata === "object" && o.metadata !== null) {
+    for (const [key, v] of Object.entries(o.metadata)) if (typeof v === "string") metadata[key] = v;
+  }
+  return {
+    id: o.id,
+    amount: o.amount,
+    currency: typeof o.currency === "string" ? o.currency : "",
+    status: o.status,
+    payment_intent:
+      typeof paymentIntent === "string" && PAYMENT_INTENT_ID.test(paymentIntent)
+        ? paymentIntent
+        : null,
+    reason: typeof o.reason === "string" ? o.reason : null,
+    metadata,
+    failure_reason: typeof o.failure_reason === "string" ? o.failure_reason : null,
+  };
+}
+
+/** The order a refund belongs to: the one our metadata names, else the one paid by its intent. */
+async function orderOfRefund(refund: RefundObject): Promise<OrderRow | null> {
+  const named = refund.metadata.order_id;
+  if (named && isUuid(named)) {
+    const [order] = await db().select().from(orders).where(eq(orders.id, named));
+    if (order && (!order.stripePaymentIntentId || !refund.payment_intent)) return order;
+    if (order && order.stripePaymentIntentId === refund.payment_intent) return order;
+    return null;
+  }
+  if (!refund.payment_intent) return null;
+  const [order] = await db()
+    .select()
+    .from(orders)
+    .where(eq(orders.stripePaymentIntentId, refund.payment_intent));
+  return order ?? null;
+}
+
+/** An admin's address as the site put it in the refund's metadata; anyone else is Stripe. */
+function actorOf(refund: RefundObject): OrderActor {
+  const by = refund.metadata.requested_by;
+  return by && /^[^\s@]{1,64}@[^\s@]{1,255}$/.test(by) ? by : "stripe";
+}
+
+export type RefundEventResult =
+  | { kind: "applied" }
+  | { kind: "duplicate_event" }
+  /** Not a refund this site can place: said received (retrying cannot help), and logged. */
+  | { kind: "ignored" };
+
+/**
+ * Applies a signed refund.* event once: the event id is stored in the transaction that records
+ * the refund (or its new status), so a replay or a concurrent delivery changes nothing.
+ * Throws when the database fails, so the webhook answers 500 and Stripe retries.
+ */
+export async function applyRefundEvent(event: {
+  id: string;
+  type: string;
+  data: { object: unknown };
+}): Promise<RefundEventResult> {
+  const refund = refundObject(event.data.object);
+  if (!refund) {
+    log.error({ eventId: event.id, type: event.type }, "Stripe refund event without a refund");
+    return { kind: "ignored" };
+  }
+  const order = await orderOfRefund(refund);
+  if (!order || order.paymentMethod !== "stripe") {
+    log.error(
+      { eventId: event.id, refundId: refund.id, paymentIntent: refund.payment_intent },
+      "Stripe refund for no known card order: not recorded (refund made in Stripe for another payment?)",
+    );
+    return { kind: "ignored" };
+  }
+  if (refund.currency.toUpperCase() !== order.currency) {
+    log.error(
+      { eventId: event.id, refundId: refund.id, orderId: order.id, currency: refund.currency },
+      "Stripe refund in another currency than its order: not recorded",
+    );
+    return { kind: "ignored" };
+  }
+  const result = await db().transaction(async (tx): Promise<RefundEventResult> => {
+    const stored = await tx
+      .insert(stripeEvents)
+      .values({ eventId: event.id, type: event.type, orderId: order.id })
+      .onConflictDoNothing()
+      .returning({ eventId: stripeEvents.eventId });
+    if (stored.length === 0) return { kind: "duplicate_event" };
+    await recordRefund(tx, order.id, {
+      stripeRefundId: refund.id,
+      amountCents: refund.amount,
+      status: refund.status,
+      reason: refund.reason,
+      note: refund.metadata.note?.trim() || null,
+      failureReason: refund.failure_reason,
+      actor: actorOf(refund),
+    });
+    return { kind: "applied" };
+  });
+  if (result.kind === "applied") {
+    log.info(
+      { orderId: order.id, refundId: refund.id, status: refund.status, eventId: event.id },
+      "Stripe refund event applied",
+    );
+    nudgeOutbox();
+  }
+  return result;
+}
