@@ -78,6 +78,16 @@ export default defineConfig({
         STRIPE_SECRET_KEY: "sk_test_e2e_nightwatch",
         STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
         STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
+        // A VAT-registered seller whose prices include VAT: totals stay the course prices, and
+        // invoices show net, VAT and total.
+        SELLER_LEGAL_NAME: "NightWatch Intelligence Ltd",
+        SELLER_ADDRESS: "1 Example Street, London, EC1A 1AA",
+        SELLER_COMPANY_NUMBER: "01234567",
+        SELLER_VAT_NUMBER: "GB123456789",
+        PRICES_INCLUDE_VAT: "true",
+        BANK_ACCOUNT_NAME: "NightWatch Intelligence Ltd",
+        BANK_SORT_CODE: "12-34-56",
+        BANK_ACCOUNT_NUMBER: "12345678",
         ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
       },
     },

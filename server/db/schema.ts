@@ -196,6 +196,10 @@ export const orders = pgTable(
     index("orders_status_created_at_idx").on(t.status, t.createdAt.desc()),
     // The admin Payments screen filters by method, newest first.
     index("orders_payment_method_created_at_idx").on(t.paymentMethod, t.createdAt.desc()),
+    // A refund made in Stripe's dashboard names only the PaymentIntent: find its order by it.
+    uniqueIndex("orders_stripe_payment_intent_id_idx")
+      .on(t.stripePaymentIntentId)
+      .where(sql`${t.stripePaymentIntentId} is not null`),
     check("orders_quantity_range", sql`${t.quantity} between 1 and 10`),
     check("orders_unit_price_non_negative", sql`${t.unitPriceCents} >= 0`),
     check(

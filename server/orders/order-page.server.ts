@@ -240,7 +240,8 @@ function pageOf(
     refundable:
       order.paymentMethod === "stripe" &&
       order.status === "paid" &&
-      order.stripePaymentIntentId !== null &&
+      // A payment from before the PaymentIntent was stored is found through its session.
+      (order.stripePaymentIntentId !== null || order.stripeCheckoutSessionId !== null) &&
       order.refundedAmountCents < order.totalAmountCents,
     documents: documents.map(documentLink),
     timeline: mergeTimeline(events, mails),

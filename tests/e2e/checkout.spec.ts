@@ -377,9 +377,11 @@ test.describe("checkout page", () => {
   }) => {
     const email = uniqueEmail("po");
     await openCheckout(page);
-    // The country starts as the United Kingdom; no VAT is charged without a VAT number.
+    // The country starts as the United Kingdom; the seller (VAT-registered in these tests,
+    // prices including VAT) shows the VAT within the price: 1/6 of £295.00.
     await expect(page.getByLabel("Country")).toHaveValue("United Kingdom");
-    await expect(page.getByTestId("vat")).toHaveCount(0);
+    await expect(page.getByTestId("vat")).toHaveText("£49.17");
+    await expect(page.getByTestId("net")).toHaveText("£245.83");
     await page.getByLabel("First Name").first().fill("Ada");
     await page.getByLabel("Last Name").first().fill("Lovelace");
     await page.getByLabel("Email").first().fill(email);

@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { BILLING as CHECKOUT_BILLING } from "../support/checkout.ts";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
@@ -106,6 +107,8 @@ async function placeOrder(
         company: "Analytical Engines",
       },
       studentMode: "others",
+      billing: CHECKOUT_BILLING,
+      termsAccepted: true,
       quantity,
       students: [
         { firstName: "Grace", lastName: "Hopper", email: "grace@example.com" },

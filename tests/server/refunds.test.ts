@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { BILLING } from "../support/checkout.ts";
 import type { AddressInfo } from "node:net";
 import { and, asc, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
@@ -103,7 +104,14 @@ async function paidCardOrder() {
   const created = await createOrder({
     courseId: c.id,
     paymentMethod: "stripe",
-    values: { buyer, studentMode: "self", quantity: 1, students: [] },
+    values: {
+      buyer,
+      studentMode: "self",
+      billing: BILLING,
+      termsAccepted: true,
+      quantity: 1,
+      students: [],
+    },
   });
   if (!created.ok) throw new Error("order not created");
   const started = await startCheckout(created.order, c.slug);
@@ -199,7 +207,14 @@ describe("the PaymentIntent of a paid card order", () => {
     const created = await createOrder({
       courseId: c.id,
       paymentMethod: "stripe",
-      values: { buyer, studentMode: "self", quantity: 1, students: [] },
+      values: {
+        buyer,
+        studentMode: "self",
+        billing: BILLING,
+        termsAccepted: true,
+        quantity: 1,
+        students: [],
+      },
     });
     if (!created.ok) throw new Error("no order");
     const started = await startCheckout(created.order, c.slug);
@@ -378,12 +393,26 @@ describe("an admin's refund", () => {
     const pending = await createOrder({
       courseId: c.id,
       paymentMethod: "stripe",
-      values: { buyer, studentMode: "self", quantity: 1, students: [] },
+      values: {
+        buyer,
+        studentMode: "self",
+        billing: BILLING,
+        termsAccepted: true,
+        quantity: 1,
+        students: [],
+      },
     });
     const invoiced = await createOrder({
       courseId: c.id,
       paymentMethod: "invoice",
-      values: { buyer, studentMode: "self", quantity: 1, students: [] },
+      values: {
+        buyer,
+        studentMode: "self",
+        billing: BILLING,
+        termsAccepted: true,
+        quantity: 1,
+        students: [],
+      },
     });
     if (!pending.ok || !invoiced.ok) throw new Error("no orders");
     await changeOrderStatusByAdmin(invoiced.order.id, "invoiced", ADMIN);

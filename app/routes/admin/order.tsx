@@ -3,6 +3,7 @@ import { requireAdmin } from "#server/auth.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { orderNoteIntent, orderStatusIntents } from "#server/forms/order-actions.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
+import { refundFromForm } from "#server/payments/refunds.server.ts";
 import { AdminNotFoundView } from "#app/components/admin/admin-not-found.tsx";
 import { OrderPageView } from "#app/components/admin/orders/order-page.tsx";
 import { adminMeta } from "#app/lib/admin-nav.ts";
@@ -21,13 +22,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { page };
 }
 
-/** The Payments list's actions ('status', 'release') and "Add note". */
+/** The Payments list's actions ('status', 'release'), "Add note" and "Refund". */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return adminFormAction(
     request,
     { name: "order", failureMessage: "Failed to update order status" },
-    { ...orderStatusIntents(admin), note: orderNoteIntent(params.orderId, admin) },
+    {
+      ...orderStatusIntents(admin),
+      note: orderNoteIntent(params.orderId, admin),
+      refund: (form) => refundFromForm(form, admin),
+    },
   );
 }
 

@@ -1,4 +1,5 @@
 import { useRef, useState, type ReactNode } from "react";
+import { RefundDialog } from "./refund-dialog.tsx";
 import { ArrowLeft, Download, MessageSquarePlus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import {
@@ -337,13 +338,19 @@ function StatusAndActions({ page }: { page: AdminOrderPage }) {
       </dl>
       <div className="mt-4 border-t border-border pt-4">
         <OrderStatusActions order={order} className="flex flex-wrap gap-2" />
-        {/*
-         * REFUND ACTION GOES HERE. For a paid card order with something left to refund
-         * (`page.refundable`), render the refund dialog from
-         * app/components/admin/orders/refund-dialog.tsx; it posts to this page's action, which
-         * will call the server's refundOrder. Nothing is built here yet.
-         */}
-        {page.refundable ? <div data-slot="refund-action" className="mt-2" /> : null}
+        {page.refundable ? (
+          <div className="mt-2">
+            <RefundDialog
+              order={{
+                id: order.id,
+                reference: order.reference,
+                buyerName: `${order.buyerFirstName} ${order.buyerLastName}`,
+                totalAmountCents: page.amounts.totalCents,
+                refundedAmountCents: page.amounts.refundedCents,
+              }}
+            />
+          </div>
+        ) : null}
       </div>
     </Section>
   );
