@@ -126,7 +126,8 @@ export async function orderStats(): Promise<OrderStats> {
   };
 }
 
-function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOrder {
+/** An order as the Payments list and the order page show it. */
+export function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOrder {
   return {
     id: order.id,
     reference: orderReference(order.id),

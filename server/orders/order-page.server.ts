@@ -3,7 +3,6 @@ import {
   ORDER_NOTE_MAX_LENGTH,
   ORDER_STATUS_LABELS,
   orderDocumentHref,
-  orderReference,
   type AdminOrderPage,
   type OrderDocumentKind,
   type OrderTimelineEntry,
@@ -15,13 +14,8 @@ import { isUuid } from "../db/sql.server.ts";
 import { documentsOfOrder, type DocumentRow } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
 import { eventsOfOrder, recordOrderEvent, type OrderEventRow } from "./events.server.ts";
-import { adminActions } from "./state-machine.server.ts";
-import {
-  orderBooking,
-  studentsOfOrders,
-  type OrderRow,
-  type OrderStudent,
-} from "./records.server.ts";
+import { toAdminOrder } from "./admin.server.ts";
+import { studentsOfOrders, type OrderRow, type OrderStudent } from "./records.server.ts";
 
 /**
  * The admin order page (issue 16): one order with its buyer, billing details, students, amounts,
@@ -204,17 +198,7 @@ function pageOf(
   mails: OutboxRow[],
 ): AdminOrderPage {
   return {
-    order: {
-      id: order.id,
-      reference: orderReference(order.id),
-      status: order.status,
-      ...orderBooking(order),
-      currency: order.currency,
-      spamReason: order.spamReason,
-      createdAt: order.createdAt.toISOString(),
-      students,
-      actions: adminActions(order),
-    },
+    order: toAdminOrder(order, students),
     billing: {
       organisation: order.billingOrganisation,
       addressLines: [order.billingAddressLine1, order.billingAddressLine2].filter(

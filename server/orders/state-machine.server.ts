@@ -167,7 +167,11 @@ export async function transitionOrder(
       orderId,
       to,
       actor,
-      options.eventId ? { stripeEventId: options.eventId } : undefined,
+      options.eventId
+        ? { stripeEventId: options.eventId }
+        : to === "canceled" && options.notifyBuyer
+          ? { notifyBuyer: true }
+          : undefined,
     );
     if (to === "invoiced") {
       const students = await studentsOfOrder(tx, updated.id);

@@ -181,9 +181,12 @@ describe("the order page's data", () => {
       currency: "GBP",
     });
     expect(page!.refundable).toBe(false);
-    expect(page!.documents).toEqual([]);
-
     const timeline = page!.timeline.map((e) => [e.kind, e.actor, e.detail]);
+    // Marking it invoiced issued the invoice; canceling it, a credit note for all of it.
+    expect(page!.documents.map((d) => [d.kind, d.number, d.totalCents, d.issuedBy])).toEqual([
+      ["invoice", expect.stringMatching(/^INV-\d{4}-\d{4}$/), 240_000, ADMIN.email],
+      ["credit_note", expect.stringMatching(/^CN-\d{4}-\d{4}$/), 240_000, "ops@example.com"],
+    ]);
     expect(timeline).toEqual([
       ["created", "buyer", null],
       ["email_queued", null, "“Your booking request” to ada@example.com"],
@@ -191,8 +194,12 @@ describe("the order page's data", () => {
       ["email_sent", null, "“Your booking request” to ada@example.com"],
       ["email_failed", null, "“New invoice request” to sales@example.com: 550 mailbox unavailable"],
       ["invoiced", ADMIN.email, null],
+      ["email_queued", null, expect.stringMatching(/^“Your invoice INV-.* to ada@example\.com$/)],
+      ["invoice_issued", ADMIN.email, expect.stringMatching(/^INV-/)],
       ["note", ADMIN.email, "Buyer called: PO follows by Friday."],
-      ["canceled", "ops@example.com", expect.toBeOneOf([null, "Buyer notified by e-mail"])],
+      ["canceled", "ops@example.com", "Buyer notified by e-mail"],
+      ["email_queued", null, expect.stringMatching(/has been canceled” to ada@example\.com$/)],
+      ["credit_note_issued", "ops@example.com", expect.stringMatching(/^CN-/)],
     ]);
     expect(page!.timeline.find((e) => e.kind === "email_failed")!.title).toBe(
       "E-mail failed after 8 attempts",
