@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { formatPence } from "#app/lib/format.ts";
+import { formatVatRate } from "#app/lib/vat.ts";
 import { orderReference, PAYMENT_METHOD_LABELS, type PaymentMethod } from "#app/lib/orders.ts";
 import { config } from "../config.server.ts";
 import type { Transaction } from "../db/client.server.ts";
@@ -51,6 +52,10 @@ export interface OrderEmailData {
   unitPriceCents: number;
   quantity: number;
   totalAmountCents: number;
+  /** The order's VAT (absent or 0: no VAT charged, nothing said about it). */
+  vatAmountCents?: number;
+  vatRateBasisPoints?: number;
+  pricesIncludeVat?: boolean;
   isBuyerStudent: boolean;
   createdAt: Date;
   /** The attendees: the buyer when they are the student, else the named colleagues. */
@@ -75,12 +80,26 @@ function studentsHtml(order: OrderEmailData, audience: Audience): string {
     .join("")}</ol>`;
 }
 
+/** The price per place, and with VAT charged, whether it includes VAT and the VAT itself. */
+function vatRows(order: OrderEmailData): Row[] {
+  const vat = order.vatAmountCents ?? 0;
+  if (vat <= 0) return [["Price per place", formatPence(order.unitPriceCents)]];
+  const rate = formatVatRate(order.vatRateBasisPoints ?? 0);
+  return [
+    [
+      `Price per place (${order.pricesIncludeVat ? "incl." : "excl."} VAT)`,
+      formatPence(order.unitPriceCents),
+    ],
+    [order.pricesIncludeVat ? `Of which VAT (${rate})` : `VAT (${rate})`, formatPence(vat)],
+  ];
+}
+
 function orderRows(order: OrderEmailData): Row[] {
   return [
     ["Order reference", orderReference(order.id)],
     ["Course", order.courseTitle],
     ["Places", String(order.quantity)],
-    ["Price per place", formatPence(order.unitPriceCents)],
+    ...vatRows(order),
     ["Total", formatPence(order.totalAmountCents)],
     ["Payment method", PAYMENT_METHOD_LABELS[order.paymentMethod]],
   ];
@@ -398,6 +417,9 @@ function orderEmailData(order: OrderRow, students: OrderStudent[]): OrderEmailDa
   return {
     id: order.id,
     ...orderBooking(order),
+    vatAmountCents: order.vatAmountCents,
+    vatRateBasisPoints: order.vatRateBasisPoints,
+    pricesIncludeVat: order.pricesIncludeVat,
     createdAt: order.createdAt,
     students: order.isBuyerStudent
       ? [

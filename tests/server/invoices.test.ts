@@ -278,6 +278,10 @@ describe("Mark Invoiced", () => {
       `Please use your order reference ${orderReference(order.id)} as the payment reference.`,
     );
     expect(mail!.text).toContain("Total due: £5,220.00");
+    // The buyer's confirmation of the request names the price as excluding VAT and the VAT.
+    const [confirmation] = await mails(order.id, "invoice_request_confirmation");
+    expect(confirmation!.text).toMatch(/Price per place \(excl\. VAT\):\s+£1,450\.00/);
+    expect(confirmation!.text).toMatch(/VAT \(20%\):\s+£870\.00/);
   });
 
   it("two admins clicking at once: one invoice number, one e-mail", async () => {
