@@ -51,6 +51,39 @@ const schema = z.object({
     .min(1)
     .max(10_000)
     .default(5),
+  // Admins must turn on two-factor sign-in before any other admin page (default: on in production).
+  REQUIRE_ADMIN_2FA: z.enum(["true", "false"]).optional(),
+  // An admin session ends after this many hours without use, and in any case this many days after sign-in.
+  ADMIN_IDLE_TIMEOUT_HOURS: z.coerce
+    .number({ message: "must be a number of hours" })
+    .min(0.05)
+    .max(24 * 30)
+    .default(12),
+  ADMIN_SESSION_MAX_DAYS: z.coerce
+    .number({ message: "must be a number of days" })
+    .min(0.1)
+    .max(90)
+    .default(7),
+  // Per account: this many wrong passwords in a row lock it for this many minutes (and e-mail it).
+  SIGN_IN_LOCKOUT_ATTEMPTS: z.coerce
+    .number({ message: "must be a whole number" })
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10),
+  SIGN_IN_LOCKOUT_MINUTES: z.coerce
+    .number({ message: "must be a whole number of minutes" })
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
+  // Inquiries older than this many months have the person's details replaced (0 keeps them).
+  INQUIRY_RETENTION_MONTHS: z.coerce
+    .number({ message: "must be a whole number of months" })
+    .int()
+    .min(0)
+    .max(1200)
+    .default(24),
   BETTER_AUTH_SECRET: optionalString.pipe(
     z
       .string()
@@ -265,6 +298,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     adminEmails: e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS : [e.ADMIN_EMAIL],
     authSecret: e.BETTER_AUTH_SECRET,
     signInRateLimitPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MINUTE,
+    requireAdmin2fa:
+      (e.REQUIRE_ADMIN_2FA ?? (e.NODE_ENV === "production" ? "true" : "false")) === "true",
+    adminIdleTimeoutSeconds: Math.round(e.ADMIN_IDLE_TIMEOUT_HOURS * 3600),
+    adminSessionMaxSeconds: Math.round(e.ADMIN_SESSION_MAX_DAYS * 86400),
+    signInLockout: { attempts: e.SIGN_IN_LOCKOUT_ATTEMPTS, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
+    inquiryRetentionMonths: e.INQUIRY_RETENTION_MONTHS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailReplyTo: e.MAIL_REPLY_TO ?? (e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS[0]! : e.ADMIN_EMAIL),

@@ -116,6 +116,8 @@ export const inquiries = pgTable(
     budget: text("budget"),
     /** Set when held as suspected spam: no e-mails were sent until an admin releases it. */
     spamReason: spamReason("spam_reason"),
+    /** When the person's details were replaced (retention period passed, or an erasure request). */
+    anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -187,6 +189,8 @@ export const orders = pgTable(
     stripePaymentIntentId: text("stripe_payment_intent_id"),
     /** Set when held as suspected spam: no e-mails were sent until an admin releases it. */
     spamReason: spamReason("spam_reason"),
+    /** When the buyer's and students' details were replaced after an erasure request. */
+    anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -373,6 +377,12 @@ export const newsletterSubscriptions = pgTable(
     email: text("email").notNull(),
     isActive: boolean("is_active").notNull().default(true),
     source: text("source"),
+    /** Consent (UK GDPR Art. 7): when it was given, on which page, and the words the form showed. */
+    consentAt: timestamp("consent_at", { withTimezone: true }),
+    consentPage: text("consent_page"),
+    consentText: text("consent_text"),
+    /** When the subscriber left through the unsubscribe link (is_active is then false). */
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
     /** Set when held as suspected spam: not exported or counted until released. */
     spamReason: spamReason("spam_reason"),
     subscribedAt: timestamp("subscribed_at", { withTimezone: true }).notNull().defaultNow(),
@@ -426,6 +436,8 @@ export const emailOutbox = pgTable(
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
     /** An invoice, receipt or credit note sent as a PDF attachment, drawn when the mail is sent. */
     documentId: uuid("document_id").references(() => orderDocuments.id, { onDelete: "restrict" }),
+    /** Extra message headers, e.g. List-Unsubscribe on newsletter mail. */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
@@ -466,7 +478,36 @@ export const user = pgTable("user", {
   image: text("image"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  /** better-auth's two-factor plugin: set once the admin has confirmed a TOTP code. */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+  /** Wrong passwords in a row; reset by a successful sign-in (per-account lockout). */
+  failedSignIns: integer("failed_sign_ins").notNull().default(0),
+  /** While in the future, sign-in is refused for this account whatever the password. */
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  /** Invited from the staff screen and not yet through their set-a-password link. */
+  invitationPending: boolean("invitation_pending").notNull().default(false),
 });
+
+/** better-auth's two-factor plugin: one row per admin who has begun setting up TOTP. */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    /** The TOTP secret and the backup codes, encrypted by better-auth with the auth secret. */
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [
+    index("two_factor_user_id_idx").on(t.userId),
+    index("two_factor_secret_idx").on(t.secret),
+  ],
+);
 
 export const session = pgTable(
   "session",
@@ -532,3 +573,37 @@ export const rateLimit = pgTable("rate_limit", {
   /** Milliseconds since the epoch, as better-auth stores it. */
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
+
+/**
+ * What admins did, and sign-ins (issue 17): one row per change, written in the transaction of
+ * the change. Append-only: a trigger refuses UPDATE and DELETE, and no screen edits it.
+ * `actor_id` is not a foreign key, so removing an admin keeps what they did (with their e-mail).
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    /** The admin who acted; NULL for the system (retention, webhooks) or an unknown sign-in. */
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    /** What happened, `<subject>.<verb>`, e.g. course.update, order.status, auth.sign_in_failed. */
+    action: text("action").notNull(),
+    /** What it happened to: course, category, partner, inquiry, order, subscription, admin, … */
+    subjectType: text("subject_type").notNull(),
+    subjectId: text("subject_id"),
+    /** A short line for the list, e.g. the course title or the order reference. */
+    summary: text("summary").notNull().default(""),
+    /** The changed fields before and after (only those that changed, for updates). */
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    ipAddress: text("ip_address"),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at.desc(), t.id.desc()),
+    index("audit_log_actor_at_idx").on(t.actorId, t.at.desc()),
+    index("audit_log_action_at_idx").on(t.action, t.at.desc()),
+  ],
+);
