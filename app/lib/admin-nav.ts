@@ -11,7 +11,19 @@ export const ADMIN_NAV = [
   { to: "/admin/partners", label: "Partners" },
 ] as const;
 
-export type AdminNavPath = (typeof ADMIN_NAV)[number]["to"];
+/**
+ * The sidebar's 'Security' group (issue 17): the signed-in admin's own account (two-factor
+ * sign-in, sessions), the staff, the audit log and data-protection requests.
+ */
+export const ADMIN_SECURITY_NAV = [
+  { to: "/admin/account", label: "My Account" },
+  { to: "/admin/staff", label: "Staff" },
+  { to: "/admin/audit", label: "Audit Log" },
+  { to: "/admin/privacy", label: "Data Requests" },
+] as const;
+
+export type AdminNavPath =
+  (typeof ADMIN_NAV)[number]["to"] | (typeof ADMIN_SECURITY_NAV)[number]["to"];
 
 /** `meta` for an admin page: '{title} | Admin Panel', never indexed. */
 export function adminMeta(title: string): MetaDescriptor[] {
@@ -33,5 +45,6 @@ export const LOAD_FAILED_MESSAGES: Partial<Record<AdminNavPath, string>> = {
 
 /** The sidebar's entry for a path, if it is one. */
 export function adminNavItem(pathname: string) {
-  return ADMIN_NAV.find((item) => item.to === pathname.replace(/\/+$/, ""));
+  const path = pathname.replace(/\/+$/, "");
+  return [...ADMIN_NAV, ...ADMIN_SECURITY_NAV].find((item) => item.to === path);
 }

@@ -2,6 +2,7 @@ import {
   ArrowLeft,
   BookOpen,
   CreditCard,
+  FileSearch,
   FolderTree,
   Handshake,
   LayoutDashboard,
@@ -11,12 +12,15 @@ import {
   MessageSquare,
   PanelLeft,
   ShieldCheck,
+  ScrollText,
+  UserCog,
+  Users,
 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useNavigation } from "react-router";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { Button } from "#app/components/ui/button.tsx";
-import { ADMIN_NAV, type AdminNavPath } from "#app/lib/admin-nav.ts";
+import { ADMIN_NAV, ADMIN_SECURITY_NAV, type AdminNavPath } from "#app/lib/admin-nav.ts";
 import { cn } from "#app/lib/cn.ts";
 
 const ICONS: Record<AdminNavPath, typeof LayoutDashboard> = {
@@ -27,7 +31,16 @@ const ICONS: Record<AdminNavPath, typeof LayoutDashboard> = {
   "/admin/payments": CreditCard,
   "/admin/newsletter-subscriptions": Mail,
   "/admin/partners": Handshake,
+  "/admin/account": UserCog,
+  "/admin/staff": Users,
+  "/admin/audit": ScrollText,
+  "/admin/privacy": FileSearch,
 };
+
+const NAV_GROUPS = [
+  { label: "Management", items: ADMIN_NAV },
+  { label: "Security", items: ADMIN_SECURITY_NAV },
+] as const;
 
 const SIDEBAR_ID = "admin-sidebar";
 const DESKTOP = "(min-width: 768px)";
@@ -40,33 +53,37 @@ function SidebarContent({ email, onNavigate }: { email: string; onNavigate?: () 
         <span className="font-semibold">Admin Panel</span>
       </div>
       <nav aria-label="Admin" className="flex-1 overflow-y-auto p-3">
-        <p className="px-2 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
-          Management
-        </p>
-        <ul className="space-y-1">
-          {ADMIN_NAV.map((item) => {
-            const Icon = ICONS[item.to];
-            return (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  onClick={onNavigate}
-                  className={({ isActive }) =>
-                    cn(
-                      "flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium transition-colors",
-                      isActive
-                        ? "bg-accent text-primary"
-                        : "text-foreground/90 hover:bg-accent hover:text-accent-foreground",
-                    )
-                  }
-                >
-                  <Icon aria-hidden className="size-4 shrink-0" />
-                  {item.label}
-                </NavLink>
-              </li>
-            );
-          })}
-        </ul>
+        {NAV_GROUPS.map((group) => (
+          <div key={group.label} className="mb-4 last:mb-0">
+            <p className="px-2 pb-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+              {group.label}
+            </p>
+            <ul className="space-y-1">
+              {group.items.map((item) => {
+                const Icon = ICONS[item.to];
+                return (
+                  <li key={item.to}>
+                    <NavLink
+                      to={item.to}
+                      onClick={onNavigate}
+                      className={({ isActive }) =>
+                        cn(
+                          "flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium transition-colors",
+                          isActive
+                            ? "bg-accent text-primary"
+                            : "text-foreground/90 hover:bg-accent hover:text-accent-foreground",
+                        )
+                      }
+                    >
+                      <Icon aria-hidden className="size-4 shrink-0" />
+                      {item.label}
+                    </NavLink>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
       </nav>
       <div className="space-y-3 border-t border-border p-4">
         <p className="text-sm break-all text-muted-foreground">
