@@ -355,8 +355,11 @@ describe("the list", () => {
     expect(await list("to=2026-06-30")).toEqual(["A"]);
     expect(await list("from=2026-07-02")).toEqual(["E", "D"]);
     expect(await list(`from=2026-06-29&to=2026-07-02&person=${ADMIN.id}&kind=auth`)).toEqual(["D"]);
+    // Typed the UK way (the form without JavaScript sends what was typed).
+    expect(await list("from=01%2F07%2F2026&to=1.7.2026")).toEqual(["C", "B"]);
     // A date that is not one is no bound.
     expect(await list("from=2026-02-30")).toHaveLength(5);
+    expect(await list("from=30/02/2026")).toHaveLength(5);
   });
 
   it("pages 50 at a time, and links an order that still exists to its page", async () => {

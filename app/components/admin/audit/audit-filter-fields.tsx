@@ -7,6 +7,7 @@ import {
   SYSTEM_PERSON,
   type AuditFilters,
   type AuditPerson,
+  ukDate,
 } from "#app/lib/audit.ts";
 
 /**
@@ -42,16 +43,30 @@ export function AuditFilterFields({
       />
       <DateField name="from" label="From" value={filters.from} />
       <DateField name="to" label="To" value={filters.to} />
+      <p id="filter-dates-hint" className="sr-only">
+        A date as day/month/year, e.g. 31/01/2026; both dates are included.
+      </p>
     </>
   );
 }
 
+/** A London calendar date, typed the UK way (the URL keeps it as yyyy-MM-dd). */
 function DateField({ name, label, value }: { name: string; label: string; value: string }) {
   const id = `filter-${name}`;
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} name={name} type="date" defaultValue={value} key={`${name}-${value}`} />
+      <Input
+        id={id}
+        name={name}
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="dd/mm/yyyy"
+        aria-describedby="filter-dates-hint"
+        defaultValue={ukDate(value)}
+        key={`${name}-${value}`}
+      />
     </div>
   );
 }
