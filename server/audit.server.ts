@@ -1,5 +1,20 @@
-import type { Database, Transaction } from "./db/client.server.ts";
-import { auditLog } from "./db/schema.ts";
+import * as orm from "drizzle-orm";
+import type { AdminList } from "#app/lib/admin-list.ts";
+import { startOfLondonDay } from "#app/lib/admin-time.ts";
+import {
+  AUDIT_PAGE_SIZE,
+  auditSubjectHref,
+  SIGN_IN_ACTION_PREFIX,
+  SYSTEM_PERSON,
+  type AuditEntryView,
+  type AuditFilters,
+  type AuditPerson,
+  type AuditSubject,
+} from "#app/lib/audit.ts";
+import { allOf, readListPage } from "./admin-list.server.ts";
+import { db, type Database, type Transaction } from "./db/client.server.ts";
+import { auditLog, orders } from "./db/schema.ts";
+import { isUuid } from "./db/sql.server.ts";
 
 /**
  * The audit log (issue 17): who did what, when, to what, with the changed fields before and
@@ -14,18 +29,7 @@ export interface AuditActor {
   email: string;
 }
 
-/** The kinds of subject the log names (the admin's filter lists these). */
-export const AUDIT_SUBJECTS = [
-  "course",
-  "category",
-  "partner",
-  "inquiry",
-  "order",
-  "subscription",
-  "admin",
-  "privacy",
-] as const;
-export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
+export { AUDIT_SUBJECTS, type AuditSubject } from "#app/lib/audit.ts";
 
 export interface AuditEntry {
   /** `<subject>.<verb>`, e.g. course.update, order.status, auth.sign_in_failed. */
@@ -99,4 +103,111 @@ function auditValue(value: unknown): unknown {
   if (typeof value === "string" && value.length > MAX_TEXT)
     return `${value.slice(0, MAX_TEXT)}… (${value.length} characters)`;
   return value;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reading the log (the /admin/audit screen)                                                    */
+
+/**
+ * Newest first, as the index `audit_log_at_idx` (at desc nulls last, id desc nulls last) is
+ * sorted, so any page is an index walk; the id breaks ties so pages never overlap.
+ */
+const NEWEST_FIRST = [
+  orm.sql`${auditLog.at} desc nulls last`,
+  orm.sql`${auditLog.id} desc nulls last`,
+];
+
+/** London midnight starting the calendar day 'yyyy-MM-dd' (GMT or BST). */
+function londonMidnight(date: string, addDays = 0): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  // Noon UTC of the day is within that London day whatever the offset.
+  return startOfLondonDay(Date.UTC(y, m - 1, d + addDays, 12));
+}
+
+/** The WHERE condition of the screen's filters: person, kind and London dates (inclusive). */
+export function auditFilterCondition(filters: Omit<AuditFilters, "page">): orm.SQL | undefined {
+  const signIn = orm.like(auditLog.action, `${SIGN_IN_ACTION_PREFIX}%`);
+  return allOf([
+    filters.person === "all"
+      ? undefined
+      : filters.person === SYSTEM_PERSON
+        ? orm.isNull(auditLog.actorId)
+        : orm.eq(auditLog.actorId, filters.person),
+    filters.kind === "all"
+      ? undefined
+      : filters.kind === "auth"
+        ? signIn
+        : // The kinds are apart: a sign-in recorded on an admin is under "Sign-ins" only.
+          orm.and(orm.eq(auditLog.subjectType, filters.kind), orm.not(signIn)),
+    filters.from ? orm.gte(auditLog.at, londonMidnight(filters.from)) : undefined,
+    filters.to ? orm.lt(auditLog.at, londonMidnight(filters.to, 1)) : undefined,
+  ]);
+}
+
+/** The admins who appear in the log, by e-mail (their latest recorded address). */
+export async function auditPeople(): Promise<AuditPerson[]> {
+  const rows = await db()
+    .select({
+      id: auditLog.actorId,
+      email: orm.sql<string>`(array_agg(${auditLog.actorEmail} order by ${auditLog.at} desc))[1]`,
+    })
+    .from(auditLog)
+    .where(orm.isNotNull(auditLog.actorId))
+    .groupBy(auditLog.actorId);
+  return rows
+    .map((r) => ({ id: r.id!, email: r.email ?? r.id! }))
+    .sort((a, b) => a.email.localeCompare(b.email, "en-GB"));
+}
+
+/** Of these subjects, the ones that still exist (only kinds with an admin page are looked up). */
+async function existingSubjects(
+  rows: { subjectType: string; subjectId: string | null }[],
+): Promise<Set<string>> {
+  const orderIds = [
+    ...new Set(
+      rows
+        .filter((r) => r.subjectType === "order" && r.subjectId && isUuid(r.subjectId))
+        .map((r) => r.subjectId!),
+    ),
+  ];
+  if (orderIds.length === 0) return new Set();
+  const found = await db()
+    .select({ id: orders.id })
+    .from(orders)
+    .where(orm.inArray(orders.id, orderIds));
+  return new Set(found.map((r) => `order:${r.id}`));
+}
+
+/** One page of the log, newest first, filtered in the database, and the "Person" choices. */
+export async function auditLogScreen(
+  filters: AuditFilters,
+  pageSize = AUDIT_PAGE_SIZE,
+): Promise<AdminList<AuditEntryView> & { people: AuditPerson[] }> {
+  const [list, people] = await Promise.all([
+    readListPage(auditLog, {
+      where: auditFilterCondition(filters),
+      order: NEWEST_FIRST,
+      page: filters.page,
+      pageSize,
+      toItem: (row) => row,
+    }),
+    auditPeople(),
+  ]);
+  const existing = await existingSubjects(list.items);
+  const items = list.items.map((row): AuditEntryView => ({
+    id: row.id,
+    at: row.at.toISOString(),
+    actorId: row.actorId,
+    actorEmail: row.actorEmail,
+    action: row.action,
+    subjectType: row.subjectType,
+    subjectId: row.subjectId,
+    summary: row.summary,
+    before: row.before ?? null,
+    after: row.after ?? null,
+    href: existing.has(`${row.subjectType}:${row.subjectId}`)
+      ? auditSubjectHref(row.subjectType, row.subjectId)
+      : null,
+  }));
+  return { ...list, items, people };
 }

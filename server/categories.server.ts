@@ -1,8 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import type { AdminCategory, CategoryFormValues } from "#app/lib/category-form.ts";
 import { isSlugVariant, slugify } from "#app/lib/slug.ts";
+import { auditSnapshot, changedFields, recordAudit, type AuditActor } from "./audit.server.ts";
 import { catalogueChanged, writeWithUniqueSlug } from "./catalogue-write.server.ts";
-import { db } from "./db/client.server.ts";
+import { db, type Transaction } from "./db/client.server.ts";
 import { categories } from "./db/schema.ts";
 
 /**
@@ -18,6 +19,38 @@ const categorySlugs = {
   constraint: "categories_slug_unique",
   takenMessage: CATEGORY_SLUG_TAKEN,
 };
+
+type CategoryRow = typeof categories.$inferSelect;
+
+/** What the audit log records of a category (not its timestamps). */
+const CATEGORY_AUDIT_FIELDS = ["name", "slug", "description"] as const;
+
+async function auditCategory(
+  tx: Transaction,
+  actor: AuditActor,
+  action: "create" | "update" | "delete",
+  before: CategoryRow | null,
+  after: CategoryRow | null,
+): Promise<void> {
+  const category = (after ?? before)!;
+  const entry = {
+    action: `category.${action}`,
+    subjectType: "category",
+    subjectId: category.id,
+    summary: category.name,
+  } as const;
+  if (action === "update") {
+    const changes = changedFields(before!, after!, CATEGORY_AUDIT_FIELDS);
+    if (changes) await recordAudit(tx, actor, { ...entry, ...changes });
+    return;
+  }
+  const snapshot = auditSnapshot(category, CATEGORY_AUDIT_FIELDS);
+  await recordAudit(tx, actor, {
+    ...entry,
+    before: action === "delete" ? snapshot : null,
+    after: action === "create" ? snapshot : null,
+  });
+}
 
 /** All fields, by name (the category screen). */
 export async function listCategories(): Promise<AdminCategory[]> {
@@ -38,19 +71,24 @@ function slugFor(values: CategoryFormValues): { slug: string; typed: boolean } {
   return { slug: slugify(values.name) || "category", typed: false };
 }
 
-export async function createCategory(values: CategoryFormValues): Promise<AdminCategory> {
+export async function createCategory(
+  values: CategoryFormValues,
+  actor: AuditActor,
+): Promise<AdminCategory> {
   const { slug, typed } = slugFor(values);
   const row = await writeWithUniqueSlug({
     slug,
     typed,
     ...categorySlugs,
-    write: async (free) => {
-      const [created] = await db()
-        .insert(categories)
-        .values({ name: values.name, slug: free, description: values.description })
-        .returning();
-      return created!;
-    },
+    write: (free) =>
+      db().transaction(async (tx) => {
+        const [created] = await tx
+          .insert(categories)
+          .values({ name: values.name, slug: free, description: values.description })
+          .returning();
+        await auditCategory(tx, actor, "create", null, created!);
+        return created!;
+      }),
   });
   catalogueChanged();
   return row;
@@ -60,6 +98,7 @@ export async function createCategory(values: CategoryFormValues): Promise<AdminC
 export async function updateCategory(
   id: string,
   values: CategoryFormValues,
+  actor: AuditActor,
 ): Promise<AdminCategory | null> {
   const [existing] = await db().select().from(categories).where(eq(categories.id, id));
   if (!existing) return null;
@@ -73,25 +112,34 @@ export async function updateCategory(
     typed,
     ...categorySlugs,
     exceptId: id,
-    write: async (free) => {
-      const [updated] = await db()
-        .update(categories)
-        .set({ name: values.name, slug: free, description: values.description })
-        .where(eq(categories.id, id))
-        .returning();
-      return updated ?? null;
-    },
+    write: (free) =>
+      db().transaction(async (tx) => {
+        const [before] = await tx
+          .select()
+          .from(categories)
+          .where(eq(categories.id, id))
+          .for("update");
+        if (!before) return null;
+        const [updated] = await tx
+          .update(categories)
+          .set({ name: values.name, slug: free, description: values.description })
+          .where(eq(categories.id, id))
+          .returning();
+        await auditCategory(tx, actor, "update", before, updated!);
+        return updated!;
+      }),
   });
   catalogueChanged();
   return row;
 }
 
 /** Deletes a category; its courses become uncategorised. False when it did not exist. */
-export async function deleteCategory(id: string): Promise<boolean> {
-  const deleted = await db()
-    .delete(categories)
-    .where(eq(categories.id, id))
-    .returning({ id: categories.id });
+export async function deleteCategory(id: string, actor: AuditActor): Promise<boolean> {
+  const deleted = await db().transaction(async (tx) => {
+    const [row] = await tx.delete(categories).where(eq(categories.id, id)).returning();
+    if (row) await auditCategory(tx, actor, "delete", row, null);
+    return row;
+  });
   catalogueChanged();
-  return deleted.length > 0;
+  return deleted !== undefined;
 }

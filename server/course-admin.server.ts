@@ -1,6 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { AdminCourse, CourseFormValues } from "#app/lib/course-form.ts";
 import { isSlugVariant, slugify } from "#app/lib/slug.ts";
+import { auditSnapshot, changedFields, recordAudit, type AuditActor } from "./audit.server.ts";
 import {
   catalogueChanged,
   InvalidInputError,
@@ -8,7 +9,7 @@ import {
   writeWithUniqueSlug,
 } from "./catalogue-write.server.ts";
 import { courseDetailColumns } from "./courses.server.ts";
-import { db } from "./db/client.server.ts";
+import { db, type Transaction } from "./db/client.server.ts";
 import { categories, coursePartners, courses } from "./db/schema.ts";
 import { sanitizeCourseHtml } from "./html.server.ts";
 import { discardImage, storeImage } from "./uploads.server.ts";
@@ -71,6 +72,58 @@ export async function getAdminCourse(id: string): Promise<AdminCourse | null> {
   return row ?? null;
 }
 
+type CourseRow = typeof courses.$inferSelect;
+
+/**
+ * What the audit log records of a course: its fields as the admin sets them (a status change or
+ * a new thumbnail shows as `status` / `thumbnailUrl`); not its timestamps.
+ */
+const COURSE_AUDIT_FIELDS = [
+  "title",
+  "slug",
+  "status",
+  "price",
+  "durationHours",
+  "deliveryType",
+  "groupType",
+  "featured",
+  "categoryId",
+  "partnerId",
+  "externalLink",
+  "thumbnailUrl",
+  "shortDescription",
+  "description",
+  "content",
+] as const satisfies readonly (keyof CourseRow)[];
+
+async function auditCourse(
+  tx: Transaction,
+  actor: AuditActor,
+  action: "create" | "update" | "delete",
+  before: CourseRow | null,
+  after: CourseRow | null,
+): Promise<void> {
+  const course = (after ?? before)!;
+  const entry = {
+    action: `course.${action}`,
+    subjectType: "course",
+    subjectId: course.id,
+    summary: course.title,
+  } as const;
+  if (action === "update") {
+    const changes = changedFields(before!, after!, COURSE_AUDIT_FIELDS);
+    // Saved without a change: nothing happened worth a row.
+    if (changes) await recordAudit(tx, actor, { ...entry, ...changes });
+    return;
+  }
+  const snapshot = auditSnapshot(course, COURSE_AUDIT_FIELDS);
+  await recordAudit(tx, actor, {
+    ...entry,
+    before: action === "delete" ? snapshot : null,
+    after: action === "create" ? snapshot : null,
+  });
+}
+
 /** The typed slug, or one generated from the title; 'course' if the title has no letters or digits. */
 function slugFor(values: CourseFormValues): { slug: string; typed: boolean } {
   if (values.slug) return { slug: values.slug, typed: true };
@@ -112,7 +165,10 @@ function explainForeignKey(error: unknown): never {
  * Creates a course (status draft unless chosen). A refused thumbnail throws UploadError, a taken
  * typed slug or a vanished category/partner throws InvalidInputError; nothing is saved then.
  */
-export async function createCourse(values: CourseFormValues): Promise<AdminCourse> {
+export async function createCourse(
+  values: CourseFormValues,
+  actor: AuditActor,
+): Promise<AdminCourse> {
   const thumbnailUrl = values.thumbnail ? await storeImage("thumbnails", values.thumbnail) : null;
   const { slug, typed } = slugFor(values);
   let id: string;
@@ -121,14 +177,16 @@ export async function createCourse(values: CourseFormValues): Promise<AdminCours
       slug,
       typed,
       ...courseSlugs,
-      write: async (free) => {
-        const [created] = await db()
-          .insert(courses)
-          .values({ ...columns(values), slug: free, thumbnailUrl })
-          .returning({ id: courses.id })
-          .catch(explainForeignKey);
-        return created!.id;
-      },
+      write: (free) =>
+        db().transaction(async (tx) => {
+          const [created] = await tx
+            .insert(courses)
+            .values({ ...columns(values), slug: free, thumbnailUrl })
+            .returning()
+            .catch(explainForeignKey);
+          await auditCourse(tx, actor, "create", null, created!);
+          return created!.id;
+        }),
     });
   } catch (error) {
     await discardImage(thumbnailUrl);
@@ -146,6 +204,7 @@ export async function createCourse(values: CourseFormValues): Promise<AdminCours
 export async function updateCourse(
   id: string,
   values: CourseFormValues,
+  actor: AuditActor,
 ): Promise<AdminCourse | null> {
   const [existing] = await db()
     .select({ slug: courses.slug, thumbnailUrl: courses.thumbnailUrl })
@@ -167,15 +226,20 @@ export async function updateCourse(
       typed,
       ...courseSlugs,
       exceptId: id,
-      write: async (free) => {
-        const updated = await db()
-          .update(courses)
-          .set({ ...columns(values), slug: free, thumbnailUrl, updatedAt: new Date() })
-          .where(eq(courses.id, id))
-          .returning({ id: courses.id })
-          .catch(explainForeignKey);
-        return updated.length > 0;
-      },
+      write: (free) =>
+        db().transaction(async (tx) => {
+          // The row as it was, locked: the audit row's "before" is what this update replaced.
+          const [before] = await tx.select().from(courses).where(eq(courses.id, id)).for("update");
+          if (!before) return false;
+          const [updated] = await tx
+            .update(courses)
+            .set({ ...columns(values), slug: free, thumbnailUrl, updatedAt: new Date() })
+            .where(eq(courses.id, id))
+            .returning()
+            .catch(explainForeignKey);
+          await auditCourse(tx, actor, "update", before, updated!);
+          return true;
+        }),
     });
   } catch (error) {
     await discardImage(newThumbnailUrl);
@@ -193,11 +257,12 @@ export async function updateCourse(
 }
 
 /** Deletes a course and its thumbnail file. False when it did not exist. */
-export async function deleteCourse(id: string): Promise<boolean> {
-  const [deleted] = await db()
-    .delete(courses)
-    .where(eq(courses.id, id))
-    .returning({ thumbnailUrl: courses.thumbnailUrl });
+export async function deleteCourse(id: string, actor: AuditActor): Promise<boolean> {
+  const deleted = await db().transaction(async (tx) => {
+    const [row] = await tx.delete(courses).where(eq(courses.id, id)).returning();
+    if (row) await auditCourse(tx, actor, "delete", row, null);
+    return row;
+  });
   if (!deleted) return false;
   await discardImage(deleted.thumbnailUrl);
   catalogueChanged();

@@ -12,6 +12,7 @@ import {
 import type { AdminInquiry } from "#app/lib/admin-inquiries.ts";
 import type { SpamReason } from "#app/lib/suspected-spam.ts";
 import { confirmationAllowed } from "./abuse.server.ts";
+import { auditSnapshot, recordAudit, type AuditActor } from "./audit.server.ts";
 import { config } from "./config.server.ts";
 import { db } from "./db/client.server.ts";
 import { courses, inquiries } from "./db/schema.ts";
@@ -277,14 +278,28 @@ function keyOfLabel<K extends string>(labels: Record<K, string>, label: string):
  * the e-mails the normal path sends that have not gone yet (a 'recipient_limit' inquiry's staff
  * alert went at the time; its confirmation goes now). Null when there is no such held inquiry.
  */
-export async function releaseInquiry(id: string): Promise<AdminInquiry | null> {
+export async function releaseInquiry(id: string, actor: AuditActor): Promise<AdminInquiry | null> {
   const released = await db().transaction(async (tx) => {
+    const [held] = await tx
+      .select({ spamReason: inquiries.spamReason })
+      .from(inquiries)
+      .where(and(eq(inquiries.id, id), isNotNull(inquiries.spamReason)))
+      .for("update");
+    if (!held) return null;
     const [row] = await tx
       .update(inquiries)
       .set({ spamReason: null, updatedAt: new Date() })
       .where(and(eq(inquiries.id, id), isNotNull(inquiries.spamReason)))
       .returning();
     if (!row) return null;
+    await recordAudit(tx, actor, {
+      action: "inquiry.release",
+      subjectType: "inquiry",
+      subjectId: row.id,
+      summary: row.email,
+      before: { spamReason: held.spamReason },
+      after: { spamReason: null },
+    });
     await queueEmailsNotYetQueued(
       tx,
       { inquiryId: row.id },
@@ -298,12 +313,34 @@ export async function releaseInquiry(id: string): Promise<AdminInquiry | null> {
   return toAdminInquiry(released);
 }
 
+/** What the audit log keeps of a deleted held inquiry: who wrote, about what (not the message). */
+const DELETED_INQUIRY_FIELDS = [
+  "name",
+  "email",
+  "company",
+  "inquiryType",
+  "spamReason",
+  "createdAt",
+] as const;
+
 /** 'Delete' on a suspected-spam inquiry (only those: real inquiries are kept). */
-export async function deleteSuspectedInquiry(id: string): Promise<boolean> {
-  const deleted = await db()
-    .delete(inquiries)
-    .where(and(eq(inquiries.id, id), isNotNull(inquiries.spamReason)))
-    .returning({ id: inquiries.id });
+export async function deleteSuspectedInquiry(id: string, actor: AuditActor): Promise<boolean> {
+  const deleted = await db().transaction(async (tx) => {
+    const rows = await tx
+      .delete(inquiries)
+      .where(and(eq(inquiries.id, id), isNotNull(inquiries.spamReason)))
+      .returning();
+    for (const row of rows) {
+      await recordAudit(tx, actor, {
+        action: "inquiry.delete",
+        subjectType: "inquiry",
+        subjectId: row.id,
+        summary: row.email,
+        before: auditSnapshot(row, DELETED_INQUIRY_FIELDS),
+      });
+    }
+    return rows;
+  });
   if (deleted.length > 0) log.info({ inquiryId: id }, "suspected-spam inquiry deleted");
   return deleted.length > 0;
 }

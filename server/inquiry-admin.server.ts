@@ -15,6 +15,7 @@ import {
 import type { AdminList } from "#app/lib/admin-list.ts";
 import { SPAM_REASON_LABELS } from "#app/lib/suspected-spam.ts";
 import { allOf, readListPage, spamFilterCondition } from "./admin-list.server.ts";
+import { changedFields, recordAudit, type AuditActor } from "./audit.server.ts";
 import { csvResponse, type CsvValue } from "./csv.server.ts";
 import { db } from "./db/client.server.ts";
 import { inquiries } from "./db/schema.ts";
@@ -145,13 +146,38 @@ export async function latestInquiries(limit = 10): Promise<AdminInquiry[]> {
   return rows.map(toAdminInquiry);
 }
 
-/** The update dialog: status and notes, nothing else. Null when there is no such inquiry. */
-export async function updateInquiryForAdmin(update: InquiryUpdate): Promise<AdminInquiry | null> {
-  const [row] = await db()
-    .update(inquiries)
-    .set({ status: update.status, notes: update.notes, updatedAt: new Date() })
-    .where(orm.eq(inquiries.id, update.id))
-    .returning();
+/**
+ * The update dialog: status and notes, nothing else. Null when there is no such inquiry. What
+ * changed is written to the audit log as the admin's, in the same transaction.
+ */
+export async function updateInquiryForAdmin(
+  update: InquiryUpdate,
+  actor: AuditActor,
+): Promise<AdminInquiry | null> {
+  const row = await db().transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(inquiries)
+      .where(orm.eq(inquiries.id, update.id))
+      .for("update");
+    if (!before) return null;
+    const [after] = await tx
+      .update(inquiries)
+      .set({ status: update.status, notes: update.notes, updatedAt: new Date() })
+      .where(orm.eq(inquiries.id, update.id))
+      .returning();
+    const changes = changedFields(before, after!, ["status", "notes"]);
+    if (changes) {
+      await recordAudit(tx, actor, {
+        action: "inquiry.update",
+        subjectType: "inquiry",
+        subjectId: before.id,
+        summary: before.email,
+        ...changes,
+      });
+    }
+    return after!;
+  });
   return row ? toAdminInquiry(row) : null;
 }
 

@@ -1,5 +1,6 @@
 import { normaliseEmail } from "#app/lib/inquiry-schemas.ts";
 import type { SpamReason } from "#app/lib/suspected-spam.ts";
+import { recordAudit, type AuditActor } from "./audit.server.ts";
 import { db } from "./db/client.server.ts";
 import { newsletterSubscriptions } from "./db/schema.ts";
 import { containsPattern } from "./db/sql.server.ts";
@@ -163,46 +164,107 @@ export async function subscriptionStats(now: Date = new Date()): Promise<Subscri
   };
 }
 
-/** Activate or deactivate one subscription. Null when there is no such subscription. */
+/**
+ * Activate or deactivate one subscription. Null when there is no such subscription. A change is
+ * written to the audit log as the admin's, in the same transaction.
+ */
 export async function setSubscriptionActive(
   id: string,
   active: boolean,
+  actor: AuditActor,
 ): Promise<AdminSubscription | null> {
-  const [row] = await db()
-    .update(newsletterSubscriptions)
-    .set({ isActive: active })
-    .where(orm.eq(newsletterSubscriptions.id, id))
-    .returning();
+  const row = await db().transaction(async (tx) => {
+    const [before] = await tx
+      .select({ isActive: newsletterSubscriptions.isActive })
+      .from(newsletterSubscriptions)
+      .where(orm.eq(newsletterSubscriptions.id, id))
+      .for("update");
+    if (!before) return undefined;
+    const [after] = await tx
+      .update(newsletterSubscriptions)
+      .set({ isActive: active })
+      .where(orm.eq(newsletterSubscriptions.id, id))
+      .returning();
+    if (after && before.isActive !== after.isActive) {
+      await recordAudit(tx, actor, {
+        action: "subscription.update",
+        subjectType: "subscription",
+        subjectId: after.id,
+        summary: after.email,
+        before: { isActive: before.isActive },
+        after: { isActive: after.isActive },
+      });
+    }
+    return after;
+  });
   return row ? toAdminSubscription(row) : null;
 }
 
 /** 'Release' on a suspected-spam subscription: clears the mark. Null when there is none held. */
-export async function releaseSubscription(id: string): Promise<AdminSubscription | null> {
-  const [row] = await db()
-    .update(newsletterSubscriptions)
-    .set({ spamReason: null })
-    .where(
-      orm.and(
-        orm.eq(newsletterSubscriptions.id, id),
-        orm.isNotNull(newsletterSubscriptions.spamReason),
-      ),
-    )
-    .returning();
+export async function releaseSubscription(
+  id: string,
+  actor: AuditActor,
+): Promise<AdminSubscription | null> {
+  const held = orm.and(
+    orm.eq(newsletterSubscriptions.id, id),
+    orm.isNotNull(newsletterSubscriptions.spamReason),
+  );
+  const row = await db().transaction(async (tx) => {
+    const [before] = await tx
+      .select({ spamReason: newsletterSubscriptions.spamReason })
+      .from(newsletterSubscriptions)
+      .where(held)
+      .for("update");
+    if (!before) return undefined;
+    const [after] = await tx
+      .update(newsletterSubscriptions)
+      .set({ spamReason: null })
+      .where(held)
+      .returning();
+    if (after) {
+      await recordAudit(tx, actor, {
+        action: "subscription.release",
+        subjectType: "subscription",
+        subjectId: after.id,
+        summary: after.email,
+        before: { spamReason: before.spamReason },
+        after: { spamReason: null },
+      });
+    }
+    return after;
+  });
   if (row) log.info({ subscriptionId: id }, "suspected-spam subscription released");
   return row ? toAdminSubscription(row) : null;
 }
 
 /** 'Delete' on a suspected-spam subscription (only those: real sign-ups are deactivated). */
-export async function deleteSuspectedSubscription(id: string): Promise<boolean> {
-  const deleted = await db()
-    .delete(newsletterSubscriptions)
-    .where(
-      orm.and(
-        orm.eq(newsletterSubscriptions.id, id),
-        orm.isNotNull(newsletterSubscriptions.spamReason),
-      ),
-    )
-    .returning({ id: newsletterSubscriptions.id });
+export async function deleteSuspectedSubscription(id: string, actor: AuditActor): Promise<boolean> {
+  const deleted = await db().transaction(async (tx) => {
+    const rows = await tx
+      .delete(newsletterSubscriptions)
+      .where(
+        orm.and(
+          orm.eq(newsletterSubscriptions.id, id),
+          orm.isNotNull(newsletterSubscriptions.spamReason),
+        ),
+      )
+      .returning();
+    for (const row of rows) {
+      await recordAudit(tx, actor, {
+        action: "subscription.delete",
+        subjectType: "subscription",
+        subjectId: row.id,
+        summary: row.email,
+        before: {
+          email: row.email,
+          source: row.source,
+          spamReason: row.spamReason,
+          subscribedAt: row.subscribedAt.toISOString(),
+        },
+      });
+    }
+    return rows;
+  });
   if (deleted.length > 0) log.info({ subscriptionId: id }, "suspected-spam subscription deleted");
   return deleted.length > 0;
 }

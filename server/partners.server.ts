@@ -1,7 +1,8 @@
 import { asc, desc, eq } from "drizzle-orm";
 import type { AdminPartner, PartnerFormValues } from "#app/lib/partner-form.ts";
+import { auditSnapshot, changedFields, recordAudit, type AuditActor } from "./audit.server.ts";
 import { catalogueChanged } from "./catalogue-write.server.ts";
-import { db } from "./db/client.server.ts";
+import { db, type Transaction } from "./db/client.server.ts";
 import { coursePartners } from "./db/schema.ts";
 import { discardImage, storeImage } from "./uploads.server.ts";
 
@@ -27,6 +28,45 @@ export async function listPartnerOptions(): Promise<{ id: string; name: string }
     .orderBy(asc(coursePartners.name), asc(coursePartners.id));
 }
 
+type PartnerRow = typeof coursePartners.$inferSelect;
+
+/** What the audit log records of a partner (a new logo shows as `logoUrl`; not timestamps). */
+const PARTNER_AUDIT_FIELDS = [
+  "name",
+  "description",
+  "websiteUrl",
+  "purchaseUrl",
+  "contactEmail",
+  "logoUrl",
+] as const;
+
+async function auditPartner(
+  tx: Transaction,
+  actor: AuditActor,
+  action: "create" | "update" | "delete",
+  before: PartnerRow | null,
+  after: PartnerRow | null,
+): Promise<void> {
+  const partner = (after ?? before)!;
+  const entry = {
+    action: `partner.${action}`,
+    subjectType: "partner",
+    subjectId: partner.id,
+    summary: partner.name,
+  } as const;
+  if (action === "update") {
+    const changes = changedFields(before!, after!, PARTNER_AUDIT_FIELDS);
+    if (changes) await recordAudit(tx, actor, { ...entry, ...changes });
+    return;
+  }
+  const snapshot = auditSnapshot(partner, PARTNER_AUDIT_FIELDS);
+  await recordAudit(tx, actor, {
+    ...entry,
+    before: action === "delete" ? snapshot : null,
+    after: action === "create" ? snapshot : null,
+  });
+}
+
 function columns(values: PartnerFormValues) {
   return {
     name: values.name,
@@ -38,15 +78,22 @@ function columns(values: PartnerFormValues) {
 }
 
 /** Creates a partner; a refused logo throws UploadError and nothing is saved. */
-export async function createPartner(values: PartnerFormValues): Promise<AdminPartner> {
+export async function createPartner(
+  values: PartnerFormValues,
+  actor: AuditActor,
+): Promise<AdminPartner> {
   const logoUrl = values.logo ? await storeImage("logos", values.logo) : null;
   try {
-    const [created] = await db()
-      .insert(coursePartners)
-      .values({ ...columns(values), logoUrl })
-      .returning();
+    const created = await db().transaction(async (tx) => {
+      const [row] = await tx
+        .insert(coursePartners)
+        .values({ ...columns(values), logoUrl })
+        .returning();
+      await auditPartner(tx, actor, "create", null, row!);
+      return row!;
+    });
     catalogueChanged();
-    return created!;
+    return created;
   } catch (error) {
     await discardImage(logoUrl);
     throw error;
@@ -61,6 +108,7 @@ export async function createPartner(values: PartnerFormValues): Promise<AdminPar
 export async function updatePartner(
   id: string,
   values: PartnerFormValues,
+  actor: AuditActor,
 ): Promise<AdminPartner | null> {
   const [existing] = await db()
     .select({ logoUrl: coursePartners.logoUrl })
@@ -71,11 +119,21 @@ export async function updatePartner(
   const logoUrl = newLogoUrl ?? (values.remove_logo ? null : existing.logoUrl);
   let updated: AdminPartner | undefined;
   try {
-    [updated] = await db()
-      .update(coursePartners)
-      .set({ ...columns(values), logoUrl })
-      .where(eq(coursePartners.id, id))
-      .returning();
+    updated = await db().transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(coursePartners)
+        .where(eq(coursePartners.id, id))
+        .for("update");
+      if (!before) return undefined;
+      const [row] = await tx
+        .update(coursePartners)
+        .set({ ...columns(values), logoUrl })
+        .where(eq(coursePartners.id, id))
+        .returning();
+      await auditPartner(tx, actor, "update", before, row!);
+      return row;
+    });
   } catch (error) {
     await discardImage(newLogoUrl);
     throw error;
@@ -90,11 +148,12 @@ export async function updatePartner(
 }
 
 /** Deletes a partner and its logo file; its courses become partner-less. False when absent. */
-export async function deletePartner(id: string): Promise<boolean> {
-  const [deleted] = await db()
-    .delete(coursePartners)
-    .where(eq(coursePartners.id, id))
-    .returning({ logoUrl: coursePartners.logoUrl });
+export async function deletePartner(id: string, actor: AuditActor): Promise<boolean> {
+  const deleted = await db().transaction(async (tx) => {
+    const [row] = await tx.delete(coursePartners).where(eq(coursePartners.id, id)).returning();
+    if (row) await auditPartner(tx, actor, "delete", row, null);
+    return row;
+  });
   if (!deleted) return false;
   await discardImage(deleted.logoUrl);
   catalogueChanged();

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { parseForm, type FieldErrors } from "#app/lib/forms.ts";
 import { IMAGE_TOO_LARGE } from "#app/lib/image-upload.ts";
 import { failure, FORM_UNREADABLE, readPostedForm, success } from "./form-post.server.ts";
+import type { AuditActor } from "../audit.server.ts";
 import { InvalidInputError } from "../catalogue-write.server.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { log } from "../log.server.ts";
@@ -11,7 +12,8 @@ import { FORM_BODY_LIMIT, UploadError } from "../uploads.server.ts";
  * The one shape of the course, category and partner admin actions: read the posted form (with a
  * size cap), then either save (create without `id`, update with it) after the form's zod schema,
  * or delete. Bad input comes back as messages per field with nothing saved; every outcome carries
- * the toast text of spec §8. The caller has already checked `requireAdmin`.
+ * the toast text of spec §8. The caller has already checked `requireAdmin`, and passes that admin:
+ * each change is written to the audit log as theirs, in the change's transaction.
  */
 
 export const INTENT_FIELD = "intent";
@@ -29,9 +31,9 @@ export interface CatalogueFormSpec<Values> {
     saveFailed: string;
     deleteFailed: string;
   };
-  create(values: Values): Promise<unknown>;
-  update(id: string, values: Values): Promise<unknown | null>;
-  remove(id: string): Promise<boolean>;
+  create(values: Values, actor: AuditActor): Promise<unknown>;
+  update(id: string, values: Values, actor: AuditActor): Promise<unknown | null>;
+  remove(id: string, actor: AuditActor): Promise<boolean>;
 }
 
 /** A refused admin post: the screen's toast text, and messages next to the fields if any. */
@@ -41,6 +43,7 @@ function refuse(status: number, form: string, message: string, fieldErrors?: Fie
 
 export async function catalogueFormAction<Values>(
   request: Request,
+  actor: AuditActor,
   spec: CatalogueFormSpec<Values>,
 ) {
   const { messages } = spec;
@@ -63,7 +66,7 @@ export async function catalogueFormAction<Values>(
 
   if (intent === "delete") {
     try {
-      if (id && (await spec.remove(id))) return success(intent, messages.deleted);
+      if (id && (await spec.remove(id, actor))) return success(intent, messages.deleted);
       return refuse(404, intent, messages.deleteFailed);
     } catch (error) {
       log.error({ err: error, entity: spec.entity, id }, "admin delete failed");
@@ -76,10 +79,10 @@ export async function catalogueFormAction<Values>(
   if (!parsed.ok) return refuse(400, intent, messages.saveFailed, parsed.fieldErrors);
   try {
     if (!id) {
-      await spec.create(parsed.value);
+      await spec.create(parsed.value, actor);
       return success(intent, messages.created);
     }
-    if ((await spec.update(id, parsed.value)) === null) {
+    if ((await spec.update(id, parsed.value, actor)) === null) {
       return refuse(404, intent, messages.saveFailed);
     }
     return success(intent, messages.updated);

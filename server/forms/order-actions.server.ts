@@ -7,6 +7,7 @@ import {
   orderStatusFormSchema,
   statusConflictMessage,
 } from "#app/lib/orders.ts";
+import type { AuditActor } from "../audit.server.ts";
 import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
 import { addOrderNote } from "../orders/order-page.server.ts";
 import type { AdminIntent } from "./admin-form.server.ts";
@@ -19,7 +20,7 @@ import { invalid, success } from "./form-post.server.ts";
  * order held as suspected spam). The order page adds 'note'.
  */
 
-export function orderStatusIntents(admin: { email: string }) {
+export function orderStatusIntents(admin: AuditActor) {
   return {
     status: async (form, refuse) => {
       const parsed = parseForm(form, orderStatusFormSchema);
@@ -48,7 +49,7 @@ export function orderStatusIntents(admin: { email: string }) {
 }
 
 /** The order page's "Add note": the shared schema, then the server's own check. */
-export function orderNoteIntent(orderId: string, admin: { email: string }) {
+export function orderNoteIntent(orderId: string, admin: AuditActor) {
   return (async (form, refuse) => {
     const parsed = parseForm(form, orderNoteFormSchema);
     if (!parsed.ok) {

@@ -9,6 +9,7 @@ import {
 } from "#app/lib/orders.ts";
 import type { AdminList } from "#app/lib/admin-list.ts";
 import { allOf, readListPage } from "../admin-list.server.ts";
+import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { orderStudents, orders } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
@@ -174,12 +175,12 @@ export type AdminStatusChange =
 export async function changeOrderStatusByAdmin(
   orderId: string,
   to: OrderStatus,
-  admin: { email: string },
+  admin: AuditActor,
   options: { notifyBuyer?: boolean } = {},
 ): Promise<AdminStatusChange> {
   const result = await transitionOrder(orderId, to, {
     source: "admin",
-    actor: admin.email,
+    admin,
     notifyBuyer: options.notifyBuyer,
   });
   if (result.kind === "not_found" || result.kind === "duplicate_event") {
@@ -197,12 +198,15 @@ export async function changeOrderStatusByAdmin(
  * reached Stripe, and are stored as invoice requests (decision 0012). Null when no such order
  * is held.
  */
-export async function releaseOrder(
-  orderId: string,
-  admin: { email: string },
-): Promise<AdminOrder | null> {
+export async function releaseOrder(orderId: string, admin: AuditActor): Promise<AdminOrder | null> {
   if (!isUuid(orderId)) return null;
   const released = await db().transaction(async (tx) => {
+    const [held] = await tx
+      .select({ spamReason: orders.spamReason })
+      .from(orders)
+      .where(and(eq(orders.id, orderId), isNotNull(orders.spamReason)))
+      .for("update");
+    if (!held) return null;
     const [order] = await tx
       .update(orders)
       .set({ spamReason: null, updatedAt: sql`now()` })
@@ -210,6 +214,14 @@ export async function releaseOrder(
       .returning();
     if (!order) return null;
     await recordOrderEvent(tx, order.id, "released", admin.email);
+    await recordAudit(tx, admin, {
+      action: "order.release",
+      subjectType: "order",
+      subjectId: order.id,
+      summary: orderReference(order.id),
+      before: { spamReason: held.spamReason },
+      after: { spamReason: null },
+    });
     if (order.paymentMethod === "invoice") {
       const students = await studentsOfOrder(tx, order.id);
       await queueEmailsNotYetQueued(

@@ -3,11 +3,13 @@ import {
   ORDER_NOTE_MAX_LENGTH,
   ORDER_STATUS_LABELS,
   orderDocumentHref,
+  orderReference,
   type AdminOrderPage,
   type OrderDocumentKind,
   type OrderTimelineEntry,
 } from "#app/lib/orders.ts";
 import { formatPence } from "#app/lib/format.ts";
+import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { emailOutbox, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
@@ -259,7 +261,7 @@ export type AddNoteResult =
 export async function addOrderNote(
   orderId: string,
   text: string,
-  admin: { email: string },
+  admin: AuditActor,
 ): Promise<AddNoteResult> {
   const note = text.trim();
   if (note.length === 0) return { ok: false, reason: "invalid", message: "empty" };
@@ -271,6 +273,13 @@ export async function addOrderNote(
     const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId));
     if (!order) return false;
     await recordOrderEvent(tx, order.id, "note", admin.email, { text: note });
+    await recordAudit(tx, admin, {
+      action: "order.note",
+      subjectType: "order",
+      subjectId: order.id,
+      summary: orderReference(order.id),
+      after: { note },
+    });
     return true;
   });
   if (!added) return { ok: false, reason: "not_found" };

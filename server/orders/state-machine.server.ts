@@ -1,5 +1,6 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import type { OrderStatus, PaymentMethod } from "#app/lib/orders.ts";
+import { orderReference, type OrderStatus, type PaymentMethod } from "#app/lib/orders.ts";
+import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { orders, stripeEvents } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
@@ -127,6 +128,11 @@ export async function transitionOrder(
     eventType?: string;
     /** Who did it, for the order's timeline: an admin's e-mail (default: from the source). */
     actor?: OrderActor;
+    /**
+     * The admin who asked (source 'admin'), for the audit log; the timeline's actor is their
+     * e-mail unless `actor` says otherwise. Absent: the system did it (webhook, success page).
+     */
+    admin?: AuditActor;
     /** An admin's cancellation: tell the buyer by e-mail (the order page's checkbox). */
     notifyBuyer?: boolean;
     /** A cancellation's reason, printed on the credit note (default 'Order canceled'). */
@@ -135,7 +141,12 @@ export async function transitionOrder(
 ): Promise<TransitionResult> {
   if (!isUuid(orderId)) return { kind: "not_found" };
   const result = await db().transaction(async (tx): Promise<TransitionResult> => {
-    const [exists] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId));
+    // Locked, so the status read here is the one this transition replaces (the audit's "before").
+    const [exists] = await tx
+      .select({ id: orders.id, status: orders.status })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for("update");
     if (options.eventId) {
       const recorded = await tx
         .insert(stripeEvents)
@@ -161,7 +172,8 @@ export async function transitionOrder(
       const [current] = await tx.select().from(orders).where(eq(orders.id, orderId));
       return current ? { kind: "unchanged", order: current } : { kind: "not_found" };
     }
-    const actor = options.actor ?? DEFAULT_ACTORS[options.source];
+    const actor = options.actor ?? options.admin?.email ?? DEFAULT_ACTORS[options.source];
+    const issued: Record<string, unknown> = {};
     await recordOrderEvent(
       tx,
       orderId,
@@ -176,6 +188,7 @@ export async function transitionOrder(
     if (to === "invoiced") {
       const students = await studentsOfOrder(tx, updated.id);
       const invoice = await issueInvoice(tx, updated, students, { kind: "invoice", actor });
+      issued.invoice = invoice.number;
       await queueEmails(tx, [invoiceIssuedEmail(updated, students, invoice)]);
     } else if (to === "paid") {
       const paidAt = new Date();
@@ -188,6 +201,7 @@ export async function transitionOrder(
               now: paidAt,
             })
           : null;
+      if (receipt) issued.receipt = receipt.number;
       await queueEmails(tx, await paidOrderEmails(tx, updated, { receipt, paidAt }));
     } else if (to === "canceled") {
       // Null unless an invoice was issued (only an invoiced order has one to credit).
@@ -195,11 +209,26 @@ export async function transitionOrder(
         reason: options.reason?.trim() || "Order canceled",
         actor,
       });
+      if (creditNote) issued.creditNote = creditNote.number;
       if (options.notifyBuyer) {
         const students = await studentsOfOrder(tx, updated.id);
         await queueEmails(tx, [orderCanceledEmail(updated, students, creditNote)]);
       }
     }
+    await recordAudit(tx, options.admin ?? null, {
+      action: "order.status",
+      subjectType: "order",
+      subjectId: updated.id,
+      summary: orderReference(updated.id),
+      before: { status: exists.status },
+      after: {
+        status: to,
+        ...issued,
+        ...(options.source === "admin" ? {} : { source: options.source }),
+        ...(options.eventId ? { stripeEvent: options.eventId } : {}),
+        ...(to === "canceled" && options.notifyBuyer ? { notifyBuyer: true } : {}),
+      },
+    });
     return { kind: "transitioned", order: updated };
   });
   if (result.kind === "transitioned") {

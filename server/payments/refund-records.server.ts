@@ -1,5 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { orderReference } from "#app/lib/orders.ts";
 import { refundReasonText } from "#app/lib/refunds.ts";
+import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
 import { orderDocuments, orderEvents, orderRefunds, orders, stripeEvents } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
@@ -51,6 +53,30 @@ export interface RefundFacts {
   failureReason?: string | null;
   /** The admin who asked, or 'stripe' for a refund made in Stripe's dashboard. */
   actor: OrderActor;
+  /**
+   * For the audit log: the signed-in admin whose request this records, or null when Stripe's
+   * webhook reports it (the system records it, even for a refund an admin asked for earlier).
+   */
+  admin: AuditActor | null;
+}
+
+/** The audit row of a refund first recorded here, or of its later failure. */
+async function auditRefund(
+  tx: Transaction,
+  admin: AuditActor | null,
+  action: "order.refund" | "order.refund_status",
+  orderId: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Promise<void> {
+  await recordAudit(tx, admin, {
+    action,
+    subjectType: "order",
+    subjectId: orderId,
+    summary: orderReference(orderId),
+    before,
+    after,
+  });
 }
 
 export interface RecordedRefund {
@@ -169,6 +195,19 @@ export async function recordRefund(
       status: facts.status,
       failureReason: facts.failureReason ?? null,
     });
+    await auditRefund(
+      tx,
+      facts.admin,
+      "order.refund",
+      orderId,
+      { refundedAmountCents: order.refundedAmountCents },
+      {
+        refundId: facts.stripeRefundId,
+        amountCents: facts.amountCents,
+        status: facts.status,
+        refundedAmountCents: order.refundedAmountCents,
+      },
+    );
     return { created: true, refund: inserted, order, creditNoteNumber: null };
   }
 
@@ -221,6 +260,22 @@ export async function recordRefund(
     status: facts.status,
     creditNote: creditNote?.number ?? null,
   });
+  await auditRefund(
+    tx,
+    facts.admin,
+    "order.refund",
+    orderId,
+    { refundedAmountCents: refundedBefore },
+    {
+      refundId: facts.stripeRefundId,
+      amountCents: facts.amountCents,
+      reason: facts.reason,
+      note: facts.note,
+      status: facts.status,
+      refundedAmountCents: after.refundedAmountCents,
+      creditNote: creditNote?.number ?? null,
+    },
+  );
   await queueEmails(tx, [
     refundEmail(after, {
       amountCents: facts.amountCents,
@@ -269,6 +324,22 @@ async function applyRefundStatus(
     .where(eq(orders.id, order.id))
     .returning();
   const creditNoteNumber = await creditNoteNumberOf(tx, existing);
+  await auditRefund(
+    tx,
+    facts.admin,
+    "order.refund_status",
+    order.id,
+    {
+      refundId: existing.stripeRefundId,
+      status: existing.status,
+      refundedAmountCents: order.refundedAmountCents,
+    },
+    {
+      refundId: existing.stripeRefundId,
+      status: facts.status,
+      refundedAmountCents: after!.refundedAmountCents,
+    },
+  );
   // Stripe reports it: whoever asked for the refund, Stripe is who failed it.
   await recordOrderEvent(tx, order.id, "refund_failed", "stripe", {
     refundId: existing.stripeRefundId,
@@ -430,6 +501,8 @@ export async function applyRefundEvent(event: {
       note: refund.metadata.note?.trim() || null,
       failureReason: refund.failure_reason,
       actor: actorOf(refund),
+      // Reported by Stripe: the system's row, whoever asked for the refund.
+      admin: null,
     });
     return { kind: "applied" };
   });

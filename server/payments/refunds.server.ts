@@ -12,6 +12,7 @@ import {
   type RefundAnswerExtra,
   type RefundReason,
 } from "#app/lib/refunds.ts";
+import type { AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
@@ -138,7 +139,7 @@ function stripeErrorMessage(error: unknown): string {
 export async function refundOrder(
   orderId: string,
   request: RefundRequest,
-  admin: { email: string },
+  admin: AuditActor,
 ): Promise<RefundOutcome> {
   if (!isUuid(orderId))
     return { ok: false, reason: "not_found", message: REFUND_REFUSALS.notFound };
@@ -202,6 +203,7 @@ export async function refundOrder(
         note,
         failureReason: refund.failure_reason ?? null,
         actor: admin.email,
+        admin,
       }),
     );
   } catch (error) {
@@ -257,7 +259,7 @@ const FAILURE_STATUS: Record<RefundRefusal, number> = {
  *
  *   refund: (form) => refundFromForm(form, admin),
  */
-export async function refundFromForm(form: FormData, admin: { email: string }) {
+export async function refundFromForm(form: FormData, admin: AuditActor) {
   const parsed = parseForm(form, refundFormSchema);
   if (!parsed.ok) {
     const unreadable = parsed.fieldErrors.form ?? parsed.fieldErrors.orderId;

@@ -7,6 +7,7 @@ import { createAdmin } from "#server/auth.server.ts";
 import { config } from "#server/config.server.ts";
 import { useDatabase, type DatabaseHandle } from "#server/db/client.server.ts";
 import {
+  auditLog,
   categories,
   coursePartners,
   courses,
@@ -143,6 +144,17 @@ async function seed(handle: DatabaseHandle): Promise<Seeded> {
       snapshot: { number: "INV-2026-0001" },
     })
     .returning();
+  // The audit log has a row an unguarded /admin/audit would leak.
+  await db.insert(auditLog).values({
+    actorId: "someone",
+    actorEmail: "staff@example.com",
+    action: "course.update",
+    subjectType: "course",
+    subjectId: course!.id,
+    summary: "OSINT",
+    before: { price: "90.00" },
+    after: { price: "100.00" },
+  });
   // An admin exists, so an unguarded action has someone to act "as" by mistake.
   await createAdmin({ email: "staff@example.com", password: "correct horse battery" });
   return {
@@ -333,6 +345,8 @@ describe("the route table", () => {
     expect(guardedRoutes.map((r) => r.path)).toContain(
       "admin/payments/:orderId/documents/:documentId",
     );
+    // The audit log's screen is read-only and guarded like the rest.
+    expect(guardedRoutes.map((r) => r.path)).toContain("admin/audit");
     // /admin and unknown /admin paths are guarded routes too.
     expect(guardedRoutes.some((r) => r.path === "admin/*")).toBe(true);
     expect(guardedRoutes.some((r) => r.path === "admin")).toBe(true);

@@ -34,6 +34,9 @@ import { localMediaStorage } from "#server/storage/local.server.ts";
 import { useMediaStorage } from "#server/storage/storage.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
+/** The signed-in admin the changes are recorded as (audit log). */
+const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
+
 const database = useFreshDatabase();
 
 let mediaDir: string;
@@ -54,13 +57,14 @@ describe("categories", () => {
   it("creates with a slug generated from the name, or the one typed", async () => {
     const a = await createCategory(
       category({ name: "Fraud & Risk: 101", description: " Basics " }),
+      ADMIN,
     );
     expect(a).toMatchObject({
       name: "Fraud & Risk: 101",
       slug: "fraud-risk-101",
       description: "Basics",
     });
-    const b = await createCategory(category({ name: "OSINT", slug: "open-source" }));
+    const b = await createCategory(category({ name: "OSINT", slug: "open-source" }), ADMIN);
     expect(b.slug).toBe("open-source");
     expect((await listCategories()).map((c) => c.name)).toEqual(["Fraud & Risk: 101", "OSINT"]);
     expect(await listCategoryOptions()).toEqual([
@@ -70,33 +74,39 @@ describe("categories", () => {
   });
 
   it("a generated slug that clashes gets a numeric suffix; a typed one is refused", async () => {
-    await createCategory(category({ name: "Fraud" }));
-    expect((await createCategory(category({ name: "fraud!" }))).slug).toBe("fraud-2");
-    const error = await createCategory(category({ name: "Other", slug: "fraud" })).catch((e) => e);
+    await createCategory(category({ name: "Fraud" }), ADMIN);
+    expect((await createCategory(category({ name: "fraud!" }), ADMIN)).slug).toBe("fraud-2");
+    const error = await createCategory(category({ name: "Other", slug: "fraud" }), ADMIN).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error.errors).toEqual({ slug: "Another category already uses this slug" });
     expect(await listCategories()).toHaveLength(2);
   });
 
   it("updates; an emptied slug is generated again, keeping its own numbered slug", async () => {
-    await createCategory(category({ name: "Fraud" }));
-    const second = await createCategory(category({ name: "Fraud" }));
+    await createCategory(category({ name: "Fraud" }), ADMIN);
+    const second = await createCategory(category({ name: "Fraud" }), ADMIN);
     expect(second.slug).toBe("fraud-2");
-    const kept = await updateCategory(second.id, category({ name: "Fraud", description: "x" }));
+    const kept = await updateCategory(
+      second.id,
+      category({ name: "Fraud", description: "x" }),
+      ADMIN,
+    );
     expect(kept).toMatchObject({ slug: "fraud-2", description: "x" });
-    const renamed = await updateCategory(second.id, category({ name: "Cyber Crime" }));
+    const renamed = await updateCategory(second.id, category({ name: "Cyber Crime" }), ADMIN);
     expect(renamed?.slug).toBe("cyber-crime");
     expect(
-      await updateCategory("00000000-0000-4000-8000-000000000000", category({ name: "X" })),
+      await updateCategory("00000000-0000-4000-8000-000000000000", category({ name: "X" }), ADMIN),
     ).toBeNull();
   });
 
   it("deleting a category leaves its courses uncategorised", async () => {
-    const fraud = await createCategory(category({ name: "Fraud" }));
-    const c = await createCourse(course({ title: "Fraud 101", category_id: fraud.id }));
+    const fraud = await createCategory(category({ name: "Fraud" }), ADMIN);
+    const c = await createCourse(course({ title: "Fraud 101", category_id: fraud.id }), ADMIN);
     expect(c.categoryName).toBe("Fraud");
-    expect(await deleteCategory(fraud.id)).toBe(true);
-    expect(await deleteCategory(fraud.id)).toBe(false);
+    expect(await deleteCategory(fraud.id, ADMIN)).toBe(true);
+    expect(await deleteCategory(fraud.id, ADMIN)).toBe(false);
     expect(await getAdminCourse(c.id)).toMatchObject({ categoryId: null, categoryName: null });
   });
 });
@@ -105,6 +115,7 @@ describe("partners", () => {
   it("creates, lists newest first, updates and offers options by name", async () => {
     const a = await createPartner(
       partner({ name: "Zeta Academy", website_url: "https://zeta.example" }),
+      ADMIN,
     );
     const b = await createPartner(
       partner({
@@ -112,13 +123,18 @@ describe("partners", () => {
         purchase_url: "https://cifas.example/buy",
         contact_email: "t@cifas.example",
       }),
+      ADMIN,
     );
     await database().db.execute(
       `update course_partners set created_at = now() - interval '1 day' where id = '${a.id}'`,
     );
     expect((await listPartners()).map((p) => p.name)).toEqual(["Cifas", "Zeta Academy"]);
     expect((await listPartnerOptions()).map((p) => p.name)).toEqual(["Cifas", "Zeta Academy"]);
-    const updated = await updatePartner(b.id, partner({ name: "Cifas Ltd", description: "Body" }));
+    const updated = await updatePartner(
+      b.id,
+      partner({ name: "Cifas Ltd", description: "Body" }),
+      ADMIN,
+    );
     expect(updated).toMatchObject({
       name: "Cifas Ltd",
       description: "Body",
@@ -128,17 +144,17 @@ describe("partners", () => {
   });
 
   it("deleting a partner leaves its courses partner-less", async () => {
-    const p = await createPartner(partner({ name: "Cifas" }));
-    const c = await createCourse(course({ title: "Cifas Course", partner_id: p.id }));
+    const p = await createPartner(partner({ name: "Cifas" }), ADMIN);
+    const c = await createCourse(course({ title: "Cifas Course", partner_id: p.id }), ADMIN);
     expect(c.partnerName).toBe("Cifas");
-    expect(await deletePartner(p.id)).toBe(true);
+    expect(await deletePartner(p.id, ADMIN)).toBe(true);
     expect(await getAdminCourse(c.id)).toMatchObject({ partnerId: null, partnerName: null });
   });
 });
 
 describe("courses", () => {
   it("creates with the defaults: draft, online, no price, no duration, slug from the title", async () => {
-    const c = await createCourse(course({ title: "Intro to Counter-Fraud" }));
+    const c = await createCourse(course({ title: "Intro to Counter-Fraud" }), ADMIN);
     expect(c).toMatchObject({
       slug: "intro-to-counter-fraud",
       status: "draft",
@@ -155,8 +171,8 @@ describe("courses", () => {
   });
 
   it("stores every field: price in pence precision, whole hours, choices and links", async () => {
-    const fraud = await createCategory(category({ name: "Fraud" }));
-    const cifas = await createPartner(partner({ name: "Cifas" }));
+    const fraud = await createCategory(category({ name: "Fraud" }), ADMIN);
+    const cifas = await createPartner(partner({ name: "Cifas" }), ADMIN);
     const c = await createCourse(
       course({
         title: "  Advanced OSINT ",
@@ -173,6 +189,7 @@ describe("courses", () => {
         external_link: "https://partner.example/course?id=1",
         featured: "on",
       }),
+      ADMIN,
     );
     expect(c).toMatchObject({
       title: "Advanced OSINT",
@@ -190,32 +207,37 @@ describe("courses", () => {
       featured: true,
     });
     // 'none' is no partner; a free course is price 0, kept apart from 'no price'.
-    const free = await createCourse(course({ title: "Free", price: "0", partner_id: "none" }));
+    const free = await createCourse(
+      course({ title: "Free", price: "0", partner_id: "none" }),
+      ADMIN,
+    );
     expect(free).toMatchObject({ price: "0.00", partnerId: null });
   });
 
   it("keeps slugs unique: same title → numeric suffix; typed clash → message, nothing saved", async () => {
-    const first = await createCourse(course({ title: "Fraud Basics" }));
-    const second = await createCourse(course({ title: "Fraud  basics!" }));
-    const third = await createCourse(course({ title: "Fraud Basics" }));
+    const first = await createCourse(course({ title: "Fraud Basics" }), ADMIN);
+    const second = await createCourse(course({ title: "Fraud  basics!" }), ADMIN);
+    const third = await createCourse(course({ title: "Fraud Basics" }), ADMIN);
     expect([first.slug, second.slug, third.slug]).toEqual([
       "fraud-basics",
       "fraud-basics-2",
       "fraud-basics-3",
     ]);
-    const error = await createCourse(course({ title: "Other", slug: "fraud-basics" })).catch(
+    const error = await createCourse(course({ title: "Other", slug: "fraud-basics" }), ADMIN).catch(
       (e) => e,
     );
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error.errors).toEqual({ slug: "Another course already uses this slug" });
     expect(await listAdminCourses()).toHaveLength(3);
     // Punctuation-only titles still get a slug.
-    expect((await createCourse(course({ title: "???" }))).slug).toBe("course");
+    expect((await createCourse(course({ title: "???" }), ADMIN)).slug).toBe("course");
   });
 
   it("concurrent creates with the same title all succeed with distinct slugs", async () => {
     const created = await Promise.all(
-      Array.from({ length: 6 }, () => createCourse(course({ title: "Race Condition Course" }))),
+      Array.from({ length: 6 }, () =>
+        createCourse(course({ title: "Race Condition Course" }), ADMIN),
+      ),
     );
     const slugs = created.map((c) => c.slug).sort();
     expect(new Set(slugs).size).toBe(6);
@@ -225,29 +247,32 @@ describe("courses", () => {
   });
 
   it("updates: typed slug kept, emptied slug regenerated, typed clash refused", async () => {
-    const a = await createCourse(course({ title: "Alpha" }));
-    const b = await createCourse(course({ title: "Beta" }));
+    const a = await createCourse(course({ title: "Alpha" }), ADMIN);
+    const b = await createCourse(course({ title: "Beta" }), ADMIN);
     const edited = await updateCourse(
       b.id,
       course({ title: "Beta v2", slug: "beta", price: "10" }),
+      ADMIN,
     );
     expect(edited).toMatchObject({ title: "Beta v2", slug: "beta", price: "10.00" });
-    const regenerated = await updateCourse(b.id, course({ title: "Beta v2", slug: "" }));
+    const regenerated = await updateCourse(b.id, course({ title: "Beta v2", slug: "" }), ADMIN);
     expect(regenerated?.slug).toBe("beta-v2");
-    const error = await updateCourse(b.id, course({ title: "Beta", slug: a.slug })).catch((e) => e);
+    const error = await updateCourse(b.id, course({ title: "Beta", slug: a.slug }), ADMIN).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((await getAdminCourse(b.id))?.slug).toBe("beta-v2");
     expect(
-      await updateCourse("00000000-0000-4000-8000-000000000000", course({ title: "X" })),
+      await updateCourse("00000000-0000-4000-8000-000000000000", course({ title: "X" }), ADMIN),
     ).toBeNull();
   });
 
   it("a category or partner deleted meanwhile is a field message, nothing saved", async () => {
     const gone = "00000000-0000-4000-8000-000000000001";
-    const e1 = await createCourse(course({ title: "X", category_id: gone })).catch((e) => e);
+    const e1 = await createCourse(course({ title: "X", category_id: gone }), ADMIN).catch((e) => e);
     expect(e1).toBeInstanceOf(InvalidInputError);
     expect(Object.keys(e1.errors)).toEqual(["category_id"]);
-    const e2 = await createCourse(course({ title: "X", partner_id: gone })).catch((e) => e);
+    const e2 = await createCourse(course({ title: "X", partner_id: gone }), ADMIN).catch((e) => e);
     expect(Object.keys(e2.errors)).toEqual(["partner_id"]);
     expect(await listAdminCourses()).toHaveLength(0);
   });
@@ -265,7 +290,7 @@ describe("courses", () => {
       `<p style="background-image: url(javascript:alert(6))">styled</p>`,
       `<ul><li>one</li></ul><ol><li class="ql-indent-1">two</li></ol>`,
     ].join("");
-    const c = await createCourse(course({ title: "XSS", content: dirty }));
+    const c = await createCourse(course({ title: "XSS", content: dirty }), ADMIN);
     const [stored] = await database()
       .db.select({ content: courses.content })
       .from(courses)
@@ -284,15 +309,20 @@ describe("courses", () => {
     const updated = await updateCourse(
       c.id,
       course({ title: "XSS", content: `<p onmouseover="x()">hi<script>1</script></p>` }),
+      ADMIN,
     );
     expect(updated?.content).toBe("<p>hi</p>");
     // Content that sanitises to nothing is stored as none.
-    const empty = await updateCourse(c.id, course({ title: "XSS", content: "<script>x</script>" }));
+    const empty = await updateCourse(
+      c.id,
+      course({ title: "XSS", content: "<script>x</script>" }),
+      ADMIN,
+    );
     expect(empty?.content).toBeNull();
   });
 
   it("lists partner-less courses first, then newest first, any status", async () => {
-    const p = await createPartner(partner({ name: "Cifas" }));
+    const p = await createPartner(partner({ name: "Cifas" }), ADMIN);
     const day = (n: number) => new Date(Date.UTC(2026, 0, n));
     const rows = [
       { title: "Old own", partner: false, day: 1, status: "published" },
@@ -303,6 +333,7 @@ describe("courses", () => {
     for (const r of rows) {
       const c = await createCourse(
         course({ title: r.title, status: r.status, partner_id: r.partner ? p.id : "none" }),
+        ADMIN,
       );
       await database()
         .db.update(courses)
@@ -320,15 +351,15 @@ describe("courses", () => {
   it("public pages see a change on their next read: publish, archive, delete", async () => {
     let changes = 0;
     const stop = onCatalogueChange(() => changes++);
-    const c = await createCourse(course({ title: "Shown When Published" }));
+    const c = await createCourse(course({ title: "Shown When Published" }), ADMIN);
     expect((await findPublishedCourse(c.slug)).kind).toBe("not_found");
-    await updateCourse(c.id, course({ title: "Shown When Published", status: "published" }));
+    await updateCourse(c.id, course({ title: "Shown When Published", status: "published" }), ADMIN);
     expect((await findPublishedCourse(c.slug)).kind).toBe("found");
     expect((await listMenuCourses()).map((m) => m.slug)).toContain(c.slug);
-    await updateCourse(c.id, course({ title: "Shown When Published", status: "archived" }));
+    await updateCourse(c.id, course({ title: "Shown When Published", status: "archived" }), ADMIN);
     expect((await findPublishedCourse(c.slug)).kind).toBe("not_found");
-    expect(await deleteCourse(c.id)).toBe(true);
-    expect(await deleteCourse(c.id)).toBe(false);
+    expect(await deleteCourse(c.id, ADMIN)).toBe(true);
+    expect(await deleteCourse(c.id, ADMIN)).toBe(false);
     expect(await getAdminCourse(c.id)).toBeNull();
     expect(changes).toBe(4);
     stop();

@@ -15,6 +15,9 @@ import {
 } from "#server/inquiry-admin.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
+/** The signed-in admin the changes are recorded as (audit log). */
+const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
+
 const database = useFreshDatabase();
 
 const all: InquiryFilters = { type: "all", status: "all", q: "", spam: "all", page: 1 };
@@ -164,7 +167,7 @@ describe("admin inquiry update", () => {
       email: "x@example.com",
       message: "rewritten",
     });
-    const updated = await updateInquiryForAdmin(update);
+    const updated = await updateInquiryForAdmin(update, ADMIN);
     expect(updated).toMatchObject({
       status: "replied",
       notes: "Called back",
@@ -179,18 +182,24 @@ describe("admin inquiry update", () => {
     // Empty notes clear them; every status may follow any other (spec §4).
     for (const status of ["closed", "new", "in_progress"] as const) {
       expect(
-        await updateInquiryForAdmin(inquiryUpdateSchema.parse({ id: ada!.id, status, notes: "" })),
+        await updateInquiryForAdmin(
+          inquiryUpdateSchema.parse({ id: ada!.id, status, notes: "" }),
+          ADMIN,
+        ),
       ).toMatchObject({ status, notes: null });
     }
   });
 
   it("answers null for an unknown inquiry and refuses bad input before the database", async () => {
     expect(
-      await updateInquiryForAdmin({
-        id: "00000000-0000-4000-8000-000000000000",
-        status: "closed",
-        notes: null,
-      }),
+      await updateInquiryForAdmin(
+        {
+          id: "00000000-0000-4000-8000-000000000000",
+          status: "closed",
+          notes: null,
+        },
+        ADMIN,
+      ),
     ).toBeNull();
     expect(inquiryUpdateSchema.safeParse({ id: "not-a-uuid", status: "closed" }).success).toBe(
       false,

@@ -50,7 +50,7 @@ vi.hoisted(() => {
 
 const database = useFreshDatabase();
 const isPostgres = Boolean(process.env.DATABASE_URL);
-const ADMIN = { email: "admin@example.com" };
+const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
 const YEAR = new Date().getUTCFullYear();
 const number = (series: string, n: number, year = YEAR) =>
   `${series}-${year}-${String(n).padStart(4, "0")}`;
@@ -174,7 +174,9 @@ describe("document numbers", () => {
     const placed = [];
     for (let i = 0; i < 4; i++) placed.push(await placeOrder({ email: `buyer${i}@example.com` }));
     const results = await Promise.all(
-      placed.map((o, i) => changeOrderStatusByAdmin(o.id, "invoiced", { email: `a${i}@x.co` })),
+      placed.map((o, i) =>
+        changeOrderStatusByAdmin(o.id, "invoiced", { id: `a${i}`, email: `a${i}@x.co` }),
+      ),
     );
     expect(results.every((r) => r.ok)).toBe(true);
     const numbers = (await database().db.select().from(orderDocuments)).map((d) => d.number);
@@ -288,7 +290,10 @@ describe("Mark Invoiced", () => {
     const order = await placeOrder();
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        changeOrderStatusByAdmin(order.id, "invoiced", { email: `admin${i}@example.com` }),
+        changeOrderStatusByAdmin(order.id, "invoiced", {
+          id: `admin${i}`,
+          email: `admin${i}@example.com`,
+        }),
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);

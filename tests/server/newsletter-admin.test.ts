@@ -9,6 +9,9 @@ import {
 } from "#server/newsletter.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
+/** The signed-in admin the changes are recorded as (audit log). */
+const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
+
 const database = useFreshDatabase();
 
 describe("admin newsletter", () => {
@@ -98,13 +101,15 @@ describe("admin newsletter", () => {
       "two@example.com",
       "one@example.com",
     ]);
-    expect(await setSubscriptionActive(two!.id, false)).toMatchObject({
+    expect(await setSubscriptionActive(two!.id, false, ADMIN)).toMatchObject({
       email: "two@example.com",
       isActive: false,
     });
     expect(await activeSubscriberEmails()).toEqual(["three@example.com", "one@example.com"]);
-    expect(await setSubscriptionActive(two!.id, true)).toMatchObject({ isActive: true });
-    expect(await setSubscriptionActive("00000000-0000-4000-8000-000000000000", false)).toBeNull();
+    expect(await setSubscriptionActive(two!.id, true, ADMIN)).toMatchObject({ isActive: true });
+    expect(
+      await setSubscriptionActive("00000000-0000-4000-8000-000000000000", false, ADMIN),
+    ).toBeNull();
     void one;
     void three;
   });

@@ -25,7 +25,7 @@ import { useFreshDatabase } from "#tests/support/db.ts";
 
 useFreshDatabase();
 
-const ADMIN = { email: "finance@example.com" };
+const ADMIN = { id: "audit-test-admin", email: "finance@example.com" };
 const origin = new URL(config.publicUrl).origin;
 
 interface OrderSeed {
@@ -141,7 +141,7 @@ describe("the order page's data", () => {
       await changeOrderStatusByAdmin(
         order.id,
         "canceled",
-        { email: "ops@example.com" },
+        { id: "ops-admin", email: "ops@example.com" },
         { notifyBuyer: true },
       ),
     ).toMatchObject({ ok: true });

@@ -58,7 +58,7 @@ async function insertCourse(overrides: Partial<typeof courses.$inferInsert> = {}
 }
 
 /** The admin named on changes in these tests (the order timeline records who acted). */
-const ADMIN = { email: "admin@example.com" };
+const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
 
 const buyer = {
   firstName: "Ada",

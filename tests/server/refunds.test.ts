@@ -55,7 +55,7 @@ afterEach(() => {
 });
 
 const database = useFreshDatabase();
-const ADMIN = { email: "admin@example.com" };
+const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
 let nonces = 0;
 /** A fresh form nonce, as each opening of the refund dialog makes one. */
 const nonce = () => `test-nonce-${String(++nonces).padStart(8, "0")}`;

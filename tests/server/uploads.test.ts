@@ -26,6 +26,9 @@ import { readPostedForm } from "#server/forms/form-post.server.ts";
 import { detectImageType, storeImage, UploadError } from "#server/uploads.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
+/** The signed-in admin the changes are recorded as (audit log). */
+const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
+
 useFreshDatabase();
 
 // A 1×1 PNG.
@@ -197,22 +200,25 @@ describe("replacing and removing images", () => {
   it("a partner's new logo replaces the old file; removal clears logo_url and deletes it", async () => {
     const created = await createPartner(
       partnerFormSchema.parse({ name: "P", logo: file(PNG, "a.png") }),
+      ADMIN,
     );
     const first = created.logoUrl!;
     expect(existsSync(fileOf(first))).toBe(true);
     const replaced = await updatePartner(
       created.id,
       partnerFormSchema.parse({ name: "P", logo: file(PNG, "b.png") }),
+      ADMIN,
     );
     expect(replaced!.logoUrl).not.toBe(first);
     expect(existsSync(fileOf(first))).toBe(false);
     expect(existsSync(fileOf(replaced!.logoUrl!))).toBe(true);
     // Saving without a new file keeps the logo.
-    const kept = await updatePartner(created.id, partnerFormSchema.parse({ name: "P2" }));
+    const kept = await updatePartner(created.id, partnerFormSchema.parse({ name: "P2" }), ADMIN);
     expect(kept!.logoUrl).toBe(replaced!.logoUrl);
     const removed = await updatePartner(
       created.id,
       partnerFormSchema.parse({ name: "P", remove_logo: "on" }),
+      ADMIN,
     );
     expect(removed!.logoUrl).toBeNull();
     expect(stored("logos")).toEqual([]);
@@ -221,22 +227,26 @@ describe("replacing and removing images", () => {
   it("a course's thumbnail: replaced, removed, and deleted with the course", async () => {
     const c = await createCourse(
       courseFormSchema.parse({ title: "C", thumbnail: file(PNG, "a.png") }),
+      ADMIN,
     );
     const first = c.thumbnailUrl!;
     const replaced = await updateCourse(
       c.id,
       courseFormSchema.parse({ title: "C", thumbnail: file(PNG, "b.jpg.png") }),
+      ADMIN,
     );
     expect(existsSync(fileOf(first))).toBe(false);
     expect(stored("thumbnails")).toHaveLength(1);
-    await deleteCourse(replaced!.id);
+    await deleteCourse(replaced!.id, ADMIN);
     expect(stored("thumbnails")).toEqual([]);
     const again = await createCourse(
       courseFormSchema.parse({ title: "D", thumbnail: file(PNG, "a.png") }),
+      ADMIN,
     );
     const cleared = await updateCourse(
       again.id,
       courseFormSchema.parse({ title: "D", remove_thumbnail: "on" }),
+      ADMIN,
     );
     expect(cleared!.thumbnailUrl).toBeNull();
     expect(stored("thumbnails")).toEqual([]);
@@ -246,17 +256,19 @@ describe("replacing and removing images", () => {
     await expect(
       createPartner(
         partnerFormSchema.parse({ name: "P", logo: file("text", "a.png", "image/png") }),
+        ADMIN,
       ),
     ).rejects.toThrow(NOT_AN_IMAGE);
     const typedSlugClash = courseFormSchema.parse({ title: "E", slug: "taken" });
-    await createCourse(typedSlugClash);
+    await createCourse(typedSlugClash, ADMIN);
     await expect(
       createCourse(
         courseFormSchema.parse({ title: "F", slug: "taken", thumbnail: file(PNG, "a.png") }),
+        ADMIN,
       ),
     ).rejects.toThrow();
     expect(stored("thumbnails")).toEqual([]);
-    await deletePartner("00000000-0000-4000-8000-000000000000");
+    await deletePartner("00000000-0000-4000-8000-000000000000", ADMIN);
   });
 });
 

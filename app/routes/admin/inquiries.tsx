@@ -46,14 +46,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   return adminFormAction(
     request,
     { name: "inquiries", failureMessage: "Failed to update inquiry" },
     {
       ...suspectedSpamIntents({
-        release: releaseInquiry,
-        remove: deleteSuspectedInquiry,
+        release: (id) => releaseInquiry(id, admin),
+        remove: (id) => deleteSuspectedInquiry(id, admin),
         messages: {
           released: "Inquiry released: its e-mails are on their way",
           deleted: "Inquiry deleted",
@@ -64,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
       update: async (form, refuse) => {
         const parsed = parseForm(form, inquiryUpdateSchema);
         if (!parsed.ok) return refuse(400);
-        if (!(await updateInquiryForAdmin(parsed.value))) return refuse(404);
+        if (!(await updateInquiryForAdmin(parsed.value, admin))) return refuse(404);
         return success("update", "Inquiry updated successfully");
       },
     },

@@ -45,14 +45,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   return adminFormAction(
     request,
     { name: "newsletter", failureMessage: "Failed to update subscription status" },
     {
       ...suspectedSpamIntents({
-        release: releaseSubscription,
-        remove: deleteSuspectedSubscription,
+        release: (id) => releaseSubscription(id, admin),
+        remove: (id) => deleteSuspectedSubscription(id, admin),
         messages: {
           released: "Subscription released",
           deleted: "Subscription deleted",
@@ -64,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
         const parsed = parseForm(form, subscriptionToggleSchema);
         if (!parsed.ok) return refuse(400);
         const { id, active } = parsed.value;
-        if (!(await setSubscriptionActive(id, active))) return refuse(404);
+        if (!(await setSubscriptionActive(id, active, admin))) return refuse(404);
         return success("toggle", active ? "Subscription activated" : "Subscription deactivated");
       },
     },

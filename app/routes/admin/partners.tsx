@@ -31,8 +31,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
-  return catalogueFormAction(request, {
+  const admin = await requireAdmin(request);
+  return catalogueFormAction(request, admin, {
     entity: "partner",
     schema: partnerFormSchema,
     imageField: "logo",
