@@ -8,7 +8,7 @@ import {
   sendPasswordLink,
 } from "./auth.server.ts";
 import { db } from "./db/client.server.ts";
-import { session, user } from "./db/schema.ts";
+import { user } from "./db/schema.ts";
 
 /**
  * The Staff screen's rules (issue 17, decision 0018): who the admins are, inviting one (the
@@ -19,9 +19,11 @@ import { session, user } from "./db/schema.ts";
 
 /** Every admin, oldest first, with when they last signed in (their newest live session). */
 export async function listStaff(): Promise<StaffMember[]> {
+  // Spelled out: drizzle leaves columns unqualified in a single-table select, which the
+  // subquery would read as its own (session.id).
   const lastSignIn = sql<
     Date | string | null
-  >`(select max(${session.createdAt}) from ${session} where ${session.userId} = ${user.id})`;
+  >`(select max(s.created_at) from "session" s where s.user_id = "user"."id")`;
   const rows = await db()
     .select({
       id: user.id,
