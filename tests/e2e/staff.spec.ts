@@ -86,7 +86,7 @@ test("an invited admin sets a password and signs in; a reset link works once and
   await expect(page.getByRole("heading", { name: "Staff", level: 1 })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByLabel("Email").fill(email.toUpperCase());
-  await page.getByRole("button", { name: "Send invitation" }).click();
+  await page.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expectToast(page, "Success", `Invitation sent to ${email}`);
   const row = page.locator(`tr[data-staff-email="${email}"]`);
   await expect(row.getByText("Invitation pending")).toBeVisible();
@@ -146,5 +146,48 @@ test("an invited admin sets a password and signs in; a reset link works once and
   );
   await expect(again).toHaveURL(/\/auth$/);
   await signInThroughForm(again, { email, password: secondPassword });
+
+  // E2E_ADMIN removes the colleague, after a confirmation that names them: signed out at once.
+  await page.reload();
+  await row.getByRole("button", { name: `Remove ${email}` }).click();
+  const dialog = page.getByRole("alertdialog", { name: `Remove ${email}?` });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Remove admin" }).click();
+  await expectToast(page, "Success", `${email} removed`);
+  await expect(row).toHaveCount(0);
+  await again.goto("/admin/dashboard");
+  await expect(again).toHaveURL(/\/auth$/);
   await forgetful.close();
+});
+
+test("without JavaScript: invite, then remove after the confirmation on the page", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signInAsAdmin(page);
+  const email = `nojs.${Date.now().toString(36)}@example.com`;
+
+  await page.goto("/admin/staff");
+  await page.locator("#staff-invite-email").fill(email);
+  await page.getByRole("button", { name: "Send invitation", exact: true }).click();
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(
+    `Invitation sent to ${email}`,
+  );
+  const row = page.locator(`tr[data-staff-email="${email}"]`);
+  await expect(row.getByText("Invitation pending")).toBeVisible();
+
+  // The same address again: the field says why.
+  await page.locator("#staff-invite-email").fill(email);
+  await page.getByRole("button", { name: "Send invitation", exact: true }).click();
+  await expect(page.locator("#staff-invite-email-error")).toHaveText(
+    `${email} is already an admin.`,
+  );
+
+  await row.getByRole("link", { name: `Remove ${email}` }).click();
+  await expect(page.getByRole("heading", { name: `Remove ${email}?` })).toBeVisible();
+  await page.getByRole("button", { name: "Remove admin" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(`${email} removed`);
+  await expect(page.locator(`tr[data-staff-email="${email}"]`)).toHaveCount(0);
+  await context.close();
 });
