@@ -123,7 +123,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const errors = clientErrors ?? failed?.fieldErrors ?? {};
   const linkDead = (!actionData?.ok && !loaderData.valid) || failed?.reason === "not_found";
   const invitation = loaderData.valid && loaderData.invitation;
-  const heading = invitation ? "Set your password" : "Choose a new password";
+  const heading = actionData?.ok
+    ? "Password saved"
+    : linkDead
+      ? "Link expired"
+      : invitation
+        ? "Set your password"
+        : "Choose a new password";
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const parsed = parseForm(new FormData(event.currentTarget), resetPasswordSchema);
@@ -197,11 +203,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <CardHeader className="items-center text-center">
           <KeyRound aria-hidden className="size-8 text-primary" />
           <h1 className="text-2xl leading-tight font-semibold tracking-tight">{heading}</h1>
-          <CardDescription>
-            {invitation
-              ? "Choose the password for your new admin account."
-              : "Choose a new password for your admin account. Every device signed in to it will be signed out."}
-          </CardDescription>
+          {actionData?.ok || linkDead ? null : (
+            <CardDescription>
+              {invitation
+                ? "Choose the password for your new admin account."
+                : "Choose a new password for your admin account. Every device signed in to it will be signed out."}
+            </CardDescription>
+          )}
         </CardHeader>
         <CardContent>{body}</CardContent>
       </Card>

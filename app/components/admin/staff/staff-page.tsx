@@ -224,7 +224,7 @@ function StaffRowActions({ member, isMe }: { member: StaffMember; isMe: boolean 
   const busy = fetcher.state !== "idle";
   if (isMe && !member.invitationPending) return <span className="sr-only">None</span>;
   return (
-    <div className="flex flex-wrap justify-end gap-2">
+    <div className="flex flex-wrap justify-end gap-2 lg:flex-nowrap">
       {member.invitationPending ? (
         <fetcher.Form method="post" action={STAFF_PATH}>
           <input type="hidden" name="intent" value="resend" />
