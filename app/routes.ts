@@ -32,6 +32,8 @@ export default [
 
     // auth (inside the site layout: /auth keeps the site header and footer)
     route("auth", "routes/auth/sign-in.tsx"),
+    route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
+    route("auth/reset-password", "routes/auth/reset-password.tsx"),
 
     // any other route
     route("*", "routes/site/not-found.tsx"),
@@ -68,6 +70,7 @@ export default [
       route("courses", "routes/admin/courses.tsx"),
       route("categories", "routes/admin/categories.tsx"),
       route("partners", "routes/admin/partners.tsx"),
+      route("staff", "routes/admin/staff.tsx"),
       route("audit", "routes/admin/audit.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),

@@ -1,14 +1,23 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { count, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { replace } from "react-router";
 import { z } from "zod";
+import { PASSWORD_LINK_LIFETIME } from "#app/lib/staff.ts";
+import { recordAudit, type AuditActor } from "./audit.server.ts";
 import { config } from "./config.server.ts";
-import { db, type Database } from "./db/client.server.ts";
+import { db, type Database, type Transaction } from "./db/client.server.ts";
 import { account, rateLimit, session, user, verification } from "./db/schema.ts";
+import { queueEmails } from "./email/outbox.server.ts";
+import {
+  renderPasswordResetEmail,
+  renderStaffInvitationEmail,
+} from "./email/staff-templates.server.ts";
+import { nudgeOutbox } from "./email/worker.server.ts";
 import { log } from "./log.server.ts";
 
 /**
@@ -102,6 +111,13 @@ function createAuth(database: Database) {
       disableSignUp: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
+      // Password reset and staff invitations (issue 17, decision 0018): better-auth issues the
+      // single-use token, we queue the e-mail (see "Password links" at the end of this file).
+      resetPasswordTokenExpiresIn: PASSWORD_LINK_EXPIRES_IN,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: ({ user: admin, token }, request) =>
+        queuePasswordLinkEmail(admin, token, request),
+      onPasswordReset: ({ user: admin }, request) => afterPasswordReset(admin, request),
     },
     session: { expiresIn: SESSION_EXPIRES_IN, updateAge: SESSION_UPDATE_AGE },
     rateLimit: {
@@ -111,7 +127,11 @@ function createAuth(database: Database) {
       window: 60,
       max: 100,
       // Failed or not, sign-in attempts per client address and minute (shared by all instances).
-      customRules: { "/sign-in/email": { window: 60, max: config.signInRateLimitPerMinute } },
+      customRules: {
+        "/sign-in/email": { window: 60, max: config.signInRateLimitPerMinute },
+        // "Forgot password?": e-mails per client address and minute.
+        "/request-password-reset": { window: 60, max: RESET_REQUESTS_PER_MINUTE },
+      },
     },
     advanced: {
       useSecureCookies: config.publicUrl.startsWith("https://"),
@@ -360,8 +380,16 @@ export function generatePassword(): string {
 /**
  * Creates an admin who can sign in with this e-mail (stored lower-cased) and password.
  * Throws AdminAccountError for a bad address, a too short password or an e-mail already in use.
+ * `invitation`: invited from the Staff screen (the password is random, known to nobody);
+ * `withinTransaction` runs in the same transaction (the invitation's audit row).
  */
-export async function createAdmin(input: { email: string; password: string }): Promise<AdminUser> {
+export async function createAdmin(
+  input: { email: string; password: string },
+  options: {
+    invitation?: boolean;
+    withinTransaction?: (tx: Transaction, created: AdminUser) => Promise<void>;
+  } = {},
+): Promise<AdminUser> {
   const email = input.email.trim().toLowerCase();
   if (!z.email().safeParse(email).success)
     throw new AdminAccountError(`'${input.email}' is not an e-mail address.`);
@@ -380,7 +408,13 @@ export async function createAdmin(input: { email: string; password: string }): P
   const id = randomUUID();
   try {
     await db().transaction(async (tx) => {
-      await tx.insert(user).values({ id, name: email, email, emailVerified: true });
+      await tx.insert(user).values({
+        id,
+        name: email,
+        email,
+        emailVerified: true,
+        invitationPending: options.invitation ?? false,
+      });
       // What better-auth's own sign-up writes for an e-mail/password account.
       await tx.insert(account).values({
         id: randomUUID(),
@@ -389,6 +423,7 @@ export async function createAdmin(input: { email: string; password: string }): P
         userId: id,
         password: hash,
       });
+      await options.withinTransaction?.(tx, { id, email, name: email });
     });
   } catch (error) {
     if (isUniqueViolation(error))
@@ -420,4 +455,248 @@ export async function ensureInitialAdmin(
     if (error instanceof AdminAccountError && (await countAdmins()) > 0) return null;
     throw error;
   }
+}
+
+/* ---------------------------------------------------------------- password links (issue 17) */
+
+/*
+ * "Forgot password?" and staff invitations share better-auth's reset mechanism (decision 0018):
+ * better-auth issues a single-use token (a row in `verification`, deleted when used) and calls
+ * `queuePasswordLinkEmail`, which queues the e-mail in the outbox — the invitation wording while
+ * the account's invitation is pending — with its audit row in the same transaction. When the
+ * new password is stored, better-auth ends every session of the account and calls
+ * `afterPasswordReset`, which clears the lockout and the pending invitation.
+ */
+
+/** How long a reset or invitation link works, in seconds: one hour (decision 0018). */
+export const PASSWORD_LINK_EXPIRES_IN = 60 * 60;
+/** "Forgot password?" requests per client address and minute (better-auth's own default too). */
+const RESET_REQUESTS_PER_MINUTE = 3;
+
+/** A link asked for by an admin on the Staff screen, rather than through "Forgot password?". */
+interface StaffLinkRequest {
+  actor: AuditActor;
+  /** Written with the e-mail; none for a first invitation (its admin.invite row says it). */
+  auditAction: "admin.invitation_resent" | null;
+  /** Set once the e-mail is queued (better-auth logs, but does not pass on, a failure). */
+  queued: boolean;
+}
+const staffLinkRequests = new AsyncLocalStorage<StaffLinkRequest>();
+
+function passwordLinkUrl(token: string): string {
+  // Built here, not from better-auth's callback URL: the link opens our own page.
+  return `${config.publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/** better-auth's `sendResetPassword`: queues the reset or invitation e-mail and its audit row. */
+async function queuePasswordLinkEmail(
+  account: { id: string; email: string },
+  token: string,
+  request: Request | undefined,
+): Promise<void> {
+  const staffRequest = staffLinkRequests.getStore();
+  const queued = await db().transaction(async (tx) => {
+    const [row] = await tx
+      .select({ invitationPending: user.invitationPending })
+      .from(user)
+      .where(eq(user.id, account.id));
+    if (!row) return false;
+    const invitation = row.invitationPending;
+    const data = {
+      email: account.email,
+      url: passwordLinkUrl(token),
+      lifetime: PASSWORD_LINK_LIFETIME,
+      publicUrl: config.publicUrl,
+    };
+    const mail = invitation
+      ? renderStaffInvitationEmail({ ...data, invitedBy: staffRequest?.actor.email ?? null })
+      : renderPasswordResetEmail(data);
+    await queueEmails(tx, [
+      { kind: invitation ? "staff_invitation" : "password_reset", to: account.email, ...mail },
+    ]);
+    if (!staffRequest) {
+      await recordAudit(tx, null, {
+        action: "admin.password_reset_requested",
+        subjectType: "admin",
+        subjectId: account.id,
+        summary: account.email,
+        after: { email: account.email, invitationPending: invitation },
+        ipAddress: request?.headers.get(CLIENT_IP_HEADER) ?? null,
+      });
+    } else if (staffRequest.auditAction) {
+      await recordAudit(tx, staffRequest.actor, {
+        action: staffRequest.auditAction,
+        subjectType: "admin",
+        subjectId: account.id,
+        summary: account.email,
+        after: { email: account.email },
+      });
+    }
+    return true;
+  });
+  if (staffRequest) staffRequest.queued = queued;
+  if (queued) nudgeOutbox();
+}
+
+/**
+ * better-auth's `onPasswordReset` (the password is stored, the token used, every session of the
+ * account ended): the account may sign in again at once, and an invitee is an admin like any other.
+ */
+async function afterPasswordReset(
+  account: { id: string; email: string },
+  request: Request | undefined,
+): Promise<void> {
+  await db().transaction(async (tx) => {
+    const [before] = await tx
+      .select({
+        failedSignIns: user.failedSignIns,
+        lockedUntil: user.lockedUntil,
+        invitationPending: user.invitationPending,
+      })
+      .from(user)
+      .where(eq(user.id, account.id))
+      .for("update");
+    if (!before) return;
+    await tx
+      .update(user)
+      .set({ failedSignIns: 0, lockedUntil: null, invitationPending: false, updatedAt: new Date() })
+      .where(eq(user.id, account.id));
+    // The actor is the account: whoever holds its e-mailed link acts as its owner.
+    await recordAudit(
+      tx,
+      { id: account.id, email: account.email },
+      {
+        action: "admin.password_reset",
+        subjectType: "admin",
+        subjectId: account.id,
+        summary: before.invitationPending
+          ? `${account.email} set their password (invitation)`
+          : `${account.email} reset their password by e-mail link`,
+        before: {
+          failedSignIns: before.failedSignIns,
+          lockedUntil: before.lockedUntil?.toISOString() ?? null,
+          invitationPending: before.invitationPending,
+        },
+        after: { failedSignIns: 0, lockedUntil: null, invitationPending: false },
+        ipAddress: request?.headers.get(CLIENT_IP_HEADER) ?? null,
+      },
+    );
+  });
+}
+
+async function authMessage(response: Response): Promise<{ code?: string; message?: string }> {
+  const body = (await response.json().catch(() => null)) as {
+    code?: unknown;
+    message?: unknown;
+  } | null;
+  return {
+    code: typeof body?.code === "string" ? body.code : undefined,
+    message: typeof body?.message === "string" && body.message ? body.message : undefined,
+  };
+}
+
+export type PasswordResetRequestResult =
+  { ok: true } | { ok: false; status: number; message: string };
+
+/**
+ * "Forgot password?": through better-auth's handler as if the browser had posted to
+ * /api/auth/request-password-reset, so its origin check and per-address rate limit apply. The
+ * answer is the same whether or not the address is an admin's; only a refusal that has nothing
+ * to do with the address (too many requests, another site's form) is not ok.
+ */
+export async function requestPasswordResetByForm(
+  request: Request,
+  email: string,
+  clientIp: string | undefined,
+): Promise<PasswordResetRequestResult> {
+  const response = await auth().handler(
+    new Request(`${config.publicUrl}${AUTH_BASE_PATH}/request-password-reset`, {
+      method: "POST",
+      headers: forwardedHeaders(request, clientIp),
+      body: JSON.stringify({ email }),
+    }),
+  );
+  if (response.ok) return { ok: true };
+  const { message } = await authMessage(response);
+  if (response.status === 429 || response.status === 403 || response.status >= 500) {
+    if (response.status >= 500)
+      log.error({ status: response.status, message }, "password reset request failed");
+    return {
+      ok: false,
+      status: response.status,
+      message: message ?? "The request could not be sent. Please try again.",
+    };
+  }
+  // An address better-auth's own check refuses is no admin's: the same answer as for any other.
+  log.warn({ status: response.status, message }, "password reset request refused by better-auth");
+  return { ok: true };
+}
+
+export type PasswordResetResult =
+  | { ok: true }
+  | { ok: false; reason: "invalid_link" | "refused" | "rate_limited"; message: string };
+
+/** Sets a new password with an e-mailed link's token, through better-auth's handler. */
+export async function resetPasswordByForm(
+  request: Request,
+  input: { token: string; password: string },
+  clientIp: string | undefined,
+): Promise<PasswordResetResult> {
+  const response = await auth().handler(
+    new Request(`${config.publicUrl}${AUTH_BASE_PATH}/reset-password`, {
+      method: "POST",
+      headers: forwardedHeaders(request, clientIp),
+      body: JSON.stringify({ token: input.token, newPassword: input.password }),
+    }),
+  );
+  if (response.ok) return { ok: true };
+  const { code, message } = await authMessage(response);
+  if (code === "INVALID_TOKEN" || code === "USER_NOT_FOUND") {
+    return { ok: false, reason: "invalid_link", message: message ?? "Invalid token" };
+  }
+  if (response.status === 429) {
+    return { ok: false, reason: "rate_limited", message: message ?? "Too many requests." };
+  }
+  if (response.status >= 500)
+    log.error({ status: response.status, message }, "password reset failed");
+  return {
+    ok: false,
+    reason: "refused",
+    message: message ?? "The password could not be changed. Please try again.",
+  };
+}
+
+/**
+ * Whether a link's token still works (not used, not expired), and whether it is an invitation:
+ * the reset page says so before anyone types a password. Read through better-auth's own adapter.
+ */
+export async function passwordLinkState(
+  token: string,
+): Promise<{ valid: false } | { valid: true; invitation: boolean }> {
+  if (!token || token.length > 200) return { valid: false };
+  const { internalAdapter } = await auth().$context;
+  const found = await internalAdapter.findVerificationValue(`reset-password:${token}`);
+  if (!found || found.expiresAt < new Date()) return { valid: false };
+  const [row] = await db()
+    .select({ invitationPending: user.invitationPending })
+    .from(user)
+    .where(eq(user.id, found.value));
+  return row ? { valid: true, invitation: row.invitationPending } : { valid: false };
+}
+
+/**
+ * A new link for an admin, asked for on the Staff screen (an invitation, or its resending):
+ * through better-auth's server API, so the public form's per-address rate limit does not apply.
+ * True when the e-mail was queued.
+ */
+export async function sendPasswordLink(
+  email: string,
+  actor: AuditActor,
+  auditAction: StaffLinkRequest["auditAction"],
+): Promise<boolean> {
+  const staffRequest: StaffLinkRequest = { actor, auditAction, queued: false };
+  await staffLinkRequests.run(staffRequest, () =>
+    auth().api.requestPasswordReset({ body: { email } }),
+  );
+  return staffRequest.queued;
 }

@@ -423,3 +423,15 @@ describe("the checker itself", () => {
     expect(await anonymousProblems(redirecting, api, handle, seeded.ids)).toHaveLength(1);
   });
 });
+
+describe("the staff screen and the public password pages (issue 17)", () => {
+  it("/admin/staff is guarded; /auth/forgot-password and /auth/reset-password are public pages", () => {
+    expect(guardedRoutes.map((r) => r.file)).toContain("routes/admin/staff.tsx");
+    // Visitors who cannot sign in use these: outside routes/admin/ and /api, so not guarded.
+    // tests/server/password-reset.test.ts checks they give nothing away.
+    for (const file of ["routes/auth/forgot-password.tsx", "routes/auth/reset-password.tsx"]) {
+      expect(allRoutes.map((r) => r.file)).toContain(file);
+      expect(guardedRoutes.map((r) => r.file)).not.toContain(file);
+    }
+  });
+});

@@ -97,6 +97,12 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
                 aria-invalid={error ? true : undefined}
               />
             </div>
+            <a
+              href="/auth/forgot-password"
+              className="-mt-2 justify-self-end text-sm text-primary underline underline-offset-4"
+            >
+              Forgot password?
+            </a>
             <Button type="submit" disabled={submitting} className="w-full">
               {submitting ? <LoaderCircle aria-hidden className="animate-spin" /> : null}
               {submitting ? "Signing in..." : "Sign In"}
