@@ -68,6 +68,7 @@ export default [
       route("courses", "routes/admin/courses.tsx"),
       route("categories", "routes/admin/categories.tsx"),
       route("partners", "routes/admin/partners.tsx"),
+      route("account", "routes/admin/account.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),
