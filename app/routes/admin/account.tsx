@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "#server/auth.server.ts";
 import {
   accountScreen,
@@ -30,7 +30,20 @@ import type { Route } from "./+types/account";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, { allowWithoutTwoFactor: true });
-  return accountScreen(request, admin);
+  const done = new URL(request.url).searchParams.get("done");
+  return {
+    ...(await accountScreen(request, admin)),
+    done: done === "on" || done === "off" ? done : null,
+  };
+}
+
+/**
+ * Turning two-factor on or off makes better-auth replace the session: the answer is a redirect
+ * carrying the new cookie, so the page is read again with it (this request's own loaders would
+ * still hold the old one). `done` says what happened.
+ */
+function renewed(done: "on" | "off", headers: Headers) {
+  return redirect(`/admin/account?done=${done}`, { headers });
 }
 
 /** The page's answers carry better-auth's Set-Cookie (turning two-factor on or off renews the session). */
@@ -68,12 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
               message: "Enter the 6-digit code from your authenticator app.",
               setup: null,
             };
-        if (result.ok) {
-          return answer(
-            { ok: true, form: "enable-confirm", message: "Two-factor sign-in is on." },
-            result.headers,
-          );
-        }
+        if (result.ok) return renewed("on", result.headers);
         const setup = "setup" in result ? (result.setup as TwoFactorSetupView | null) : null;
         return answer(
           { ok: false, form: "enable-confirm", message: result.message, setup },
@@ -86,10 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (!parsed.ok) return refuse(400, "Enter your password.");
         const result = await turnOffTwoFactor(request, ip, admin, parsed.value.password);
         if (!result.ok) return refuse(result.status, result.message);
-        return answer(
-          { ok: true, form: "disable", message: "Two-factor sign-in is off." },
-          result.headers,
-        );
+        return renewed("off", result.headers);
       },
       "backup-codes": async (form, refuse) => {
         const parsed = parseForm(form, accountPasswordSchema);
@@ -163,6 +168,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             Turn it on below; the rest of the admin area opens once it is on.
           </p>
         </div>
+      ) : null}
+      {loaderData.done && !answered ? (
+        <p role="status" className="rounded-md border border-success bg-success/10 p-3 text-sm">
+          {loaderData.done === "on" ? "Two-factor sign-in is on." : "Two-factor sign-in is off."}
+        </p>
       ) : null}
       {answered?.message ? (
         <p
