@@ -148,6 +148,7 @@ describe("per-account lockout", () => {
       .db.select()
       .from(auditLog)
       .where(eq(auditLog.action, "auth.sign_in_failed"));
-    expect(row?.summary.length ?? 0).toBeLessThanOrEqual(254);
+    expect(row).toBeDefined();
+    expect(row!.summary.length).toBeLessThanOrEqual(254);
   });
 });

@@ -242,6 +242,52 @@ describe("two-factor sign-in", () => {
     expect(late).toMatchObject({ ok: false, code: "INVALID_TWO_FACTOR_COOKIE" });
   });
 
+  it("the /auth page: the code step after the password; an expired step goes back to the password", async () => {
+    const { secret } = await adminWithTwoFactor();
+    const signInPage = await import("#app/routes/auth/sign-in.tsx");
+    const post = (fields: Record<string, string>, cookie?: string) =>
+      signInPage.action({
+        request: new Request(`${origin}/auth`, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            Origin: origin,
+            ...(cookie ? { Cookie: cookie } : {}),
+          },
+          body: new URLSearchParams(fields).toString(),
+        }),
+        params: {},
+        context: { clientIp: nextIp() },
+      } as never) as Promise<{ data: Record<string, unknown>; init: ResponseInit | null }>;
+
+    const first = await post({ email: EMAIL, password: PASSWORD });
+    expect(first.data).toMatchObject({ form: "two-factor", method: "totp", ok: true });
+    const challenge = cookieOf(new Headers(first.init?.headers));
+    expect(challenge).toMatch(/two_factor=/);
+
+    const wrong = await post(
+      { intent: "two-factor", method: "totp", code: wrongCode(secret) },
+      challenge,
+    );
+    expect(wrong.data).toMatchObject({ form: "two-factor", ok: false });
+    expect(wrong.data.message).toMatch(/not right/);
+
+    const expired = await post({ intent: "two-factor", method: "totp", code: codeFor(secret) });
+    expect(expired.data).toMatchObject({ form: "sign-in", ok: false });
+    expect(expired.data.message).toMatch(/ran out.*password again/);
+
+    // The right code: on to the dashboard with the session cookie.
+    let redirect: unknown;
+    try {
+      await post({ intent: "two-factor", method: "totp", code: codeFor(secret) }, challenge);
+    } catch (thrownResponse) {
+      redirect = thrownResponse;
+    }
+    expect(redirect).toBeInstanceOf(Response);
+    expect((redirect as Response).headers.get("Location")).toBe("/admin/dashboard");
+    expect((redirect as Response).headers.getSetCookie().join()).toMatch(/session_token=\w/);
+  });
+
   it("backup codes can be made again and two-factor sign-in turned off, with the password", async () => {
     const { admin, cookie } = await adminWithTwoFactor();
     const regenerated = await regenerateBackupCodes(
