@@ -152,6 +152,14 @@ export async function resetWrongPasswords(userId: string): Promise<void> {
     .where(and(eq(user.id, userId), ne(user.failedSignIns, 0)));
 }
 
+/**
+ * Lifts a lock and clears the count, e.g. once the owner has proved they hold the mailbox by
+ * resetting their password.
+ */
+export async function clearSignInLock(userId: string): Promise<void> {
+  await db().update(user).set({ failedSignIns: 0, lockedUntil: null }).where(eq(user.id, userId));
+}
+
 /* ---------------------------------------------------------------- hooks */
 
 /** Who a two-factor sign-in step is for, read before the plugin may consume its challenge. */
@@ -164,7 +172,12 @@ async function twoFactorChallenge(ctx: HookContext): Promise<string | null> {
 }
 
 export const beforeAuthHook = createAuthMiddleware(async (ctx) => {
-  if (ACCOUNT_PAGE_ONLY.has(ctx.path) && ctx.headers?.get(ACCOUNT_PAGE_HEADER) !== "1") {
+  // Only HTTP requests: our own server code calling auth().api.* directly is not refused.
+  if (
+    ACCOUNT_PAGE_ONLY.has(ctx.path) &&
+    ctx.request &&
+    ctx.headers?.get(ACCOUNT_PAGE_HEADER) !== "1"
+  ) {
     throw new APIError("FORBIDDEN", {
       code: "USE_ACCOUNT_PAGE",
       message: "Change two-factor sign-in and sessions on the My Account page.",
