@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_ADMIN } from "./tests/support/e2e-fixtures.ts";
+import { E2E_2FA_ADMIN, E2E_ADMIN } from "./tests/support/e2e-fixtures.ts";
 
 /**
  * End-to-end tests in Chromium against the production build (`npm run build` first), on a
@@ -53,11 +53,12 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      // The admin is created before the site starts (the embedded database admits one process);
+      // The admins are created before the site starts (the embedded database admits one process);
       // on a reused PostgreSQL database it already exists, which is fine.
       command:
         `rm -rf ${dataDir} && ` +
         `{ printf '%s\n' '${E2E_ADMIN.password}' | node --import tsx scripts/admin-create.ts --email ${E2E_ADMIN.email} || true; } && ` +
+        `{ printf '%s\n' '${E2E_2FA_ADMIN.password}' | node --import tsx scripts/admin-create.ts --email ${E2E_2FA_ADMIN.email} || true; } && ` +
         `node ${process.env.BUILD_DIR ?? "build"}/server.js`,
       url: `http://127.0.0.1:${port}/`,
       reuseExistingServer: false,

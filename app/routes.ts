@@ -70,6 +70,7 @@ export default [
       route("courses", "routes/admin/courses.tsx"),
       route("categories", "routes/admin/categories.tsx"),
       route("partners", "routes/admin/partners.tsx"),
+      route("account", "routes/admin/account.tsx"),
       route("staff", "routes/admin/staff.tsx"),
       route("audit", "routes/admin/audit.tsx"),
       route("*", "routes/admin/not-found.tsx"),

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { twoFactor as twoFactorPlugin } from "better-auth/plugins";
 import { count, eq, sql } from "drizzle-orm";
 import { replace } from "react-router";
 import { z } from "zod";
@@ -11,7 +12,7 @@ import { PASSWORD_LINK_LIFETIME } from "#app/lib/staff.ts";
 import { recordAudit, type AuditActor } from "./audit.server.ts";
 import { config } from "./config.server.ts";
 import { db, type Database, type Transaction } from "./db/client.server.ts";
-import { account, rateLimit, session, user, verification } from "./db/schema.ts";
+import { account, rateLimit, session, twoFactor, user, verification } from "./db/schema.ts";
 import { queueEmails } from "./email/outbox.server.ts";
 import {
   renderPasswordResetEmail,
@@ -19,6 +20,12 @@ import {
 } from "./email/staff-templates.server.ts";
 import { nudgeOutbox } from "./email/worker.server.ts";
 import { log } from "./log.server.ts";
+import {
+  ACCOUNT_PAGE_HEADER,
+  afterAuthHook,
+  beforeAuthHook,
+  CLIENT_IP_HEADER,
+} from "./sign-in-guard.server.ts";
 
 /**
  * Admin accounts and sessions (spec §2 'Admin sign-in', §6): better-auth with e-mail and
@@ -32,20 +39,24 @@ export interface AdminUser {
   id: string;
   email: string;
   name: string;
+  /** Two-factor sign-in (TOTP) is on for this admin. */
+  twoFactorEnabled: boolean;
 }
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 128;
-/** Sessions last a week and are pushed back a week, at most once a day, while they are used. */
-const SESSION_EXPIRES_IN = 60 * 60 * 24 * 7;
-const SESSION_UPDATE_AGE = 60 * 60 * 24;
-
 /**
- * The header that carries the client's address to better-auth (for its rate limit). Set only by
- * our own code from Express's view of the connection; any value a client sends is replaced.
+ * Sessions (decision 0017): a session unused for the idle timeout ends (better-auth's sliding
+ * expiry: `expiresIn` is the idle timeout, pushed back on use at most every `updateAge`), and
+ * any session ends `adminSessionMaxSeconds` after sign-in however busy (sessionIsTooOld).
  */
-export const CLIENT_IP_HEADER = "x-nightwatch-client-ip";
+const SESSION_EXPIRES_IN = config.adminIdleTimeoutSeconds;
+const SESSION_UPDATE_AGE = Math.max(1, Math.min(5 * 60, Math.floor(SESSION_EXPIRES_IN / 10)));
+/** The second sign-in step (the code) must follow the password within this many seconds. */
+export const TWO_FACTOR_STEP_SECONDS = 5 * 60;
+
+export { CLIENT_IP_HEADER };
 
 /* ---------------------------------------------------------------- secret */
 
@@ -90,6 +101,16 @@ export function derivedSecret(purpose: string): string {
 
 /* ---------------------------------------------------------------- better-auth */
 
+/** When a session made at `createdAt` must end at the latest (the absolute lifetime). */
+export function sessionDeadline(createdAt: Date): Date {
+  return new Date(createdAt.getTime() + config.adminSessionMaxSeconds * 1000);
+}
+
+function capExpiry(data: { createdAt?: Date; expiresAt: Date }): Date {
+  const deadline = sessionDeadline(data.createdAt ?? new Date());
+  return data.expiresAt > deadline ? deadline : data.expiresAt;
+}
+
 /** better-auth's log messages for requests it refuses because of what the client sent. */
 const CLIENT_MISTAKE =
   /^(Invalid (origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)\b|Blocked cross-site)/;
@@ -103,7 +124,7 @@ function createAuth(database: Database) {
     trustedOrigins: config.trustedOrigins,
     database: drizzleAdapter(database, {
       provider: "pg",
-      schema: { user, session, account, verification, rateLimit },
+      schema: { user, session, account, verification, rateLimit, twoFactor },
     }),
     emailAndPassword: {
       enabled: true,
@@ -119,7 +140,34 @@ function createAuth(database: Database) {
         queuePasswordLinkEmail(admin, token, request),
       onPasswordReset: ({ user: admin }, request) => afterPasswordReset(admin, request),
     },
-    session: { expiresIn: SESSION_EXPIRES_IN, updateAge: SESSION_UPDATE_AGE },
+    session: {
+      expiresIn: SESSION_EXPIRES_IN,
+      updateAge: SESSION_UPDATE_AGE,
+      // Changing two-factor sign-in or sessions asks for the password (or is the admin's own
+      // list): no second 'signed in recently' rule on top of the absolute lifetime.
+      freshAge: 0,
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // Never valid past the absolute lifetime, whoever asks better-auth.
+          before: async (data) => ({ data: { ...data, expiresAt: capExpiry(data) } }),
+        },
+      },
+    },
+    plugins: [
+      twoFactorPlugin({
+        issuer: "NightWatch",
+        twoFactorCookieMaxAge: TWO_FACTOR_STEP_SECONDS,
+        // Consecutive wrong codes across sign-ins (the plugin also ends one challenge after 5).
+        accountLockout: {
+          enabled: true,
+          maxFailedAttempts: config.signInLockout.attempts,
+          durationSeconds: config.signInLockout.minutes * 60,
+        },
+      }),
+    ],
+    hooks: { before: beforeAuthHook, after: afterAuthHook },
     rateLimit: {
       // On in every environment (better-auth's default is production only), counted in the database.
       enabled: true,
@@ -131,6 +179,8 @@ function createAuth(database: Database) {
         "/sign-in/email": { window: 60, max: config.signInRateLimitPerMinute },
         // "Forgot password?": e-mails per client address and minute.
         "/request-password-reset": { window: 60, max: RESET_REQUESTS_PER_MINUTE },
+        // Second-factor codes and the account page's two-factor calls: per path, client and minute.
+        "/two-factor/*": { window: 60, max: config.signInRateLimitPerMinute },
       },
     },
     advanced: {
@@ -166,6 +216,8 @@ export function auth(): Auth {
 
 interface SessionLookup {
   user: AdminUser | null;
+  /** The session's id (to mark 'This device' in the admin's list of sessions). */
+  sessionId: string | null;
   /** Set-Cookie headers better-auth wants sent back (a session pushed back, or a dead cookie cleared). */
   headers: Headers;
 }
@@ -180,23 +232,54 @@ function hasSessionCookie(request: Request): boolean {
 }
 
 async function lookUpSession(request: Request): Promise<SessionLookup> {
-  if (!hasSessionCookie(request)) return { user: null, headers: new Headers() };
+  if (!hasSessionCookie(request)) return { user: null, sessionId: null, headers: new Headers() };
   const { headers, response } = await auth().api.getSession({
     headers: request.headers,
     returnHeaders: true,
   });
   const cookies = new Headers();
   for (const cookie of headers.getSetCookie()) cookies.append("Set-Cookie", cookie);
+  if (response && sessionDeadline(new Date(response.session.createdAt)) <= new Date()) {
+    // Past the absolute lifetime however busy (better-auth's sliding expiry alone would keep a
+    // session in daily use alive for ever): ended here, in the database and in the browser.
+    await (await auth().$context).internalAdapter.deleteSession(response.session.token);
+    return { user: null, sessionId: null, headers: expiredSessionCookies() };
+  }
   const found = response?.user;
   return {
-    user: found ? { id: found.id, email: found.email, name: found.name } : null,
+    user: found
+      ? {
+          id: found.id,
+          email: found.email,
+          name: found.name,
+          twoFactorEnabled: Boolean(found.twoFactorEnabled),
+        }
+      : null,
+    sessionId: response?.session.id ?? null,
     headers: cookies,
   };
+}
+
+/** Set-Cookie headers that remove better-auth's session cookie from the browser. */
+function expiredSessionCookies(): Headers {
+  const secure = config.publicUrl.startsWith("https://");
+  const name = `${secure ? "__Secure-" : ""}better-auth.session_token`;
+  const headers = new Headers();
+  headers.append(
+    "Set-Cookie",
+    `${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`,
+  );
+  return headers;
 }
 
 /** The signed-in admin, or null. Also extends the session while it is in use (see sessionCookies). */
 export function getAdmin(request: Request): Promise<AdminUser | null> {
   return readSession(request).then((s) => s.user);
+}
+
+/** The id of this request's session (null when signed out). */
+export function currentSessionId(request: Request): Promise<string | null> {
+  return readSession(request).then((s) => s.sessionId);
 }
 
 function readSession(request: Request): Promise<SessionLookup> {
@@ -227,6 +310,17 @@ function jsonError(status: 401 | 403, error: string, message: string, headers = 
   return new Response(JSON.stringify({ error, message }), { status, headers });
 }
 
+/** Where an admin without two-factor sign-in is sent while REQUIRE_ADMIN_2FA is on. */
+export const ACCOUNT_PATH = "/admin/account";
+
+export interface RequireAdminOptions {
+  /**
+   * Only for /admin/account (and the admin layout around it): reachable while REQUIRE_ADMIN_2FA
+   * is on and the admin has not yet turned two-factor sign-in on, so that they can.
+   */
+  allowWithoutTwoFactor?: boolean;
+}
+
 /**
  * The guard: the first line of every admin loader and action (and of every /api endpoint
  * except better-auth's own and the Stripe webhook).
@@ -235,8 +329,13 @@ function jsonError(status: 401 | 403, error: string, message: string, headers = 
  * - a page (GET/HEAD outside /api): a redirect to /auth that replaces the history entry;
  * - an action (any other method) or an /api request: 401 JSON `{error, message}`.
  * A non-GET request whose Origin header names another site gets 403 before anything else.
+ * With REQUIRE_ADMIN_2FA on, an admin without two-factor sign-in is sent to /admin/account
+ * (a page) or answered 403 JSON `two_factor_required` (anything else).
  */
-export async function requireAdmin(request: Request): Promise<AdminUser> {
+export async function requireAdmin(
+  request: Request,
+  options: RequireAdminOptions = {},
+): Promise<AdminUser> {
   const isRead = request.method === "GET" || request.method === "HEAD";
   if (!isRead) {
     const origin = request.headers.get("origin");
@@ -245,7 +344,17 @@ export async function requireAdmin(request: Request): Promise<AdminUser> {
     }
   }
   const { user: admin, headers } = await readSession(request);
-  if (admin) return admin;
+  if (admin) {
+    if (!config.requireAdmin2fa || admin.twoFactorEnabled || options.allowWithoutTwoFactor)
+      return admin;
+    if (isRead && !isApiRequest(request)) throw replace(ACCOUNT_PATH, { headers });
+    throw jsonError(
+      403,
+      "two_factor_required",
+      "Turn on two-factor sign-in under My Account first.",
+      headers,
+    );
+  }
   if (isRead && !isApiRequest(request)) throw replace("/auth", { headers });
   throw jsonError(401, "unauthorized", "Sign in as an admin to do this.", headers);
 }
@@ -263,6 +372,7 @@ export async function handleAuthRequest(
 ): Promise<Response> {
   const headers = new Headers(request.headers);
   headers.delete(CLIENT_IP_HEADER);
+  headers.delete(ACCOUNT_PAGE_HEADER);
   if (clientIp) headers.set(CLIENT_IP_HEADER, clientIp);
   const init: RequestInit = { method: request.method, headers };
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -303,33 +413,105 @@ function setCookiesOf(response: Response): Headers {
 }
 
 export type SignInResult =
-  { ok: true; headers: Headers } | { ok: false; status: number; message: string };
+  | {
+      ok: true;
+      /** The password was right and a code must follow: `headers` set the two-factor cookie. */
+      twoFactor: boolean;
+      headers: Headers;
+    }
+  | { ok: false; status: number; code: string; message: string };
+
+/** An answer of better-auth's handler, read: JSON body, Set-Cookie headers, error code. */
+export interface AuthCallResult<T = Record<string, unknown>> {
+  ok: boolean;
+  status: number;
+  body: T | null;
+  /** better-auth's error code (e.g. INVALID_CODE), empty on success. */
+  code: string;
+  message: string;
+  headers: Headers;
+}
+
+/**
+ * Calls one of better-auth's endpoints through its handler, as the browser's request (its
+ * cookies, Origin and address): every check, hook and rate limit applies. `accountPage` marks
+ * the /admin/account page's own calls (see ACCOUNT_PAGE_HEADER).
+ */
+export async function callAuthEndpoint<T = Record<string, unknown>>(
+  request: Request,
+  clientIp: string | undefined,
+  path: string,
+  body: unknown,
+  { accountPage = false }: { accountPage?: boolean } = {},
+): Promise<AuthCallResult<T>> {
+  const headers = forwardedHeaders(request, clientIp);
+  if (accountPage) headers.set(ACCOUNT_PAGE_HEADER, "1");
+  const response = await auth().handler(
+    new Request(`${config.publicUrl}${AUTH_BASE_PATH}${path}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    }),
+  );
+  const json = (await response.json().catch(() => null)) as
+    (T & { code?: unknown; message?: unknown }) | null;
+  const failed = !response.ok;
+  const message =
+    failed && typeof json?.message === "string" && json.message
+      ? json.message
+      : failed
+        ? "Something went wrong. Please try again."
+        : "";
+  if (response.status >= 500)
+    log.error({ status: response.status, path, message }, "auth call failed");
+  return {
+    ok: response.ok,
+    status: response.status,
+    body: json,
+    code: failed && typeof json?.code === "string" ? json.code : "",
+    message,
+    headers: setCookiesOf(response),
+  };
+}
 
 /**
  * Signs in through better-auth's handler as if the browser had posted to
- * /api/auth/sign-in/email. On success `headers` holds the session cookie; on failure `message` is
- * better-auth's own ('Invalid email or password', 'Too many requests. Please try again later.').
+ * /api/auth/sign-in/email. On success `headers` holds the session cookie, or, for an admin with
+ * two-factor sign-in, the short-lived two-factor cookie (`twoFactor`: a code must follow, see
+ * verifySecondFactor). On failure `message` is better-auth's own ('Invalid email or password',
+ * 'Too many requests. Please try again later.').
  */
 export async function signInWithPassword(
   request: Request,
   credentials: { email: string; password: string },
   clientIp: string | undefined,
 ): Promise<SignInResult> {
-  const response = await auth().handler(
-    new Request(`${config.publicUrl}${AUTH_BASE_PATH}/sign-in/email`, {
-      method: "POST",
-      headers: forwardedHeaders(request, clientIp),
-      body: JSON.stringify({ ...credentials, rememberMe: true }),
-    }),
+  const result = await callAuthEndpoint<{ twoFactorRedirect?: boolean }>(
+    request,
+    clientIp,
+    "/sign-in/email",
+    { ...credentials, rememberMe: true },
   );
-  if (response.ok) return { ok: true, headers: setCookiesOf(response) };
-  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
-  const message =
-    typeof body?.message === "string" && body.message
-      ? body.message
-      : "Sign-in failed. Please try again.";
-  if (response.status >= 500) log.error({ status: response.status, message }, "sign-in failed");
-  return { ok: false, status: response.status, message };
+  if (!result.ok) {
+    const message = result.status >= 500 ? "Sign-in failed. Please try again." : result.message;
+    return { ok: false, status: result.status, code: result.code, message };
+  }
+  return { ok: true, twoFactor: result.body?.twoFactorRedirect === true, headers: result.headers };
+}
+
+/**
+ * The second sign-in step: a code from the authenticator app (`totp`) or a backup code, checked
+ * by better-auth against the two-factor cookie the password step set (forwarded from the
+ * browser). On success `headers` set the session cookie and clear the two-factor one.
+ */
+export async function verifySecondFactor(
+  request: Request,
+  input: { method: "totp" | "backup_code"; code: string },
+  clientIp: string | undefined,
+): Promise<AuthCallResult> {
+  const path =
+    input.method === "totp" ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
+  return callAuthEndpoint(request, clientIp, path, { code: input.code });
 }
 
 /**
@@ -423,14 +605,14 @@ export async function createAdmin(
         userId: id,
         password: hash,
       });
-      await options.withinTransaction?.(tx, { id, email, name: email });
+      await options.withinTransaction?.(tx, { id, email, name: email, twoFactorEnabled: false });
     });
   } catch (error) {
     if (isUniqueViolation(error))
       throw new AdminAccountError(`An admin with the e-mail ${email} already exists.`);
     throw error;
   }
-  return { id, email, name: email };
+  return { id, email, name: email, twoFactorEnabled: false };
 }
 
 export async function countAdmins(): Promise<number> {

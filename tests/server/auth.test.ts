@@ -139,7 +139,12 @@ describe("sign-in through better-auth", () => {
       { email: EMAIL, password: "nope-nope-nope" },
       "203.0.113.10",
     );
-    expect(wrong).toEqual({ ok: false, status: 401, message: "Invalid email or password" });
+    expect(wrong).toEqual({
+      ok: false,
+      status: 401,
+      code: "INVALID_EMAIL_OR_PASSWORD",
+      message: "Invalid email or password",
+    });
     const right = await signInWithPassword(
       page("/auth", undefined, "POST"),
       { email: EMAIL, password: PASSWORD },
@@ -195,7 +200,7 @@ describe("sign-in through better-auth", () => {
       expect((await attempt("198.51.100.1")).ok).toBe(false);
     }
     const limited = await attempt("198.51.100.1");
-    expect(limited).toEqual({
+    expect(limited).toMatchObject({
       ok: false,
       status: 429,
       message: "Too many requests. Please try again later.",
@@ -282,14 +287,84 @@ describe("requireAdmin", () => {
     await createAdmin({ email: EMAIL, password: PASSWORD });
     const cookie = await signedInCookie();
     const { db } = database();
-    // Pretend the session was made six days ago: one day left, older than updateAge.
-    const soon = new Date(Date.now() + 24 * 3600 * 1000);
-    await db.update(session).set({ expiresAt: soon });
+    // Last used ten minutes ago (more than better-auth's updateAge, a few minutes at most).
+    const soon = new Date(Date.now() + IDLE_MS - 10 * 60 * 1000);
+    await db.update(session).set({ expiresAt: soon, updatedAt: new Date(Date.now() - 600_000) });
     const request = page("/admin/dashboard", cookie);
     await requireAdmin(request);
     const [row] = await db.select({ expiresAt: session.expiresAt }).from(session);
-    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6.9 * 24 * 3600 * 1000);
+    // Pushed back to a whole idle timeout from now.
+    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + IDLE_MS - 60_000);
     const headers = await sessionCookies(request);
-    expect(headers.getSetCookie().join()).toMatch(/better-auth\.session_token=.+Max-Age=604800/);
+    expect(headers.getSetCookie().join()).toMatch(
+      new RegExp(`better-auth\\.session_token=.+Max-Age=${config.adminIdleTimeoutSeconds}`),
+    );
+  });
+});
+
+const IDLE_MS = config.adminIdleTimeoutSeconds * 1000;
+const MAX_MS = config.adminSessionMaxSeconds * 1000;
+
+describe("session limits", () => {
+  it(`a new session lasts the idle timeout (${config.adminIdleTimeoutSeconds / 3600} h), not a week`, async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    await signedInCookie();
+    const [row] = await database().db.select().from(session);
+    const lifetime = row!.expiresAt.getTime() - row!.createdAt.getTime();
+    expect(lifetime).toBeGreaterThan(IDLE_MS - 60_000);
+    expect(lifetime).toBeLessThanOrEqual(Math.min(IDLE_MS, MAX_MS) + 1000);
+  });
+
+  it("a session unused for longer than the idle timeout is refused", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const cookie = await signedInCookie();
+    const { db } = database();
+    // Last used just over the idle timeout ago: its sliding expiry has passed.
+    const lastUsed = new Date(Date.now() - IDLE_MS - 60_000);
+    await db.update(session).set({
+      updatedAt: lastUsed,
+      expiresAt: new Date(lastUsed.getTime() + IDLE_MS),
+    });
+    const response = await thrown(requireAdmin(page("/admin/dashboard", cookie)));
+    expect(response.headers.get("Location")).toBe("/auth");
+    expect(response.headers.getSetCookie().join()).toMatch(/better-auth\.session_token=;/);
+    const [rows] = await db.select({ n: count() }).from(session);
+    expect(rows?.n).toBe(0);
+  });
+
+  it("a session used within the idle timeout stays, and is extended", async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const cookie = await signedInCookie();
+    const { db } = database();
+    // Last used an hour before the idle timeout would have ended it.
+    const lastUsed = new Date(Date.now() - IDLE_MS + 3600_000);
+    await db.update(session).set({
+      updatedAt: lastUsed,
+      expiresAt: new Date(lastUsed.getTime() + IDLE_MS),
+    });
+    expect(await requireAdmin(page("/admin/dashboard", cookie))).toMatchObject({ email: EMAIL });
+    const [row] = await db.select().from(session);
+    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + IDLE_MS - 60_000);
+  });
+
+  it(`a session older than the absolute limit (${config.adminSessionMaxSeconds / 86400} days) is refused even while in use`, async () => {
+    await createAdmin({ email: EMAIL, password: PASSWORD });
+    const cookie = await signedInCookie();
+    const { db } = database();
+    // Signed in just over the limit ago, used a minute ago: not idle, but too old.
+    await db.update(session).set({
+      createdAt: new Date(Date.now() - MAX_MS - 60_000),
+      updatedAt: new Date(Date.now() - 60_000),
+      expiresAt: new Date(Date.now() + IDLE_MS - 60_000),
+    });
+    const response = await thrown(requireAdmin(page("/admin/dashboard", cookie)));
+    expect(response.headers.get("Location")).toBe("/auth");
+    expect(response.headers.getSetCookie().join()).toMatch(
+      /better-auth\.session_token=; Max-Age=0/,
+    );
+    const [rows] = await db.select({ n: count() }).from(session);
+    expect(rows?.n).toBe(0);
+    // An action gets its 401 too.
+    expect((await thrown(requireAdmin(page("/admin/inquiries", cookie, "POST")))).status).toBe(401);
   });
 });

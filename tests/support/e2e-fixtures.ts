@@ -31,6 +31,15 @@ export const E2E_ADMIN = {
   password: "e2e-admin-password-1",
 } as const;
 
+/**
+ * A second admin, for tests/e2e/two-factor.spec.ts only: it turns two-factor sign-in on, which
+ * E2E_ADMIN (whose session the other specs share) must never have. Created the same way.
+ */
+export const E2E_2FA_ADMIN = {
+  email: "e2e-2fa-admin@example.com",
+  password: "e2e-2fa-admin-password-1",
+} as const;
+
 let cookies: Awaited<ReturnType<ReturnType<Page["context"]>["cookies"]>> | undefined;
 
 /**

@@ -11,7 +11,9 @@ import type { Route } from "./+types/layout";
  * it also sends back the session cookie when better-auth has just extended the session.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+  // The shell also frames /admin/account, which must open before two-factor sign-in is on; every
+  // other page's own loader applies REQUIRE_ADMIN_2FA (requireAdmin's default).
+  const admin = await requireAdmin(request, { allowWithoutTwoFactor: true });
   return data({ email: admin.email }, { headers: await sessionCookies(request) });
 }
 

@@ -1,7 +1,8 @@
 import { CircleAlert, LoaderCircle, LockKeyhole } from "lucide-react";
-import { Form, replace, useNavigation } from "react-router";
+import { data, Form, Link, replace, useNavigation } from "react-router";
 import { z } from "zod/mini";
-import { getAdmin, signInWithPassword } from "#server/auth.server.ts";
+import { getAdmin, signInWithPassword, verifySecondFactor } from "#server/auth.server.ts";
+import { config } from "#server/config.server.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -14,6 +15,11 @@ import type { Route } from "./+types/sign-in";
 /**
  * /auth 'Admin Access'. A plain form posting to this route's action, which signs in through
  * better-auth on the server and sets its session cookie: it works without JavaScript.
+ *
+ * For an admin with two-factor sign-in the right password answers the second step instead (the
+ * code), and better-auth's short-lived two-factor cookie is the only state between the two
+ * posts: the code's post goes to the same action, which hands it to better-auth's verify
+ * endpoint with that cookie.
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -25,13 +31,99 @@ export async function action({ request, context }: Route.ActionArgs) {
   const posted = await readPostedForm(request);
   if (!posted.ok) return unreadable("sign-in", posted);
   const form = posted.formData;
+  if (form.get("intent") === "two-factor") return secondStep(request, form, context.clientIp);
   const refuse = (status: number, message: string) =>
     failure(status, { form: "sign-in", formData: form, names: ["email"], message });
   const parsed = parseForm(form, signInSchema);
   if (!parsed.ok) return refuse(400, "Please enter your email and password.");
   const result = await signInWithPassword(request, parsed.value, context.clientIp);
-  if (!result.ok) return refuse(result.status, result.message);
+  if (!result.ok) {
+    // The same words for a wrong password, an unknown address and a locked account.
+    const message =
+      result.status === 401
+        ? `${result.message}. Too many wrong passwords in a row lock an account for ${config.signInLockout.minutes} minutes.`
+        : result.message;
+    return refuse(result.status, message);
+  }
+  if (result.twoFactor) return codeStep({ method: "totp" }, result.headers);
   throw replace("/admin/dashboard", { headers: result.headers });
+}
+
+type CodeMethod = "totp" | "backup_code";
+
+/** The second step's page: the code input (and the backup code's), with `message` if refused. */
+function codeStep(
+  answer: { method: CodeMethod; message?: string },
+  headers = new Headers(),
+  status = 200,
+) {
+  headers.set("Cache-Control", "no-store");
+  return data(
+    { ok: answer.message === undefined, form: "two-factor", ...answer },
+    { status, headers },
+  );
+}
+
+async function secondStep(request: Request, form: FormData, clientIp: string | undefined) {
+  const parsed = parseForm(form, codeSchema);
+  const method: CodeMethod =
+    parsed.ok && parsed.value.method === "backup_code" ? "backup_code" : "totp";
+  if (!parsed.ok) {
+    return codeStep(
+      { method, message: method === "totp" ? "Enter the 6-digit code." : "Enter a backup code." },
+      undefined,
+      400,
+    );
+  }
+  const code = method === "totp" ? parsed.value.code.replace(/\s+/g, "") : parsed.value.code;
+  const result = await verifySecondFactor(request, { method, code }, clientIp);
+  if (result.ok) throw replace("/admin/dashboard", { headers: result.headers });
+  switch (result.code) {
+    case "INVALID_CODE":
+    case "INVALID_BACKUP_CODE":
+      return codeStep(
+        {
+          method,
+          message:
+            method === "totp"
+              ? "That code is not right. Enter the code your app shows now."
+              : "That backup code is not right, or it has been used already.",
+        },
+        result.headers,
+        401,
+      );
+    case "ACCOUNT_TEMPORARILY_LOCKED":
+      return failure(
+        429,
+        {
+          form: "sign-in",
+          formData: null,
+          names: [],
+          message:
+            "Too many wrong codes: two-factor sign-in for this account is paused for a while. Please try again later.",
+        },
+        result.headers,
+      );
+    default:
+      if (result.status === 429) {
+        return codeStep(
+          { method, message: "Too many attempts. Please wait a minute and try again." },
+          result.headers,
+          429,
+        );
+      }
+      // The two-factor cookie expired or too many codes were tried for it: start again.
+      return failure(
+        401,
+        {
+          form: "sign-in",
+          formData: null,
+          names: [],
+          message: "The time for the code ran out. Please enter your password again.",
+        },
+        result.headers,
+      );
+  }
 }
 
 export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
@@ -51,10 +143,24 @@ const signInSchema = z.object({
   password: z.string().check(z.minLength(1), z.maxLength(1024)),
 });
 
+const codeSchema = z.object({
+  method: z.enum(["totp", "backup_code"]),
+  code: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+});
+
 export default function SignIn({ actionData }: Route.ComponentProps) {
-  const error = actionData && !actionData.ok ? actionData.message : undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction === "/auth";
+  if (actionData?.form === "two-factor" && "method" in actionData) {
+    return (
+      <CodeStep
+        method={actionData.method}
+        error={"message" in actionData ? actionData.message : undefined}
+        submitting={submitting}
+      />
+    );
+  }
+  const error = actionData && !actionData.ok ? actionData.message : undefined;
   return (
     <section className="mx-auto flex max-w-md flex-col px-4 py-16 md:py-24">
       <Card>
@@ -82,7 +188,9 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
                 type="email"
                 autoComplete="username"
                 required
-                defaultValue={(actionData && !actionData.ok && actionData.values?.email) || ""}
+                defaultValue={
+                  (actionData && "values" in actionData && actionData.values?.email) || ""
+                }
                 aria-invalid={error ? true : undefined}
               />
             </div>
@@ -108,6 +216,102 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
               {submitting ? "Signing in..." : "Sign In"}
             </Button>
           </Form>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+function ErrorMessage({ message }: { message: string }) {
+  return (
+    <div
+      role="alert"
+      className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 p-3 text-sm text-destructive"
+    >
+      <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <p>{message}</p>
+    </div>
+  );
+}
+
+/** The second step: the code from the authenticator app, or a backup code instead. */
+function CodeStep({
+  method,
+  error,
+  submitting,
+}: {
+  method: CodeMethod;
+  error: string | undefined;
+  submitting: boolean;
+}) {
+  const backup = method === "backup_code";
+  return (
+    <section className="mx-auto flex max-w-md flex-col px-4 py-16 md:py-24">
+      <Card>
+        <CardHeader className="items-center text-center">
+          <LockKeyhole aria-hidden className="size-8 text-primary" />
+          <h1 className="text-2xl leading-tight font-semibold tracking-tight">
+            Two-factor sign-in
+          </h1>
+          <CardDescription>
+            Enter the 6-digit code from your authenticator app to finish signing in.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          {error && !backup ? <ErrorMessage message={error} /> : null}
+          <Form method="post" replace className="grid gap-4">
+            <input type="hidden" name="intent" value="two-factor" />
+            <input type="hidden" name="method" value="totp" />
+            <div className="grid gap-2">
+              <Label htmlFor="auth-code">Authentication code</Label>
+              <Input
+                id="auth-code"
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                maxLength={9}
+                required
+                // The step exists for this one field: typing can start at once.
+                autoFocus={!backup}
+                aria-invalid={error && !backup ? true : undefined}
+              />
+            </div>
+            <Button type="submit" disabled={submitting} className="w-full">
+              {submitting ? <LoaderCircle aria-hidden className="animate-spin" /> : null}
+              Verify
+            </Button>
+          </Form>
+          <details open={backup} className="rounded-md border p-3 text-sm">
+            <summary className="cursor-pointer font-medium">Use a backup code instead</summary>
+            <Form method="post" replace className="mt-3 grid gap-4">
+              {error && backup ? <ErrorMessage message={error} /> : null}
+              <input type="hidden" name="intent" value="two-factor" />
+              <input type="hidden" name="method" value="backup_code" />
+              <div className="grid gap-2">
+                <Label htmlFor="auth-backup-code">Backup code</Label>
+                <Input
+                  id="auth-backup-code"
+                  name="code"
+                  autoComplete="off"
+                  spellCheck={false}
+                  maxLength={64}
+                  required
+                  aria-invalid={error && backup ? true : undefined}
+                />
+                <p className="text-muted-foreground">
+                  One of the codes you kept when you turned two-factor sign-in on. Each works once.
+                </p>
+              </div>
+              <Button type="submit" variant="outline" disabled={submitting} className="w-full">
+                Use Backup Code
+              </Button>
+            </Form>
+          </details>
+          <p className="text-center text-sm">
+            <Link to="/auth" reloadDocument className="text-primary underline underline-offset-4">
+              Start again
+            </Link>
+          </p>
         </CardContent>
       </Card>
     </section>

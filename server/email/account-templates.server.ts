@@ -1,0 +1,61 @@
+import {
+  escapeHtml,
+  formatSubmissionDate,
+  layout,
+  rowsHtml,
+  rowsText,
+  type RenderedEmail,
+  type Row,
+} from "./templates.server.ts";
+
+/**
+ * E-mails about an admin's own account (issue 17): sent to the account's address, never to
+ * anyone who merely typed it, so they may say what the sign-in page must not (that it is locked).
+ */
+
+export interface AccountLockedData {
+  email: string;
+  attempts: number;
+  lockedUntil: Date;
+  /** Where the last wrong password came from, when known. */
+  ipAddress: string | null;
+  signInUrl: string;
+}
+
+/** 'Your admin account is locked': what happened, until when, and what to do if it wasn't them. */
+export function renderAccountLocked(data: AccountLockedData): RenderedEmail {
+  const subject = "Your NightWatch admin account is locked for now";
+  const until = formatSubmissionDate(data.lockedUntil);
+  const rows: Row[] = [
+    ["Account", data.email],
+    ["Locked until", `${until} (UK time)`],
+    ["Last attempt from", data.ipAddress],
+  ];
+  const happened = `Someone entered a wrong password for your NightWatch admin account ${data.attempts} times in a row, so signing in to it is refused until ${until} (UK time), even with the right password.`;
+  const ifYou = "If that was you, wait until then and sign in as usual. Nothing else needs doing.";
+  const ifNot =
+    "If it wasn't you, someone may be guessing your password: once the lock ends, sign in and change your password (or use “Forgot password?” on the sign-in page), make sure two-factor sign-in is on under My Account, and tell the rest of the team.";
+  const html = layout(
+    subject,
+    `<h1 style="font-size:20px;margin:0 0 16px">Your admin account is locked for now</h1>` +
+      `<p>${escapeHtml(happened)}</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
+      `<p>${escapeHtml(ifYou)}</p>` +
+      `<p><strong>${escapeHtml(ifNot)}</strong></p>` +
+      `<p><a href="${escapeHtml(data.signInUrl)}">Admin sign-in</a></p>`,
+  );
+  const text = [
+    "Your admin account is locked for now",
+    "",
+    happened,
+    "",
+    rowsText(rows),
+    "",
+    ifYou,
+    "",
+    ifNot,
+    "",
+    `Admin sign-in: ${data.signInUrl}`,
+  ].join("\n");
+  return { subject, html, text };
+}
