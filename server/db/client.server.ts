@@ -1,8 +1,9 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { log } from "../log.server.ts";
-import { ensurePrivateDir, tightenTree } from "../private-files.server.ts";
+import { ensurePrivateDir, PRIVATE_DIR_MODE, tightenTree } from "../private-files.server.ts";
 import * as schema from "./schema.ts";
 import { lockDataDirectory } from "./lock.server.ts";
 
@@ -41,8 +42,9 @@ export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
   let release = () => {};
   let client;
   if (target.kind === "pglite") {
-    // DATA_DIR holds personal data and secrets: the server's user only (decision 0021).
-    ensurePrivateDir(target.dataDir);
+    // DATA_DIR holds personal data and secrets: the server's user only (decision 0021). An
+    // existing one is tightened (and counted) by the walk below.
+    mkdirSync(target.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     release = lockDataDirectory(target.dataDir);
     try {
       const before = tightenTree(target.dataDir);
