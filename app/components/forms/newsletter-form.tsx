@@ -103,7 +103,7 @@ export function NewsletterForm({
             required
             maxLength={LIMITS.email}
           />
-          <Button type="submit" className="shrink-0">
+          <Button type="submit" className="shrink-0" aria-describedby={`${id}-consent`}>
             {busy ? "Subscribing..." : "Subscribe"}
           </Button>
         </div>
