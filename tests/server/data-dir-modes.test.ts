@@ -4,18 +4,32 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post } from "#tests/support/site-client.ts";
-import { buildSite, isBuilt, sleep, startSite, type Site } from "#tests/support/site-process.ts";
+import {
+  buildSite,
+  createAdmin,
+  isBuilt,
+  signIn,
+  sleep,
+  startSite,
+  type Site,
+} from "#tests/support/site-process.ts";
 
 /**
  * Files under DATA_DIR are the server's user's only (issue 17, decision 0021): the real built
  * server (BUILD_DIR, default `build`; built here if missing) on a fresh data directory writes its
- * embedded database, an enquiry's .eml copies and a newsletter welcome; once it has stopped, no
+ * embedded database, an enquiry's .eml copies, a newsletter welcome and an uploaded picture (the
+ * admin made beforehand by `npm run admin:create`'s script); once it has stopped, no
  * entry has a group or other permission bit. A directory loosened by hand is tightened at the
  * next start, which says so in one log line. On the way, a mail client's one-click unsubscribe
  * (RFC 8058: a POST with a foreign Origin and no cookie) goes through the site's request rules.
  */
 
 const buildDir = process.env.BUILD_DIR ?? "build";
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+const ADMIN = { email: "modes-admin@example.com", password: "modes-admin-password-1" };
 const root = mkdtempSync(path.join(os.tmpdir(), "nw-modes-"));
 const dataDir = path.join(root, "data");
 let site: Site | undefined;
@@ -71,7 +85,8 @@ afterAll(async () => {
 });
 
 describe("files under DATA_DIR are readable by the server's user only", () => {
-  it("a fresh DATA_DIR: database, .eml copies and the directory itself", async () => {
+  it("a fresh DATA_DIR: database, .eml copies, media and the directory itself", async () => {
+    createAdmin({ ...ADMIN, dataDir });
     site = await startSite({
       port: await freePort(),
       buildDir,
@@ -106,6 +121,21 @@ describe("files under DATA_DIR are readable by the server's user only", () => {
     });
     expect(oneClick.status).toBe(200);
     expect(oneClick.body).toContain("You have been unsubscribed");
+    // The exemption is that path's alone: a foreign Origin is still refused on other forms.
+    const foreign = await post(
+      `${site.url}/newsletter`,
+      { email: "other@example.com", contact_website: "" },
+      { headers: { origin: "https://mail.example" } },
+    );
+    expect(foreign.status).toBe(400);
+
+    const cookie = await signIn(site.url, ADMIN.email, ADMIN.password);
+    const upload = new FormData();
+    upload.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
+    const uploaded = await post(`${site.url}/api/admin/media`, upload, {
+      headers: { cookie, origin: site.url },
+    });
+    expect(uploaded.status).toBe(201);
 
     expect(await site.stop()).toBe(0);
     site = undefined;
@@ -114,6 +144,7 @@ describe("files under DATA_DIR are readable by the server's user only", () => {
     const entries = walk(dataDir);
     expect(entries.filter((e) => e.file.startsWith("db")).length).toBeGreaterThan(100);
     expect(entries.filter((e) => e.file.endsWith(".eml")).length).toBeGreaterThanOrEqual(3);
+    expect(entries.filter((e) => e.file.startsWith("media/content/")).length).toBe(1);
     expect(loose(entries)).toEqual([]);
   });
 
