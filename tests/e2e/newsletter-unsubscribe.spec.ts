@@ -76,3 +76,29 @@ test("a link that was changed is refused clearly, with nothing to press", async 
   await expect(page.getByRole("button", { name: "Unsubscribe" })).toHaveCount(0);
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the /newsletter page's form, then the link's button, work as plain posts", async ({
+    page,
+  }) => {
+    const email = `e2e-unsub-nojs-${Date.now().toString(36)}@example.com`;
+    await page.goto("/newsletter");
+    const form = page.locator("form#newsletter-page-form");
+    await expect(form.getByText(/By subscribing you agree/)).toBeVisible();
+    await form.getByLabel("Email address").fill(email);
+    await form.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page.getByRole("heading", { name: "Successfully Subscribed!" })).toBeVisible();
+
+    await expect.poll(() => welcomesTo(email).length, { timeout: 15_000 }).toBe(1);
+    const link = /^List-Unsubscribe: <([^>]+)>$/m.exec(welcomesTo(email)[0]!)?.[1];
+    await page.goto(link!);
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.getByRole("heading", { name: "You have been unsubscribed" })).toBeVisible();
+    // Sent again (a reload, a second click): the same state, said so.
+    await page.goto(link!);
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.getByRole("heading", { name: "You are already unsubscribed" })).toBeVisible();
+  });
+});
