@@ -36,8 +36,8 @@ export function reactRouterHandler(
 }
 
 /**
- * POSTs whose only authority is a signed token in their URL, not a session cookie: a foreign
- * Origin cannot forge them, so it is not refused (decision 0021).
+ * POSTs whose only authority is a signed token in their URL, never a cookie: a cross-site page
+ * cannot forge one without the token, so their Origin is not checked (decision 0021).
  */
 const TOKEN_AUTHORISED_POSTS = new Set(["/newsletter/unsubscribe", "/newsletter/unsubscribe.data"]);
 
