@@ -12,6 +12,10 @@ import { fileURLToPath } from "node:url";
 
 type AppModule = typeof import("./server/app.ts");
 
+// Whatever this process creates is the server's user's alone (decision 0021). PGlite does not
+// honour it for its files (it writes them 0666), so DATA_DIR is also tightened after it opens.
+process.umask(0o077);
+
 const dev = process.argv.includes("--dev");
 // React and React Router pick their production builds from NODE_ENV: set it before loading them.
 // A write, not a read: settings are still read in server/config.server.ts only.

@@ -12,6 +12,7 @@ export default [
     route("terms", "routes/site/terms.tsx"),
     route("gdpr", "routes/site/gdpr.tsx"),
     route("newsletter", "routes/site/newsletter.tsx"),
+    route("newsletter/unsubscribe", "routes/site/newsletter-unsubscribe.tsx"),
     route("training", "routes/site/training-redirect.tsx"),
 
     // services

@@ -2,6 +2,9 @@ import { closeDatabase, openDatabase, type DatabaseHandle } from "#server/db/cli
 import { DataDirectoryInUseError } from "#server/db/lock.server.ts";
 import { configuredTarget, describeTarget } from "#server/db/target.server.ts";
 
+// Whatever a command creates under DATA_DIR is the server's user's alone (decision 0021).
+process.umask(0o077);
+
 /**
  * Runs a command-line task against the configured database (migrated first). On the embedded
  * database the directory lock makes this refuse, clearly, while the site is running.

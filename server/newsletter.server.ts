@@ -5,6 +5,11 @@ import { db } from "./db/client.server.ts";
 import { newsletterSubscriptions } from "./db/schema.ts";
 import { containsPattern } from "./db/sql.server.ts";
 import { log } from "./log.server.ts";
+import { queueNewsletterWelcome } from "./newsletter-unsubscribe.server.ts";
+import {
+  NEWSLETTER_CONSENT_TEXT,
+  type NewsletterConsentPage,
+} from "#app/lib/newsletter-consent.ts";
 
 /** Newsletter sign-ups from the footer (spec §5 'Newsletter', §8). */
 
@@ -23,40 +28,76 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** What the visitor agreed to: which form, and the words it showed beside its button. */
+export interface NewsletterConsent {
+  page: NewsletterConsentPage;
+  text: string;
+}
+
+const FOOTER_CONSENT: NewsletterConsent = { page: "footer", text: NEWSLETTER_CONSENT_TEXT };
+
 /**
- * Stores the address trimmed and lower-cased. A second sign-up with the same address in any
- * casing hits the unique index on lower(email) (23505) and is answered 'already subscribed' —
- * unless the row there is held as suspected spam and this sign-up is not: then a real person has
- * asked for it, so the mark is cleared and they are subscribed (decision 0012). `suspected`
- * (the honeypot's mark) stores a new address marked; it is not exported or counted.
+ * Stores the address trimmed and lower-cased, with its consent (when, which form, the words
+ * shown), and queues the welcome e-mail with the unsubscribe link in the same transaction. A
+ * second sign-up with the same address in any casing hits the unique index on lower(email)
+ * (23505) and is answered 'already subscribed' — unless the row there is held as suspected spam
+ * or left through its unsubscribe link and this sign-up is not suspected: then a real person has
+ * asked for it, so it is subscribed again with the new consent (decision 0012). `suspected` (the
+ * honeypot's mark) stores a new address marked, with no e-mail; it is not exported or counted.
  */
 export async function subscribe(
   email: string,
   source: string = NEWSLETTER_SOURCE_FOOTER,
   suspected: SpamReason | null = null,
+  consent: NewsletterConsent = FOOTER_CONSENT,
 ): Promise<SubscribeResult> {
   const normalised = normaliseEmail(email);
+  const consentAt = new Date();
+  const consentFields = {
+    consentAt,
+    consentPage: consent.page,
+    consentText: consent.text,
+  };
   try {
-    const [row] = await db()
-      .insert(newsletterSubscriptions)
-      .values({ email: normalised, source, spamReason: suspected })
-      .returning({ id: newsletterSubscriptions.id });
+    const row = await db().transaction(async (tx) => {
+      const [row] = await tx
+        .insert(newsletterSubscriptions)
+        .values({ email: normalised, source, spamReason: suspected, ...consentFields })
+        .returning();
+      // Held suspected spam gets its welcome only when released.
+      if (!suspected) await queueNewsletterWelcome(tx, row!);
+      return row!;
+    });
     if (suspected) log.warn({ spamReason: suspected }, "newsletter sign-up held as suspected spam");
-    return { status: "subscribed", id: row!.id, email: normalised };
+    return { status: "subscribed", id: row.id, email: normalised };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
   if (suspected === null) {
-    const [cleared] = await db()
-      .update(newsletterSubscriptions)
-      .set({ spamReason: null, isActive: true, source, subscribedAt: new Date() })
-      .where(
-        orm.and(
-          orm.sql`lower(${newsletterSubscriptions.email}) = ${normalised}`,
-          orm.isNotNull(newsletterSubscriptions.spamReason),
-        ),
-      )
-      .returning({ id: newsletterSubscriptions.id });
+    const cleared = await db().transaction(async (tx) => {
+      const [row] = await tx
+        .update(newsletterSubscriptions)
+        .set({
+          spamReason: null,
+          isActive: true,
+          source,
+          subscribedAt: consentAt,
+          unsubscribedAt: null,
+          ...consentFields,
+        })
+        .where(
+          orm.and(
+            orm.sql`lower(${newsletterSubscriptions.email}) = ${normalised}`,
+            orm.or(
+              orm.isNotNull(newsletterSubscriptions.spamReason),
+              orm.isNotNull(newsletterSubscriptions.unsubscribedAt),
+            ),
+          ),
+        )
+        .returning();
+      if (row) await queueNewsletterWelcome(tx, row);
+      return row;
+    });
     if (cleared) return { status: "subscribed", id: cleared.id, email: normalised };
   }
   return { status: "already_subscribed", email: normalised };
@@ -234,6 +275,8 @@ export async function releaseSubscription(
     return after;
   });
   if (row) log.info({ subscriptionId: id }, "suspected-spam subscription released");
+  // Held sign-ups had no welcome e-mail (decision 0012): it goes now, once (decision 0021).
+  if (row) await queueNewsletterWelcome(db(), row);
   return row ? toAdminSubscription(row) : null;
 }
 

@@ -35,6 +35,12 @@ export function reactRouterHandler(
   };
 }
 
+/**
+ * POSTs whose only authority is a signed token in their URL, never a cookie: a cross-site page
+ * cannot forge one without the token, so their Origin is not checked (decision 0021).
+ */
+const TOKEN_AUTHORISED_POSTS = new Set(["/newsletter/unsubscribe", "/newsletter/unsubscribe.data"]);
+
 function webRequest(req: ExpressRequest, res: ExpressResponse, onRefused: () => void): Request {
   // Express's view of the request: behind a trusted proxy (`trust proxy`), its scheme and host
   // come from X-Forwarded-Proto and X-Forwarded-Host. React Router compares this origin with the
@@ -49,8 +55,12 @@ function webRequest(req: ExpressRequest, res: ExpressResponse, onRefused: () => 
   res.on("close", abort);
 
   const headers = new Headers();
+  const tokenAuthorised = TOKEN_AUTHORISED_POSTS.has(req.path.toLowerCase());
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
+    // Mail clients post one-click unsubscribes from anywhere (RFC 8058): the signed token in
+    // the URL is the authority there, so React Router's Origin check is not applied.
+    if (tokenAuthorised && name === "origin") continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
   const init: RequestInit & { duplex?: "half" } = {

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { log } from "../log.server.ts";
+import { ensurePrivateDir, PRIVATE_DIR_MODE, tightenTree } from "../private-files.server.ts";
 import * as schema from "./schema.ts";
 import { lockDataDirectory } from "./lock.server.ts";
 
@@ -41,10 +42,20 @@ export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
   let release = () => {};
   let client;
   if (target.kind === "pglite") {
+    // DATA_DIR holds personal data and secrets: the server's user only (decision 0021). An
+    // existing one is tightened (and counted) by the walk below.
+    mkdirSync(target.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     release = lockDataDirectory(target.dataDir);
-    const dir = path.join(target.dataDir, "db");
-    mkdirSync(dir, { recursive: true });
     try {
+      const before = tightenTree(target.dataDir);
+      if (before.tightened > 0 || before.failed > 0) {
+        log.warn(
+          { dataDir: target.dataDir, ...before },
+          `tightened ${before.tightened} entries in the data directory to the server's user only`,
+        );
+      }
+      const dir = path.join(target.dataDir, "db");
+      ensurePrivateDir(dir);
       client = await PGlite.create(dir);
     } catch (error) {
       release();
@@ -53,7 +64,27 @@ export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
   } else {
     client = await PGlite.create();
   }
-  return wrapPGlite(client, release);
+  const handle = await wrapPGlite(client, release);
+  if (target.kind !== "pglite") return handle;
+  const dataDir = target.dataDir;
+  return {
+    ...handle,
+    // PGlite writes its files 0666 as it goes; on close they are tightened once more.
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        tightenPGliteFiles(dataDir);
+        release();
+      }
+    },
+  };
+}
+
+/** After PGlite created or wrote files (0666 whatever the umask): the server's user only. */
+function tightenPGliteFiles(dataDir: string): void {
+  const after = tightenTree(dataDir);
+  log.debug({ dataDir, ...after }, "data directory modes tightened");
 }
 
 /** A Drizzle handle over an open PGlite instance (tests wrap their clones with it too). */
@@ -111,6 +142,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     await handle.close();
     throw error;
   }
+  if (target.kind === "pglite") tightenPGliteFiles(target.dataDir);
   current = handle;
   return handle;
 }

@@ -20,6 +20,8 @@ export interface OutgoingEmail {
   orderId?: string | null;
   /** An invoice, receipt or credit note to attach as a PDF (drawn when the message is sent). */
   documentId?: string | null;
+  /** Extra message headers (e.g. List-Unsubscribe on newsletter mail); names and values one line. */
+  headers?: Record<string, string> | null;
 }
 
 /** Queues messages in `tx` (a transaction or the database). */
@@ -41,6 +43,7 @@ export async function queueEmails(
         inquiryId: m.inquiryId ?? null,
         orderId: m.orderId ?? null,
         documentId: m.documentId ?? null,
+        headers: m.headers ?? null,
       })),
     )
     .returning();

@@ -38,6 +38,16 @@ function senderDomain(from: string): string {
   return match?.[1] ?? "localhost";
 }
 
+/** Stored headers as nodemailer takes them; a name or value with a line break is dropped. */
+function oneLineHeaders(headers: Record<string, string> | null): Record<string, string> {
+  const safe: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (/^[!-9;-~]+$/.test(name) && typeof value === "string" && !/[\r\n]/.test(value))
+      safe[name] = value;
+  }
+  return safe;
+}
+
 function envelope(row: OutboxRow, from: string, attachments: MailAttachment[] = []) {
   return {
     from,
@@ -49,7 +59,8 @@ function envelope(row: OutboxRow, from: string, attachments: MailAttachment[] = 
     // Stable per row, so a receiving system can recognise a (rare) repeat after a crash.
     messageId: `<${row.id}@${senderDomain(from)}>`,
     date: row.createdAt,
-    headers: { "X-NightWatch-Kind": row.kind },
+    // The row's own headers (e.g. List-Unsubscribe) never replace the kind header.
+    headers: { ...oneLineHeaders(row.headers), "X-NightWatch-Kind": row.kind },
     attachments: attachments.map((a) => ({
       filename: a.filename,
       content: a.content,
@@ -98,11 +109,12 @@ export function fileMailer(dir: string, from: string = config.mailFrom): Mailer 
   return {
     async send(row, attachments) {
       const info = await transport.sendMail(envelope(row, from, attachments));
-      await mkdir(dir, { recursive: true });
+      // Copies hold personal data: the server's user only (decision 0021).
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       const stamp = row.createdAt.toISOString().replace(/[:.]/g, "-");
       const file = path.join(dir, `${stamp}-${row.kind}-${row.id}.eml`);
       // Written whole then renamed, so a reader never sees half a message.
-      await writeFile(`${file}.tmp`, info.message as Buffer);
+      await writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
       await rename(`${file}.tmp`, file);
       return file;
     },

@@ -6,7 +6,12 @@ import {
   safeReturnPath,
   type FormResult,
 } from "#app/lib/inquiry-schemas.ts";
-import { subscribe } from "../newsletter.server.ts";
+import {
+  CONSENT_PAGE_FIELD,
+  NEWSLETTER_CONSENT_TEXT,
+  consentPageOf,
+} from "#app/lib/newsletter-consent.ts";
+import { NEWSLETTER_SOURCE_FOOTER, subscribe } from "../newsletter.server.ts";
 import { failure, formIdOf, invalid, readPostedForm, unreadable } from "./form-post.server.ts";
 import { answerPublicForm, publicFormSaved } from "./public-form.server.ts";
 
@@ -43,7 +48,11 @@ function subscribeFromForm(formData: FormData, context: ActionFunctionArgs["cont
     if (!parsed.ok) return invalid("newsletter", formData, names, parsed.fieldErrors);
 
     // A honeypot post is stored all the same, marked (not exported or counted) — decision 0012.
-    const result = await subscribe(parsed.value.email, undefined, suspected);
+    // Consent is recorded with the words every newsletter form shows beside its button.
+    const result = await subscribe(parsed.value.email, NEWSLETTER_SOURCE_FOOTER, suspected, {
+      page: consentPageOf(formData.get(CONSENT_PAGE_FIELD)),
+      text: NEWSLETTER_CONSENT_TEXT,
+    });
     if (result.status === "already_subscribed") {
       return failure(409, {
         form: "newsletter",

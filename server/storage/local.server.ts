@@ -26,9 +26,10 @@ export function localMediaStorage(dir: string): MediaStorage {
   return {
     async put(folder: MediaFolder, name: string, bytes: Uint8Array) {
       const file = fileFor(root, folder, name);
-      await mkdir(path.dirname(file), { recursive: true });
+      // The server's user only, like all of DATA_DIR (decision 0021).
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       // 'wx': never replace an existing file (names carry a timestamp and randomness).
-      await writeFile(file, bytes, { flag: "wx" });
+      await writeFile(file, bytes, { flag: "wx", mode: 0o600 });
       return `${LOCAL_MEDIA_URL_PREFIX}${folder}/${name}`;
     },
     async delete(url: string) {

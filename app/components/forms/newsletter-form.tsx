@@ -2,6 +2,11 @@ import { useLocation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { LIMITS, newsletterSchema, type FormResult } from "#app/lib/inquiry-schemas.ts";
+import {
+  CONSENT_PAGE_FIELD,
+  NEWSLETTER_CONSENT_TEXT,
+  type NewsletterConsentPage,
+} from "#app/lib/newsletter-consent.ts";
 import type { ToastInput } from "#app/lib/toast.ts";
 import { controlProps, fieldIds, HiddenFormFields, useSubmitCycle } from "./form-parts.tsx";
 
@@ -47,7 +52,14 @@ export function newsletterMessage(result: FormResult | undefined): ToastInput {
  * Footer 'Stay Updated'. Posts to /newsletter: with JavaScript through a fetcher (toast, field
  * cleared on success), without it as a normal POST that shows a small result page.
  */
-export function NewsletterForm({ id = "newsletter-form" }: { id?: string }) {
+export function NewsletterForm({
+  id = "newsletter-form",
+  consentPage = "footer",
+}: {
+  id?: string;
+  /** Which form this is, stored with the consent. */
+  consentPage?: NewsletterConsentPage;
+}) {
   const location = useLocation();
   const cycle = useSubmitCycle({
     form: "newsletter",
@@ -77,6 +89,7 @@ export function NewsletterForm({ id = "newsletter-form" }: { id?: string }) {
     >
       <HiddenFormFields form="newsletter" formId={id} />
       <input type="hidden" name={RETURN_TO_FIELD} value={location.pathname + location.search} />
+      <input type="hidden" name={CONSENT_PAGE_FIELD} value={consentPage} />
       <fieldset disabled={busy} className="grid gap-2">
         <div className="flex gap-2">
           <label htmlFor={`${id}-email`} className="sr-only">
@@ -90,10 +103,13 @@ export function NewsletterForm({ id = "newsletter-form" }: { id?: string }) {
             required
             maxLength={LIMITS.email}
           />
-          <Button type="submit" className="shrink-0">
+          <Button type="submit" className="shrink-0" aria-describedby={`${id}-consent`}>
             {busy ? "Subscribing..." : "Subscribe"}
           </Button>
         </div>
+        <p id={`${id}-consent`} className="text-xs text-muted-foreground">
+          {NEWSLETTER_CONSENT_TEXT}
+        </p>
         {errors.email ? (
           <p id={errorId} role="alert" className="text-sm text-destructive">
             {errors.email}

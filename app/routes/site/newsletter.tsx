@@ -48,7 +48,7 @@ export default function NewsletterPage({ actionData }: Route.ComponentProps) {
       )}
       {!result?.ok ? (
         <div className="mt-8">
-          <NewsletterForm id="newsletter-page-form" />
+          <NewsletterForm id="newsletter-page-form" consentPage="newsletter_page" />
         </div>
       ) : null}
       <p className="mt-8">
