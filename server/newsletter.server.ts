@@ -271,12 +271,12 @@ export async function releaseSubscription(
         before: { spamReason: before.spamReason },
         after: { spamReason: null },
       });
+      // Held sign-ups had no welcome e-mail (decision 0012): it goes now, once (decision 0021).
+      await queueNewsletterWelcome(tx, after);
     }
     return after;
   });
   if (row) log.info({ subscriptionId: id }, "suspected-spam subscription released");
-  // Held sign-ups had no welcome e-mail (decision 0012): it goes now, once (decision 0021).
-  if (row) await queueNewsletterWelcome(db(), row);
   return row ? toAdminSubscription(row) : null;
 }
 

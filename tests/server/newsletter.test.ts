@@ -15,6 +15,9 @@ import { unsubscribeToken } from "#server/newsletter-unsubscribe.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";
 
+/** The admin who releases a held sign-up (recorded in the audit log). */
+const STAFF = { id: "admin-1", email: "staff@example.com" };
+
 const database = useFreshDatabase();
 
 const rows = () => database().db.select().from(newsletterSubscriptions);
@@ -254,12 +257,12 @@ describe("newsletter consent, welcome e-mail and one-click unsubscribe (decision
     expect(held).toMatchObject({ spamReason: "honeypot" });
     expect(await welcomes()).toHaveLength(0);
 
-    expect(await releaseSubscription(held!.id)).toMatchObject({ spamReason: null });
+    expect(await releaseSubscription(held!.id, STAFF)).toMatchObject({ spamReason: null });
     const mails = await welcomes();
     expect(mails).toHaveLength(1);
     expect(mails[0]!.headers!["List-Unsubscribe"]).toContain(unsubscribeToken(held!.id));
     // Released once only: a second release finds nothing held and sends nothing.
-    expect(await releaseSubscription(held!.id)).toBeNull();
+    expect(await releaseSubscription(held!.id, STAFF)).toBeNull();
     expect(await welcomes()).toHaveLength(1);
   });
 });
