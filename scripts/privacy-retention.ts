@@ -6,7 +6,7 @@ import { withDatabase } from "./cli.ts";
 await withDatabase(async () => {
   const months = config.inquiryRetentionMonths;
   if (months <= 0) return "INQUIRY_RETENTION_MONTHS is 0: retention is off, nothing changed.";
-  const { inquiries, emails } = await anonymiseExpiredInquiries(new Date(), months);
+  const { inquiries, emails } = await anonymiseExpiredInquiries(new Date(), { months });
   return inquiries
     ? `Anonymised ${inquiries} ${inquiries === 1 ? "inquiry" : "inquiries"} older than ${months} months; deleted ${emails} stored ${emails === 1 ? "e-mail" : "e-mails"}.`
     : `No inquiry older than ${months} months left to anonymise.`;

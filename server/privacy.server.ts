@@ -465,7 +465,7 @@ export interface ErasureResult {
 export async function erasePersonalData(
   email: string,
   actor: AuditActor,
-  now: Date = new Date(),
+  { now = new Date(), outboxDir = outboxDirectory() }: { now?: Date; outboxDir?: string } = {},
 ): Promise<ErasureResult> {
   const address = email.trim().toLowerCase();
   const outcome = await db().transaction(async (tx) => {
@@ -531,7 +531,7 @@ export async function erasePersonalData(
     });
     return { counts, emailIds };
   });
-  await removeStoredEmails(outcome.emailIds);
+  await removeStoredEmails(outcome.emailIds, outboxDir);
   return { counts: outcome.counts, message: describeErasure(outcome.counts, true) };
 }
 
@@ -558,7 +558,10 @@ function monthsBefore(now: Date, months: number): Date {
  */
 export async function anonymiseExpiredInquiries(
   now: Date = new Date(),
-  months: number = config.inquiryRetentionMonths,
+  {
+    months = config.inquiryRetentionMonths,
+    outboxDir = outboxDirectory(),
+  }: { months?: number; outboxDir?: string } = {},
 ): Promise<RetentionResult> {
   if (!months || months <= 0) return { inquiries: 0, emails: 0 };
   const cutoff = monthsBefore(now, months);
@@ -602,7 +605,7 @@ export async function anonymiseExpiredInquiries(
     });
     return { inquiries: ids.length, emailIds: deleted.map((d) => d.id) };
   });
-  await removeStoredEmails(outcome.emailIds);
+  await removeStoredEmails(outcome.emailIds, outboxDir);
   return { inquiries: outcome.inquiries, emails: outcome.emailIds.length };
 }
 
