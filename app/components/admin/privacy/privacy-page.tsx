@@ -262,10 +262,13 @@ function ResultTable({
   );
 }
 
-/** Erase: asks first with the counts, then posts intent=erase; the answer is the toast. */
+/**
+ * Erase: asks first with the counts, then posts intent=erase; the answer is the toast, shown as
+ * soon as it arrives, since the reloaded page ("Nothing is held") no longer has this button.
+ */
 function EraseButton({ email, detail }: { email: string; detail: string }) {
   const fetcher = useFetcher<FormAnswer>();
-  useFormAnswer(fetcher);
+  useFormAnswer(fetcher, { immediate: () => true });
   const busy = fetcher.state !== "idle";
   return (
     <ConfirmAction
