@@ -29,6 +29,10 @@ export const privacyEraseSchema = z.object({ email: privacyEmailField });
 export const PRIVACY_EXPORT_FORMATS = ["json", "csv"] as const;
 export type PrivacyExportFormat = (typeof PRIVACY_EXPORT_FORMATS)[number];
 
+export function privacySearchHref(email: string): string {
+  return `/admin/privacy?${new URLSearchParams({ email }).toString()}`;
+}
+
 export function privacyExportHref(email: string, format: PrivacyExportFormat): string {
   return `/admin/privacy/export?${new URLSearchParams({ email, format }).toString()}`;
 }
@@ -203,7 +207,13 @@ export function describeErasure(counts: ErasureCounts, past = false): string {
 export type PrivacyQuery =
   | { state: "empty" }
   | { state: "invalid"; typed: string; error: string }
-  | { state: "ok"; email: string; format: PrivacyExportFormat };
+  | {
+      state: "ok";
+      email: string;
+      format: PrivacyExportFormat;
+      /** `confirm=erase`: the erase question as a panel (the page reached without JavaScript). */
+      confirmErase: boolean;
+    };
 
 export function parsePrivacyQuery(params: URLSearchParams): PrivacyQuery {
   const typed = params.get("email");
@@ -217,5 +227,10 @@ export function parsePrivacyQuery(params: URLSearchParams): PrivacyQuery {
     };
   }
   const format = params.get("format") === "csv" ? "csv" : "json";
-  return { state: "ok", email: parsed.data.email, format };
+  return {
+    state: "ok",
+    email: parsed.data.email,
+    format,
+    confirmErase: params.get("confirm") === "erase",
+  };
 }

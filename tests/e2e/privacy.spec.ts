@@ -111,3 +111,52 @@ test("an erasure request removes the visitor's inquiry and anonymises their orde
   await expect(order.getByText(email)).toHaveCount(0);
   await expect(order.getByText("£295.00").first()).toBeVisible();
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("search, the erase question and the erasure are plain pages and posts", async ({
+    page,
+    request,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const email = `nojs.${stamp}@example.com`;
+    const booked = await request.post(`/courses/${COURSE}/checkout`, {
+      form: {
+        intent: "invoice",
+        firstName: "Noel",
+        lastName: "Script",
+        email,
+        phone: "+44 20 7946 0000",
+        ...BILLING_FORM,
+        company: `Script ${stamp} Ltd`,
+        studentMode: "others",
+        quantity: "1",
+        "students[0].firstName": "Noel",
+        "students[0].lastName": "Script",
+        "students[0].email": email,
+      },
+    });
+    expect(booked.ok()).toBe(true);
+
+    await signInAsAdmin(page);
+    await page.goto("/admin/privacy");
+    const main = page.getByRole("main");
+    await main.getByLabel("E-mail address").fill(email);
+    await main.getByRole("button", { name: "Find" }).click();
+    await expect(main.getByRole("heading", { name: `Held about ${email}` })).toBeVisible();
+
+    await main.getByRole("button", { name: "Erase" }).click();
+    const question = main.getByRole("region", { name: `Erase the personal data of ${email}?` });
+    await expect(question).toContainText(
+      /Anonymise 1 order and 1 student record \(amounts, dates and invoice numbers are kept for 6 years, as UK tax law requires\); delete \d+ stored e-mails?\. This cannot be undone\./,
+    );
+    await question.getByRole("button", { name: "Erase" }).click();
+    await expect(main.getByRole("status")).toHaveText(
+      /^Anonymised 1 order and 1 student record \(.*\); deleted \d+ stored e-mails?\.$/,
+    );
+    await expect(
+      main.getByRole("heading", { name: `Nothing is held about ${email}` }),
+    ).toBeVisible();
+  });
+});

@@ -31,10 +31,10 @@ export async function action({ request }: Route.ActionArgs) {
   );
 }
 
-export const clientAction = keepFormOnFailure;
+export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
 
 export const meta: Route.MetaFunction = () => adminMeta("Data Requests");
 
-export default function Privacy({ loaderData }: Route.ComponentProps) {
-  return <PrivacyPage query={loaderData.query} data={loaderData.data} />;
+export default function Privacy({ loaderData, actionData }: Route.ComponentProps) {
+  return <PrivacyPage query={loaderData.query} data={loaderData.data} answer={actionData} />;
 }

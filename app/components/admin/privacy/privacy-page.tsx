@@ -1,9 +1,8 @@
-import { Download, Search, Trash2 } from "lucide-react";
+import { Download, Search } from "lucide-react";
 import type { ReactNode } from "react";
-import { Form, useFetcher } from "react-router";
+import { Form } from "react-router";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
-import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
-import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { EraseButton, EraseConfirmation } from "#app/components/admin/privacy/erase-request.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -36,7 +35,16 @@ const PATH = "/admin/privacy";
  * JavaScript), then what is held, by kind, with the export downloads and the erase button, which
  * asks first and names exactly what will happen.
  */
-export function PrivacyPage({ query, data }: { query: PrivacyQuery; data: PersonalData | null }) {
+export function PrivacyPage({
+  query,
+  data,
+  answer,
+}: {
+  query: PrivacyQuery;
+  data: PersonalData | null;
+  /** The erase post's answer when it came as a page (no JavaScript); else the toast shows it. */
+  answer?: FormAnswer;
+}) {
   const typed = query.state === "ok" ? query.email : query.state === "invalid" ? query.typed : "";
   const error = query.state === "invalid" ? query.error : null;
   return (
@@ -75,12 +83,25 @@ export function PrivacyPage({ query, data }: { query: PrivacyQuery; data: Person
           ) : null}
         </Form>
       </Card>
-      {data ? <PersonalDataView data={data} /> : null}
+      {answer ? (
+        <p
+          role={answer.ok ? "status" : "alert"}
+          className={`mb-6 text-sm font-medium ${answer.ok ? "" : "text-destructive"}`}
+        >
+          {answer.message}
+        </p>
+      ) : null}
+      {data ? (
+        <PersonalDataView
+          data={data}
+          confirmErase={query.state === "ok" && query.confirmErase && !answer}
+        />
+      ) : null}
     </div>
   );
 }
 
-function PersonalDataView({ data }: { data: PersonalData }) {
+function PersonalDataView({ data, confirmErase }: { data: PersonalData; confirmErase: boolean }) {
   const planned = plannedErasure(data);
   const kinds: [string, number][] = [
     ["Inquiries", data.inquiries.length],
@@ -134,6 +155,9 @@ function PersonalDataView({ data }: { data: PersonalData }) {
           <EraseButton email={data.email} detail={describeErasure(planned)} />
         </div>
       </div>
+      {confirmErase ? (
+        <EraseConfirmation email={data.email} detail={describeErasure(planned)} />
+      ) : null}
       <p className="text-sm text-muted-foreground">
         Issued invoices, receipts and credit notes are never changed or deleted: UK tax law requires
         them to be kept for 6 years, so erasure does not apply to them (UK GDPR Art. 17(3)(b)).
@@ -259,31 +283,5 @@ function ResultTable({
         </TableBody>
       </Table>
     </Card>
-  );
-}
-
-/**
- * Erase: asks first with the counts, then posts intent=erase; the answer is the toast, shown as
- * soon as it arrives, since the reloaded page ("Nothing is held") no longer has this button.
- */
-function EraseButton({ email, detail }: { email: string; detail: string }) {
-  const fetcher = useFetcher<FormAnswer>();
-  useFormAnswer(fetcher, { immediate: () => true });
-  const busy = fetcher.state !== "idle";
-  return (
-    <ConfirmAction
-      trigger={
-        <Button type="button" variant="destructive" disabled={busy}>
-          <Trash2 aria-hidden />
-          Erase
-        </Button>
-      }
-      question={`Erase the personal data of ${email}?`}
-      detail={`${detail} This cannot be undone.`}
-      cancelLabel="Keep"
-      confirmLabel="Erase"
-      destructive
-      onConfirm={() => fetcher.submit({ intent: "erase", email }, { method: "post" })}
-    />
   );
 }
