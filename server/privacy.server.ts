@@ -542,7 +542,7 @@ export interface RetentionResult {
   emails: number;
 }
 
-/** Months before `now`, on the calendar (31 March minus one month is 3 March's day count: fine). */
+/** Calendar months before `now` (setUTCMonth rolls 31 March − 1 month over to 3 March: a few days either way is fine here). */
 function monthsBefore(now: Date, months: number): Date {
   const cutoff = new Date(now);
   cutoff.setUTCMonth(cutoff.getUTCMonth() - months);
