@@ -10,6 +10,7 @@ import {
   plannedErasure,
   type ErasureCounts,
   type PersonalData,
+  type PersonalDataSummary,
   type PersonalEmail,
   type PersonalInquiry,
   type PersonalOrder,
@@ -234,6 +235,12 @@ export async function findPersonalData(
       text: e.text,
     })),
   };
+}
+
+/** The screen's view: the same, without the e-mails' bodies (not shipped to the page). */
+export async function personalDataSummary(email: string): Promise<PersonalDataSummary> {
+  const data = await findPersonalData(email);
+  return { ...data, emails: data.emails.map(({ text: _text, ...email }) => email) };
 }
 
 /* ------------------------------------------------------------------ export */

@@ -130,6 +130,11 @@ export interface PersonalData {
   emails: PersonalEmail[];
 }
 
+/** What the screen lists: everything but the stored e-mails' bodies (those are for the export). */
+export type PersonalDataSummary = Omit<PersonalData, "emails"> & {
+  emails: Omit<PersonalEmail, "text">[];
+};
+
 /** What an erasure does (or did), counted. */
 export interface ErasureCounts {
   inquiries: number;
@@ -148,7 +153,7 @@ export const NO_ERASURE: ErasureCounts = {
 };
 
 /** What erasing `data` would do: students on the person's orders and their own places elsewhere. */
-export function plannedErasure(data: PersonalData): ErasureCounts {
+export function plannedErasure(data: PersonalDataSummary): ErasureCounts {
   return {
     inquiries: data.inquiries.length,
     subscriptions: data.subscriptions.length,

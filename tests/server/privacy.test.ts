@@ -465,16 +465,23 @@ describe("erasure", () => {
     expect(await count(db, inquiries)).toBe(1);
   });
 
-  it("the page answers a malformed address with a message and no search", async () => {
-    database();
+  it("the page answers a malformed address with a message, and lists without e-mail bodies", async () => {
+    const { db } = database();
+    await seedPerson(db);
     const cookie = await adminCookie();
-    const page = (await privacyRoute.loader({
-      request: new Request(`${origin}/admin/privacy?email=not-an-address`, { headers: { cookie } }),
-      params: {},
-      context: {},
-    } as never)) as { query: { state: string }; data: unknown };
-    expect(page.query.state).toBe("invalid");
-    expect(page.data).toBeNull();
+    const load = async (query: string) =>
+      (await privacyRoute.loader({
+        request: new Request(`${origin}/admin/privacy?${query}`, { headers: { cookie } }),
+        params: {},
+        context: {},
+      } as never)) as Awaited<ReturnType<typeof privacyRoute.loader>>;
+    const invalid = await load("email=not-an-address");
+    expect(invalid.query.state).toBe("invalid");
+    expect(invalid.data).toBeNull();
+    const found = await load(`email=${encodeURIComponent(PERSON.toUpperCase())}`);
+    expect(found.query).toMatchObject({ state: "ok", email: PERSON, confirmErase: false });
+    expect(found.data!.emails).toHaveLength(3);
+    for (const email of found.data!.emails) expect(email).not.toHaveProperty("text");
   });
 });
 

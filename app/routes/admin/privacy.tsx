@@ -1,7 +1,7 @@
 import { requireAdmin } from "#server/auth.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
-import { erasePersonalData, findPersonalData } from "#server/privacy.server.ts";
+import { erasePersonalData, personalDataSummary } from "#server/privacy.server.ts";
 import { PrivacyPage } from "#app/components/admin/privacy/privacy-page.tsx";
 import { adminMeta } from "#app/lib/admin-nav.ts";
 import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
@@ -12,7 +12,7 @@ import type { Route } from "./+types/privacy";
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const query = parsePrivacyQuery(new URL(request.url).searchParams);
-  return { query, data: query.state === "ok" ? await findPersonalData(query.email) : null };
+  return { query, data: query.state === "ok" ? await personalDataSummary(query.email) : null };
 }
 
 export async function action({ request }: Route.ActionArgs) {

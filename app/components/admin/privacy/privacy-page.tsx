@@ -24,7 +24,7 @@ import {
   isNothing,
   plannedErasure,
   privacyExportHref,
-  type PersonalData,
+  type PersonalDataSummary,
   type PrivacyQuery,
 } from "#app/lib/privacy.ts";
 
@@ -41,7 +41,7 @@ export function PrivacyPage({
   answer,
 }: {
   query: PrivacyQuery;
-  data: PersonalData | null;
+  data: PersonalDataSummary | null;
   /** The erase post's answer when it came as a page (no JavaScript); else the toast shows it. */
   answer?: FormAnswer;
 }) {
@@ -101,7 +101,13 @@ export function PrivacyPage({
   );
 }
 
-function PersonalDataView({ data, confirmErase }: { data: PersonalData; confirmErase: boolean }) {
+function PersonalDataView({
+  data,
+  confirmErase,
+}: {
+  data: PersonalDataSummary;
+  confirmErase: boolean;
+}) {
   const planned = plannedErasure(data);
   const kinds: [string, number][] = [
     ["Inquiries", data.inquiries.length],
