@@ -476,6 +476,9 @@ export async function erasePersonalData(
 ): Promise<ErasureResult> {
   const address = email.trim().toLowerCase();
   const outcome = await db().transaction(async (tx) => {
+    // Two erasures of one address (a double post, two admins) run one after the other, so the
+    // second finds nothing left and records nothing.
+    await tx.execute(orm.sql`select pg_advisory_xact_lock(hashtext(${`privacy:${address}`}))`);
     const data = await findPersonalData(address, tx);
     const counts = plannedErasure(data);
     if (isNothing(counts)) return { counts: NO_ERASURE, emailIds: [] as string[] };

@@ -421,6 +421,19 @@ describe("erasure", () => {
     });
   });
 
+  it("twice at once (a double post) erases once and records once", async () => {
+    const { db } = database();
+    await seedPerson(db);
+    const results = await Promise.all([
+      erasePersonalData(PERSON, actor, { outboxDir }),
+      erasePersonalData(PERSON.toUpperCase(), actor, { outboxDir }),
+    ]);
+    expect(results.map((r) => r.counts.orders).sort()).toEqual([0, 1]);
+    expect(
+      await db.select().from(auditLog).where(eq(auditLog.action, "privacy.erase")),
+    ).toHaveLength(1);
+  });
+
   it("of an unknown address changes nothing and says so", async () => {
     const { db } = database();
     await seedPerson(db);
