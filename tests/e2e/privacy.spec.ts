@@ -91,6 +91,8 @@ test("an erasure request removes the visitor's inquiry and anonymises their orde
   await expect(dialog).toContainText(
     /Delete 1 inquiry; anonymise 1 order and 1 student record \(amounts, dates and invoice numbers are kept for 6 years, as UK tax law requires\); delete \d+ stored e-mails?\./,
   );
+  // The open question is accessible too.
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await dialog.getByRole("button", { name: "Erase" }).click();
   await expect(
     page
