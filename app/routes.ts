@@ -58,6 +58,8 @@ export default [
     route("inquiries/export", "routes/admin/inquiries-export.ts"),
     route("newsletter-subscriptions/export", "routes/admin/newsletter-export.ts"),
     route("payments/export", "routes/admin/payments-export.ts"),
+    // one person's data, for a data-protection access request (JSON or CSV)
+    route("privacy/export", "routes/admin/privacy-export.ts"),
     // an order's invoice, receipt or credit note as a PDF download
     route("payments/:orderId/documents/:documentId", "routes/admin/order-document.ts"),
     layout("routes/admin/layout.tsx", [
@@ -74,6 +76,7 @@ export default [
       route("account", "routes/admin/account.tsx"),
       route("staff", "routes/admin/staff.tsx"),
       route("audit", "routes/admin/audit.tsx"),
+      route("privacy", "routes/admin/privacy.tsx"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

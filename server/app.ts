@@ -9,6 +9,7 @@ import { closeDatabase, db, openDatabase } from "./db/client.server.ts";
 import { seedDemoContent } from "./db/seed.server.ts";
 import { configuredTarget, describeTarget } from "./db/target.server.ts";
 import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
+import { startRetentionSchedule, stopRetentionSchedule } from "./privacy.server.ts";
 import { ensureInitialAdmin } from "./auth.server.ts";
 import { log } from "./log.server.ts";
 import { createPageCache } from "./page-cache.server.ts";
@@ -109,10 +110,13 @@ export async function start(): Promise<void> {
   }
   // Sends queued e-mail in the background (SMTP, or .eml files without SMTP_URL).
   startOutboxWorker();
+  // Anonymises inquiries past INQUIRY_RETENTION_MONTHS, hourly (idempotent on every instance).
+  startRetentionSchedule();
 }
 
 export async function stop(): Promise<void> {
   // Let the message being sent finish before the database goes.
   await stopOutboxWorker();
+  await stopRetentionSchedule();
   await closeDatabase();
 }

@@ -228,7 +228,7 @@ function describeOutcome(value: unknown): string {
   }
 }
 
-const ACTION_INTENTS = ["update", "delete", "create", "toggle", "status", "save", ""];
+const ACTION_INTENTS = ["update", "delete", "create", "toggle", "status", "save", "erase", ""];
 
 function actionBodies(ids: string[]): URLSearchParams[] {
   const bodies: URLSearchParams[] = [];
@@ -246,7 +246,8 @@ function actionBodies(ids: string[]): URLSearchParams[] {
           title: "Changed",
           slug: "changed",
           description: "Changed",
-          email: "intruder@example.com",
+          // The seeded visitor, so an unguarded erasure (/admin/privacy) would change a table.
+          email: intent === "erase" ? "visitor@example.com" : "intruder@example.com",
           price: "1",
           to: "paid",
           next: "paid",
@@ -347,6 +348,10 @@ describe("the route table", () => {
     );
     // The audit log's screen is read-only and guarded like the rest.
     expect(guardedRoutes.map((r) => r.path)).toContain("admin/audit");
+    // Data requests: the page (search and erase) and the personal-data download.
+    expect(guardedRoutes.map((r) => r.path)).toEqual(
+      expect.arrayContaining(["admin/privacy", "admin/privacy/export"]),
+    );
     // /admin and unknown /admin paths are guarded routes too.
     expect(guardedRoutes.some((r) => r.path === "admin/*")).toBe(true);
     expect(guardedRoutes.some((r) => r.path === "admin")).toBe(true);
@@ -386,6 +391,27 @@ describe("an order's invoice download, asked for with real ids", () => {
       }),
     );
     expect(describeOutcome(outcome)).toBe("Response 302 /auth");
+  });
+});
+
+describe("one person's data, asked for with a real address", () => {
+  it("sends an anonymous visitor to sign in, reads nothing out and records nothing", async () => {
+    const before = await fingerprint(handle);
+    for (const file of ["routes/admin/privacy-export.ts", "routes/admin/privacy.tsx"]) {
+      const route = guardedRoutes.find((r) => r.file === file)!;
+      const module = (await import(
+        /* @vite-ignore */ path.join(appDirectory, route.file)
+      )) as RouteModule;
+      const outcome = await settle(() =>
+        module.loader!({
+          request: new Request(`${origin}/${route.path}?email=visitor%40example.com&format=json`),
+          params: {},
+          context,
+        }),
+      );
+      expect(describeOutcome(outcome), file).toBe("Response 302 /auth");
+    }
+    expect(await fingerprint(handle)).toEqual(before);
   });
 });
 
