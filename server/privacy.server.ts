@@ -8,6 +8,7 @@ import {
   describeErasure,
   isNothing,
   plannedErasure,
+  studentsToErase,
   type ErasureCounts,
   type PersonalData,
   type PersonalDataSummary,
@@ -522,11 +523,7 @@ export async function erasePersonalData(
         })
         .where(orm.eq(orders.id, order.id));
     }
-    const studentIds = [
-      ...data.orders.flatMap((o) => o.students.map((s) => s.id)),
-      ...data.studentRecords.map((s) => s.id),
-    ];
-    for (const id of studentIds) {
+    for (const id of studentsToErase(data)) {
       await tx
         .update(orderStudents)
         .set({ firstName: ERASED, lastName: "", email: erasedAddress("student", id) })

@@ -152,15 +152,27 @@ export const NO_ERASURE: ErasureCounts = {
   emails: 0,
 };
 
-/** What erasing `data` would do: students on the person's orders and their own places elsewhere. */
+/**
+ * The student records an erasure anonymises: the person's own places, on their orders or on
+ * others'. Colleagues they booked keep theirs (their own data, and who attended a course).
+ */
+export function studentsToErase(data: PersonalDataSummary): string[] {
+  const address = data.email.trim().toLowerCase();
+  return [
+    ...data.orders.flatMap((order) =>
+      order.students.filter((s) => s.email.trim().toLowerCase() === address).map((s) => s.id),
+    ),
+    ...data.studentRecords.map((s) => s.id),
+  ];
+}
+
+/** What erasing `data` would do, counted. */
 export function plannedErasure(data: PersonalDataSummary): ErasureCounts {
   return {
     inquiries: data.inquiries.length,
     subscriptions: data.subscriptions.length,
     orders: data.orders.length,
-    students:
-      data.orders.reduce((sum, order) => sum + order.students.length, 0) +
-      data.studentRecords.length,
+    students: studentsToErase(data).length,
     emails: data.emails.length,
   };
 }

@@ -2,21 +2,13 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } 
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { post } from "#tests/support/site-client.ts";
-import {
-  buildSite,
-  createAdmin,
-  isBuilt,
-  signIn,
-  sleep,
-  startSite,
-  type Site,
-} from "#tests/support/site-process.ts";
+import { createAdmin, signIn, sleep, startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
  * Files under DATA_DIR are the server's user's only (issue 17, decision 0021): the real built
- * server (BUILD_DIR, default `build`; built here if missing) on a fresh data directory writes its
+ * server (the fault suite's fresh build, so never a stale one) on a fresh data directory writes its
  * embedded database, an enquiry's .eml copies, a newsletter welcome and an uploaded picture (the
  * admin made beforehand by `npm run admin:create`'s script); once it has stopped, no
  * entry has a group or other permission bit. A directory loosened by hand is tightened at the
@@ -24,7 +16,7 @@ import {
  * (RFC 8058: a POST with a foreign Origin and no cookie) goes through the site's request rules.
  */
 
-const buildDir = process.env.BUILD_DIR ?? "build";
+const buildDir = inject("faultsBuildDir");
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
   "base64",
@@ -74,10 +66,6 @@ async function outboxFiles(kind: string, count: number): Promise<string[]> {
   }
   throw new Error(`no ${kind} e-mail in ${dir}`);
 }
-
-beforeAll(() => {
-  if (!isBuilt(buildDir)) buildSite(buildDir);
-}, 600_000);
 
 afterAll(async () => {
   await site?.kill9();
