@@ -1,8 +1,9 @@
-import { CircleAlert, KeyRound, LoaderCircle, MailCheck } from "lucide-react";
+import { KeyRound, LoaderCircle } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { requestPasswordResetByForm } from "#server/auth.server.ts";
 import { failure, readPostedForm, success, unreadable } from "#server/forms/form-post.server.ts";
+import { Notice } from "#app/components/ui/notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -100,13 +101,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         <CardContent>
           {actionData?.ok ? (
             <div className="grid gap-4">
-              <div
-                role="status"
-                className="flex items-start gap-2 rounded-md border border-border bg-muted/40 p-3 text-sm"
-              >
-                <MailCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-primary" />
+              <Notice tone="sent">
                 <p>{actionData.message}</p>
-              </div>
+              </Notice>
               <Link to="/auth" className="text-sm text-primary underline underline-offset-4">
                 Back to sign-in
               </Link>
@@ -114,13 +111,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           ) : (
             <Form method="post" replace noValidate onSubmit={onSubmit} className="grid gap-4">
               {message ? (
-                <div
-                  role="alert"
-                  className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 p-3 text-sm text-destructive"
-                >
-                  <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+                <Notice tone="error">
                   <p>{message}</p>
-                </div>
+                </Notice>
               ) : null}
               <div className="grid gap-2">
                 <Label htmlFor="forgot-email">Email</Label>

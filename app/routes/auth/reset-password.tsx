@@ -1,8 +1,9 @@
-import { CircleAlert, CircleCheck, KeyRound, LoaderCircle } from "lucide-react";
+import { KeyRound, LoaderCircle } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { passwordLinkState, resetPasswordByForm } from "#server/auth.server.ts";
 import { failure, readPostedForm, success, unreadable } from "#server/forms/form-post.server.ts";
+import { Notice } from "#app/components/ui/notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -95,23 +96,6 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Choose the password of a NightWatch admin account.",
     noindex: true,
   });
-
-function Notice({ tone, children }: { tone: "error" | "success"; children: React.ReactNode }) {
-  const Icon = tone === "error" ? CircleAlert : CircleCheck;
-  return (
-    <div
-      role={tone === "error" ? "alert" : "status"}
-      className={
-        tone === "error"
-          ? "flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 p-3 text-sm text-destructive"
-          : "flex items-start gap-2 rounded-md border border-border bg-muted/40 p-3 text-sm"
-      }
-    >
-      <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
-      <div>{children}</div>
-    </div>
-  );
-}
 
 const linkClass = "text-primary underline underline-offset-4";
 

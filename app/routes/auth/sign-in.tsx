@@ -1,8 +1,9 @@
-import { CircleAlert, LoaderCircle, LockKeyhole } from "lucide-react";
+import { LoaderCircle, LockKeyhole } from "lucide-react";
 import { data, Form, Link, replace, useNavigation } from "react-router";
 import { z } from "zod/mini";
 import { getAdmin, signInWithPassword, verifySecondFactor } from "#server/auth.server.ts";
 import { config } from "#server/config.server.ts";
+import { Notice } from "#app/components/ui/notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -171,15 +172,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         </CardHeader>
         <CardContent>
           <Form method="post" replace className="grid gap-4">
-            {error ? (
-              <div
-                role="alert"
-                className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 p-3 text-sm text-destructive"
-              >
-                <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-                <p>{error}</p>
-              </div>
-            ) : null}
+            {error ? <ErrorMessage message={error} /> : null}
             <div className="grid gap-2">
               <Label htmlFor="auth-email">Email</Label>
               <Input
@@ -224,13 +217,9 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
 
 function ErrorMessage({ message }: { message: string }) {
   return (
-    <div
-      role="alert"
-      className="flex items-start gap-2 rounded-md border border-destructive bg-destructive/10 p-3 text-sm text-destructive"
-    >
-      <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+    <Notice tone="error">
       <p>{message}</p>
-    </div>
+    </Notice>
   );
 }
 
