@@ -261,20 +261,29 @@ export async function issueInvoice(
 }
 
 /**
- * The VAT share of a credited amount, in proportion to the credited document (rounded half up),
- * so crediting the whole total gives back exactly its VAT.
+ * The VAT share of a credited amount, in proportion to the credited document (rounded half up).
+ * The credit that takes what is left of the document takes what is left of its VAT, so however
+ * a total is refunded in parts, the credit notes' VAT adds up to the document's to the penny.
  */
 export function creditAmounts(
   creditedTotalCents: number,
   document: { vatAmountCents: number; totalAmountCents: number },
+  alreadyCredited: { totalCents: number; vatCents: number } = { totalCents: 0, vatCents: 0 },
 ): { netCents: number; vatCents: number; totalCents: number } {
   if (document.totalAmountCents <= 0 || document.vatAmountCents <= 0) {
     return { netCents: creditedTotalCents, vatCents: 0, totalCents: creditedTotalCents };
   }
-  const vatCents = Math.floor(
-    (2 * creditedTotalCents * document.vatAmountCents + document.totalAmountCents) /
-      (2 * document.totalAmountCents),
-  );
+  const vatLeft = Math.max(0, document.vatAmountCents - alreadyCredited.vatCents);
+  const vatCents =
+    creditedTotalCents >= document.totalAmountCents - alreadyCredited.totalCents
+      ? vatLeft
+      : Math.min(
+          vatLeft,
+          Math.floor(
+            (2 * creditedTotalCents * document.vatAmountCents + document.totalAmountCents) /
+              (2 * document.totalAmountCents),
+          ),
+        );
   return { netCents: creditedTotalCents - vatCents, vatCents, totalCents: creditedTotalCents };
 }
 
@@ -300,15 +309,22 @@ export async function issueCreditNote(
     );
   if (!credited) return null;
   const [already] = await tx
-    .select({ total: sql<number>`coalesce(sum(${orderDocuments.totalAmountCents}), 0)::int` })
+    .select({
+      total: sql<number>`coalesce(sum(${orderDocuments.totalAmountCents}), 0)::int`,
+      vat: sql<number>`coalesce(sum(${orderDocuments.vatAmountCents}), 0)::int`,
+    })
     .from(orderDocuments)
     .where(eq(orderDocuments.creditsDocumentId, credited.id));
-  const remaining = credited.totalAmountCents - Number(already?.total ?? 0);
+  const creditedSoFar = {
+    totalCents: Number(already?.total ?? 0),
+    vatCents: Number(already?.vat ?? 0),
+  };
+  const remaining = credited.totalAmountCents - creditedSoFar.totalCents;
   const amount = Math.min(options.amountCents ?? remaining, remaining);
   if (amount <= 0) return null;
   const issuedAt = options.now ?? new Date();
   const number = await allocateDocumentNumber(tx, SERIES.credit_note, issuedAt.getUTCFullYear());
-  const amounts = creditAmounts(amount, credited);
+  const amounts = creditAmounts(amount, credited, creditedSoFar);
   const original = credited.snapshot as DocumentSnapshot;
   const rate = order.vatRateBasisPoints;
   const snapshot: DocumentSnapshot = {

@@ -101,6 +101,26 @@ describe("creditAmounts", () => {
     expect(creditAmounts(3, { vatAmountCents: 1, totalAmountCents: 6 }).vatCents).toBe(1);
   });
 
+  it("the credit that takes the rest takes the rest of the VAT: parts add up to the penny", () => {
+    // £300.00 with £50.00 VAT refunded in three £100.00 parts: 1667p, 1667p, then 1666p.
+    const document = { vatAmountCents: 5_000, totalAmountCents: 30_000 };
+    const first = creditAmounts(10_000, document);
+    const second = creditAmounts(10_000, document, {
+      totalCents: 10_000,
+      vatCents: first.vatCents,
+    });
+    const last = creditAmounts(10_000, document, {
+      totalCents: 20_000,
+      vatCents: first.vatCents + second.vatCents,
+    });
+    expect([first.vatCents, second.vatCents, last.vatCents]).toEqual([1667, 1667, 1666]);
+    expect(first.vatCents + second.vatCents + last.vatCents).toBe(5_000);
+    expect(last).toEqual({ netCents: 8_334, vatCents: 1_666, totalCents: 10_000 });
+    // 3p then 3p of a 6p total with 1p VAT: the first rounds up to 1p, so the second has none.
+    const tiny = { vatAmountCents: 1, totalAmountCents: 6 };
+    expect(creditAmounts(3, tiny, { totalCents: 3, vatCents: 1 }).vatCents).toBe(0);
+  });
+
   it("no VAT on the credit when the document had none", () => {
     expect(creditAmounts(5_000, { vatAmountCents: 0, totalAmountCents: 9_000 })).toEqual({
       netCents: 5_000,
