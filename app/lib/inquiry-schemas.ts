@@ -20,6 +20,17 @@ export const SERVICE_INTERESTS = [
 ] as const;
 export type ServiceInterest = (typeof SERVICE_INTERESTS)[number];
 
+/** The service a link to /quote names (`?service=`), if it is one of ours. */
+export function serviceFromSearch(search: URLSearchParams): ServiceInterest | null {
+  const value = search.get("service");
+  return SERVICE_INTERESTS.find((s) => s === value) ?? null;
+}
+
+/** A link to /quote with a service chosen: the training and monitoring calls to action. */
+export function quoteLink(service: ServiceInterest): string {
+  return `/quote?service=${service}`;
+}
+
 export const SERVICE_LABELS: Record<ServiceInterest, string> = {
   "dark-web-monitoring": "Dark Web Monitoring",
   "security-consultancy": "Security Consultancy",

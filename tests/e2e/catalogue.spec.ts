@@ -94,7 +94,7 @@ test.describe("catalogue", () => {
 
     await expect(page.getByRole("link", { name: "Discuss Training Requirements" })).toHaveAttribute(
       "href",
-      "/quote",
+      "/quote?service=counter-fraud-training",
     );
     expect(errors).toEqual([]);
   });

@@ -140,10 +140,20 @@ test.describe("enquiry form", () => {
     expect(await mailsFor(email)).toHaveLength(0);
   });
 
-  test("/quote keeps its default service after a success; the message box is ≥ 120 px", async ({
+  test("/quote chooses no service for a general contact", async ({ page }) => {
+    await page.goto("/quote");
+    await expect(page.locator("form#quote-form").getByLabel("Service Interest")).toHaveValue("");
+    // An unknown service in the link chooses nothing either.
+    await page.goto("/quote?service=anything");
+    await expect(page.locator("form#quote-form").getByLabel("Service Interest")).toHaveValue("");
+  });
+
+  test("/quote from a training link keeps its service after a success; the message box is ≥ 120 px", async ({
     page,
   }) => {
-    await page.goto("/quote");
+    await page.goto("/services/counter-fraud-training");
+    await page.getByRole("link", { name: "Discuss Training Requirements" }).click();
+    await expect(page).toHaveURL(/\/quote\?service=counter-fraud-training$/);
     const form = page.locator("form#quote-form");
     await expect(form.getByLabel("Service Interest")).toHaveValue("counter-fraud-training");
     const box = await form.getByLabel("Message").boundingBox();

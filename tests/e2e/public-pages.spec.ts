@@ -245,7 +245,7 @@ test.describe("home", () => {
     );
     await expect(section.getByRole("link", { name: "Request Custom Training" })).toHaveAttribute(
       "href",
-      "/quote",
+      "/quote?service=counter-fraud-training",
     );
   });
 
@@ -259,7 +259,7 @@ test.describe("home", () => {
     ).toHaveAttribute("href", "/services/dark-web-monitoring");
     await expect(darkWeb.getByRole("link", { name: "Request a Quote" })).toHaveAttribute(
       "href",
-      "/quote",
+      "/quote?service=dark-web-monitoring",
     );
 
     const services = page.getByRole("region", { name: "Our Services" });

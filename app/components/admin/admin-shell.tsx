@@ -22,6 +22,7 @@ import { Dialog as DialogPrimitive } from "radix-ui";
 import { Button } from "#app/components/ui/button.tsx";
 import { ADMIN_NAV, ADMIN_SECURITY_NAV, type AdminNavPath } from "#app/lib/admin-nav.ts";
 import { cn } from "#app/lib/cn.ts";
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 const ICONS: Record<AdminNavPath, typeof LayoutDashboard> = {
   "/admin/dashboard": LayoutDashboard,
@@ -86,8 +87,8 @@ function SidebarContent({ email, onNavigate }: { email: string; onNavigate?: () 
         ))}
       </nav>
       <div className="space-y-3 border-t border-border p-4">
-        <p className="text-sm break-all text-muted-foreground">
-          Signed in as <span className="text-foreground">{email}</span>
+        <p className="text-sm text-muted-foreground">
+          Signed in as <EmailAddress email={email} className="text-foreground" />
         </p>
         {/* A full page load: signing out leaves nothing of the admin pages in memory. */}
         <Form method="post" action="/auth/sign-out" reloadDocument>

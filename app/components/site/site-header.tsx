@@ -4,6 +4,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { cn } from "#app/lib/cn.ts";
 import { EXCLUSIVE_FILTER_VALUE } from "#app/lib/catalogue.ts";
 import type { TrainingMenu } from "#app/lib/navigation.ts";
+import { quoteLink } from "#app/lib/inquiry-schemas.ts";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -81,7 +82,11 @@ function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: 
         </li>
       ))}
       <li className="border-t border-border pt-1">
-        <Link to="/quote" className={cn(item, "font-semibold")} onClick={onNavigate}>
+        <Link
+          to={quoteLink("counter-fraud-training")}
+          className={cn(item, "font-semibold")}
+          onClick={onNavigate}
+        >
           Custom Training Quote
         </Link>
       </li>

@@ -37,6 +37,7 @@ import { adminMeta } from "#app/lib/admin-nav.ts";
 import { formatDateTime } from "#app/lib/admin-time.ts";
 import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
 import type { Route } from "./+types/inquiries";
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -91,7 +92,9 @@ function inquiryColumns(actions: (inquiry: AdminInquiry) => React.ReactNode) {
       cell: (inquiry) => (
         <>
           <div className="font-medium">{inquiry.name}</div>
-          <div className="text-xs break-all text-muted-foreground">{inquiry.email}</div>
+          <div className="text-xs text-muted-foreground">
+            <EmailAddress email={inquiry.email} />
+          </div>
           <div className="text-xs text-muted-foreground md:hidden">
             {formatDateTime(inquiry.createdAt)}
           </div>

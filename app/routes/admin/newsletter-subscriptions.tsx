@@ -36,6 +36,7 @@ import { formatDate } from "#app/lib/admin-time.ts";
 import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import { toast } from "#app/lib/toast.ts";
 import type { Route } from "./+types/newsletter-subscriptions";
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -141,10 +142,11 @@ function ToggleButton({ subscription }: { subscription: AdminSubscription }) {
 const SUBSCRIPTION_COLUMNS: AdminListColumn<AdminSubscription>[] = [
   {
     header: "Email",
-    className: "break-all",
     cell: (subscription) => (
       <>
-        <div className="font-medium">{subscription.email}</div>
+        <div className="font-medium">
+          <EmailAddress email={subscription.email} />
+        </div>
         <div className="text-xs text-muted-foreground md:hidden">
           Subscribed {formatDate(subscription.subscribedAt)}
         </div>

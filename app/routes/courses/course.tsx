@@ -28,6 +28,7 @@ import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { SITE_NAME, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
 import type { Route } from "./+types/course";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
+import { quoteLink } from "#app/lib/inquiry-schemas.ts";
 
 const CATALOGUE_PATH = "/services/counter-fraud-training";
 
@@ -301,7 +302,10 @@ function PartnerBooking({
           <span className="sr-only"> (opens in a new tab)</span>
         </a>
       ) : (
-        <Link to="/quote" className={`${buttonVariants({ size: "lg" })} w-full`}>
+        <Link
+          to={quoteLink("counter-fraud-training")}
+          className={`${buttonVariants({ size: "lg" })} w-full`}
+        >
           Contact us to book
           <span className="sr-only"> {title}</span>
         </Link>

@@ -16,6 +16,7 @@ import { formatPrice } from "#app/lib/format.ts";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/counter-fraud-training";
+import { quoteLink } from "#app/lib/inquiry-schemas.ts";
 
 const ALL = "all";
 
@@ -66,7 +67,7 @@ export default function CounterFraudTraining({ loaderData }: Route.ComponentProp
           title="Counter fraud training courses"
           lead="Practical courses for counter-fraud, KYC, investigation and frontline teams, online and in the classroom. Choose from NightWatch's own courses and those we deliver with respected partners."
         >
-          <Link to="/quote" className={buttonVariants({ size: "lg" })}>
+          <Link to={quoteLink("counter-fraud-training")} className={buttonVariants({ size: "lg" })}>
             <MessagesSquare aria-hidden />
             Discuss Training Requirements
           </Link>

@@ -18,6 +18,7 @@ import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/dark-web-monitoring";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
+import { quoteLink } from "#app/lib/inquiry-schemas.ts";
 
 export const action = inquiryAction;
 export const clientAction = keepFormOnFailure;
@@ -75,7 +76,10 @@ export default function DarkWebMonitoring() {
           Get Custom Monitoring Plan
           <ArrowRight aria-hidden />
         </a>
-        <Link to="/quote" className={buttonVariants({ variant: "outline", size: "lg" })}>
+        <Link
+          to={quoteLink("dark-web-monitoring")}
+          className={buttonVariants({ variant: "outline", size: "lg" })}
+        >
           Request a Quote
         </Link>
       </PageHero>

@@ -30,6 +30,7 @@ import { CONTACT_EMAIL } from "#app/lib/navigation.ts";
 import { jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
 import type { Route } from "./+types/home";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
+import { quoteLink } from "#app/lib/inquiry-schemas.ts";
 
 export async function loader() {
   let courses: PromotedCourseItem[] = [];
@@ -224,7 +225,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               Explore Dark Web Monitoring
               <ArrowRight aria-hidden />
             </Link>
-            <Link to="/quote" className={buttonVariants({ variant: "outline" })}>
+            <Link
+              to={quoteLink("dark-web-monitoring")}
+              className={buttonVariants({ variant: "outline" })}
+            >
               Request a Quote
             </Link>
           </div>
@@ -242,7 +246,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             View All Courses
             <ArrowRight aria-hidden />
           </Link>
-          <Link to="/quote" className={buttonVariants({ variant: "outline" })}>
+          <Link
+            to={quoteLink("counter-fraud-training")}
+            className={buttonVariants({ variant: "outline" })}
+          >
             Request Custom Training
           </Link>
         </div>

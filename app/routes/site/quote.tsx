@@ -7,11 +7,22 @@ import { publicPageHeaders } from "#app/lib/http-cache.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/quote";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
+import { serviceFromSearch } from "#app/lib/inquiry-schemas.ts";
 
 export const action = inquiryAction;
 export const clientAction = keepFormOnFailure;
 
 export const headers = publicPageHeaders;
+
+/**
+ * No service is chosen for the visitor unless the link they followed names one (e.g. "Custom
+ * Training Quote" → `?service=counter-fraud-training`): the header's Contact button leads here,
+ * and a general contact must not be filed as a training enquiry. Depends on the URL alone, so the
+ * page stays shareable.
+ */
+export function loader({ request }: Route.LoaderArgs) {
+  return { service: serviceFromSearch(new URL(request.url).searchParams) };
+}
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -20,7 +31,7 @@ export const meta: Route.MetaFunction = (args) =>
       "Request a quote for custom counter fraud training, classroom courses for your team, dark web monitoring or security consultancy. NightWatch replies within 24 hours.",
   });
 
-export default function Quote() {
+export default function Quote({ loaderData }: Route.ComponentProps) {
   return (
     <ContactLayout
       eyebrow="Contact and custom training"
@@ -28,7 +39,7 @@ export default function Quote() {
       lead="Tell us about your team and what you need. We tailor classroom courses, online training and complete counter-fraud programmes to your sector, and quote for monitoring and consultancy work too."
       formTitle="Tell us what you need"
       formDescription="Our training team will come back to you within 24 hours with questions or a proposal."
-      form={<EnquiryForm id="quote-form" defaultService="counter-fraud-training" />}
+      form={<EnquiryForm id="quote-form" defaultService={loaderData.service ?? undefined} />}
     >
       <h2 className="text-lg font-semibold text-foreground">Helpful details to include</h2>
       <CheckList

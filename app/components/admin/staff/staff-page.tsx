@@ -25,6 +25,7 @@ import {
   type StaffAnswer,
   type StaffMember,
 } from "#app/lib/staff.ts";
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 /**
  * The Staff screen (issue 17): the admins, "Invite admin", and per row "Resend invitation" and
@@ -83,7 +84,7 @@ export function StaffPageView({
               <TableRow key={member.id} data-staff-email={member.email}>
                 <TableCell>
                   <div className="flex flex-wrap items-center gap-2">
-                    <span className="font-medium break-all">{member.email}</span>
+                    <EmailAddress email={member.email} className="font-medium" />
                     {member.id === meId ? <Badge variant="muted">You</Badge> : null}
                     {member.invitationPending ? (
                       <Badge variant="warning">Invitation pending</Badge>
