@@ -53,6 +53,17 @@ test("with no DATABASE_URL: embedded database, a page, an enquiry, the first adm
     page.getByRole("link", { name: /Introduction to Counter Fraud/ }).first(),
   ).toBeVisible();
 
+  // No Stripe key: the checkout's working button, the invoice, is the primary one and comes
+  // first, so Enter in a field asks for it (here: the billing fields are still empty).
+  await page.goto(`${site.url}/courses/introduction-to-counter-fraud/checkout`);
+  const payment = page.getByRole("button", { name: /Pay with Card|Request Manual Invoice/ });
+  await expect(payment).toHaveText(["Request Manual Invoice", "Pay with Card"]);
+  await expect(payment.nth(1)).toBeDisabled();
+  await expect(page.getByText(/Card payments are not available/)).toBeVisible();
+  await expect(page.getByText(/Card payments are handled by Stripe/)).toHaveCount(0);
+  await page.getByLabel("First Name").first().press("Enter");
+  await expectToast(page, "Missing Information", "Please fill in all required billing information");
+
   // An enquiry: the visitor's toast, both e-mails written, and the inquiry in the admin.
   const email = `embedded.${Date.now().toString(36)}@example.com`;
   await page.goto(`${site.url}/contact`);

@@ -35,7 +35,9 @@ export function PaymentOpenedNotice({ url }: { url: string }) {
 
 /**
  * Pay by card (when the site takes cards) or ask for an invoice. While a post is under way both
- * are disabled, and the one that was pressed (`pending`) says so.
+ * are disabled, and the one that was pressed (`pending`) says so. Without card payments the
+ * invoice button comes first and is the primary one, so Enter in a field asks for the invoice
+ * (a form's Enter presses its first submit button, and a disabled one does nothing).
  */
 export function PaymentButtons({
   cardPaymentsEnabled,
@@ -46,38 +48,51 @@ export function PaymentButtons({
   busy: boolean;
   pending: CheckoutIntent | null;
 }) {
-  return (
-    <div className="grid gap-3">
-      <Button
-        type="submit"
-        name={FIELD.intent}
-        value="card"
-        size="lg"
-        disabled={!cardPaymentsEnabled || busy}
-        aria-describedby={cardPaymentsEnabled ? undefined : "card-unavailable"}
-      >
-        <CreditCard aria-hidden />
-        {busy && pending === "card" ? "Processing..." : "Pay with Card"}
-      </Button>
-      {cardPaymentsEnabled ? null : (
+  const card = (
+    <Button
+      type="submit"
+      name={FIELD.intent}
+      value="card"
+      size="lg"
+      variant={cardPaymentsEnabled ? "default" : "outline"}
+      disabled={!cardPaymentsEnabled || busy}
+      aria-describedby={cardPaymentsEnabled ? "card-payments-note" : "card-unavailable"}
+    >
+      <CreditCard aria-hidden />
+      {busy && pending === "card" ? "Processing..." : "Pay with Card"}
+    </Button>
+  );
+  const invoice = (
+    <Button
+      type="submit"
+      name={FIELD.intent}
+      value="invoice"
+      size="lg"
+      variant={cardPaymentsEnabled ? "outline" : "default"}
+      disabled={busy}
+    >
+      <FileText aria-hidden />
+      {busy && pending === "invoice" ? "Processing..." : "Request Manual Invoice"}
+    </Button>
+  );
+  if (!cardPaymentsEnabled) {
+    return (
+      <div className="grid gap-3">
+        {invoice}
+        {card}
         <p id="card-unavailable" className="flex gap-2 text-sm text-muted-foreground">
           <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
           Card payments are not available on this site at the moment. Request a manual invoice
           instead: we'll e-mail it within 24 hours.
         </p>
-      )}
-      <Button
-        type="submit"
-        name={FIELD.intent}
-        value="invoice"
-        size="lg"
-        variant="outline"
-        disabled={busy}
-      >
-        <FileText aria-hidden />
-        {busy && pending === "invoice" ? "Processing..." : "Request Manual Invoice"}
-      </Button>
-      <p className="text-xs text-muted-foreground">
+      </div>
+    );
+  }
+  return (
+    <div className="grid gap-3">
+      {card}
+      {invoice}
+      <p id="card-payments-note" className="text-xs text-muted-foreground">
         Card payments are handled by Stripe; your card details never reach our servers.
       </p>
     </div>
