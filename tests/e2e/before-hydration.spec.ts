@@ -184,7 +184,7 @@ test.describe("what is typed before hydration is kept", () => {
     await form.getByLabel("Full Name").fill("Lee Analyst");
     await form.getByLabel("Email").fill(email);
     await form.getByLabel("Company / Organisation").fill("City Police");
-    await form.getByLabel("Number of Licenses").selectOption("6-10");
+    await form.getByLabel("Number of Licences").selectOption("6-10");
     await form.getByLabel("Primary Use Case").selectOption("law-enforcement");
     await form.getByLabel("Additional Information").fill("Two analysts' laptops.");
     await expectNotHydrated(page);
@@ -193,10 +193,10 @@ test.describe("what is typed before hydration is kept", () => {
     await expect(form.getByLabel("Full Name")).toHaveValue("Lee Analyst");
     await expect(form.getByLabel("Email")).toHaveValue(email);
     await expect(form.getByLabel("Company / Organisation")).toHaveValue("City Police");
-    await expect(form.getByLabel("Number of Licenses")).toHaveValue("6-10");
+    await expect(form.getByLabel("Number of Licences")).toHaveValue("6-10");
     await expect(form.getByLabel("Primary Use Case")).toHaveValue("law-enforcement");
     await expect(form.getByLabel("Additional Information")).toHaveValue("Two analysts' laptops.");
-    await expect(form.getByRole("button", { name: "Request License Quote" })).toBeEnabled();
+    await expect(form.getByRole("button", { name: "Request Licence Quote" })).toBeEnabled();
   });
 
   test("licence form: with a required field left empty its button is disabled once hydrated", async ({
@@ -210,12 +210,12 @@ test.describe("what is typed before hydration is kept", () => {
     await form.getByLabel("Company / Organisation").fill("City Police");
     await expectNotHydrated(page);
     // Before hydration the button works (the server checks the fields).
-    await expect(form.getByRole("button", { name: "Request License Quote" })).toBeEnabled();
+    await expect(form.getByRole("button", { name: "Request Licence Quote" })).toBeEnabled();
 
     await waitForHydration(page, hold);
-    const submit = form.getByRole("button", { name: "Request License Quote" });
+    const submit = form.getByRole("button", { name: "Request Licence Quote" });
     await expect(submit).toBeDisabled();
-    await form.getByLabel("Number of Licenses").selectOption("1");
+    await form.getByLabel("Number of Licences").selectOption("1");
     await expect(submit).toBeEnabled();
   });
 

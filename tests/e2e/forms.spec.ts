@@ -295,7 +295,7 @@ test.describe("File Interrogator licence form", () => {
     await page.goto("/services/file-interrogator");
     await page.getByRole("button", { name: "Get License Quote" }).click();
     const form = page.locator("form#licence-form");
-    const submit = form.getByRole("button", { name: "Request License Quote" });
+    const submit = form.getByRole("button", { name: "Request Licence Quote" });
     await expect(submit).toBeDisabled();
     const email = uniqueEmail("licence");
     await form.getByLabel("Full Name").fill("Lee Analyst");
@@ -304,7 +304,7 @@ test.describe("File Interrogator licence form", () => {
     await expect(submit).toBeDisabled();
     await form.getByLabel("Company / Organisation").fill("City Police");
     await expect(submit).toBeDisabled();
-    await form.getByLabel("Number of Licenses").selectOption("6-10");
+    await form.getByLabel("Number of Licences").selectOption("6-10");
     await expect(submit).toBeEnabled();
     await form.getByLabel("Company / Organisation").fill("");
     await expect(submit).toBeDisabled();
@@ -333,9 +333,9 @@ test.describe("File Interrogator licence form", () => {
     await form.getByLabel("Full Name").fill("Lee");
     await form.getByLabel("Email").fill(uniqueEmail("licence-fail"));
     await form.getByLabel("Company / Organisation").fill("Org");
-    await form.getByLabel("Number of Licenses").selectOption("1");
+    await form.getByLabel("Number of Licences").selectOption("1");
     await tamperNextPost(page, (body) => body.set("licence_count", "a-million"));
-    await form.getByRole("button", { name: "Request License Quote" }).click();
+    await form.getByRole("button", { name: "Request Licence Quote" }).click();
     await expectToast(page, "Error", "Failed to send inquiry. Please try again.");
     await expect(form.getByLabel("Full Name")).toHaveValue("Lee");
     await expect(form.getByText("Please choose how many licences you need")).toBeVisible();
@@ -519,13 +519,13 @@ test.describe("without JavaScript", () => {
     const email = uniqueEmail("nojs-licence");
     await form.getByLabel("Full Name").fill("Nils");
     await form.getByLabel("Email").fill(email);
-    await form.getByRole("button", { name: "Request License Quote" }).click();
+    await form.getByRole("button", { name: "Request Licence Quote" }).click();
     await expect(page.getByText("Please enter your company or organisation")).toBeVisible();
     await page.locator("form#licence-form").getByLabel("Company / Organisation").fill("Org");
-    await page.locator("form#licence-form").getByLabel("Number of Licenses").selectOption("50+");
+    await page.locator("form#licence-form").getByLabel("Number of Licences").selectOption("50+");
     await page
       .locator("form#licence-form")
-      .getByRole("button", { name: "Request License Quote" })
+      .getByRole("button", { name: "Request Licence Quote" })
       .click();
     await expect(page.getByRole("status").getByText("License Inquiry Sent")).toBeVisible();
     await expectTwoEmails(email);

@@ -98,7 +98,7 @@ export function LicenceForm(props: { id?: string }) {
           <Field
             baseId={base}
             name="licence_count"
-            label="Number of Licenses"
+            label="Number of Licences"
             required
             errors={errors}
           >
@@ -107,7 +107,7 @@ export function LicenceForm(props: { id?: string }) {
               required
               defaultValue={initial.licence_count ?? ""}
             >
-              <option value="">Select number of licenses</option>
+              <option value="">Select number of licences</option>
               {LICENCE_COUNTS.map((c) => (
                 <option key={c} value={c}>
                   {LICENCE_COUNT_LABELS[c]}
@@ -144,7 +144,7 @@ export function LicenceForm(props: { id?: string }) {
           disabled={hydrated && !complete}
           className="w-full sm:w-auto sm:justify-self-start"
         >
-          {busy ? "Sending..." : "Request License Quote"}
+          {busy ? "Sending..." : "Request Licence Quote"}
         </Button>
       </fieldset>
     </cycle.fetcher.Form>
