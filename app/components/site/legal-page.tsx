@@ -87,12 +87,7 @@ export function LegalPage({
 
         <div className="min-w-0 max-w-3xl space-y-12">
           {sections.map((section, index) => (
-            <section
-              key={section.id}
-              id={section.id}
-              aria-labelledby={`${section.id}-title`}
-              className="scroll-mt-24"
-            >
+            <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`}>
               <h2 id={`${section.id}-title`} className="text-2xl font-semibold tracking-tight">
                 {index + 1}. {section.title}
               </h2>

@@ -52,7 +52,7 @@ export function LicenceQuote({
       )}
       {/* The scroll margin keeps the panel's heading clear of the sticky header when the
           no-script link jumps to the form. */}
-      <div id="licence-quote" hidden={!open} className="mt-8 [&_#licence-form]:scroll-mt-40">
+      <div id="licence-quote" hidden={!open} className="mt-8 [&_#licence-form]:scroll-mt-20">
         <FormPanel
           headingLevel="h3"
           title="Request a licence quote"

@@ -28,11 +28,7 @@ export function Section({
     <section
       id={id}
       aria-labelledby={headingId}
-      className={cn(
-        "scroll-mt-16",
-        tone === "muted" && "border-y border-border bg-card/60",
-        className,
-      )}
+      className={cn(tone === "muted" && "border-y border-border bg-card/60", className)}
     >
       <div className="mx-auto max-w-7xl px-4 py-16 sm:py-20">
         <div className="max-w-3xl">

@@ -119,11 +119,7 @@ export default function DarkWebMonitoring() {
         </ul>
       </Section>
 
-      <section
-        id="monitoring-plan"
-        aria-labelledby="monitoring-plan-title"
-        className="scroll-mt-16"
-      >
+      <section id="monitoring-plan" aria-labelledby="monitoring-plan-title">
         <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-[2fr_3fr]">
           <div>
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">
@@ -142,7 +138,7 @@ export default function DarkWebMonitoring() {
           <FormPanel
             title="Tell us what to watch"
             description="Your enquiry is pre-set to dark web monitoring."
-            className="[&_#monitoring-form]:scroll-mt-40"
+            className="[&_#monitoring-form]:scroll-mt-20"
           >
             <EnquiryForm id="monitoring-form" defaultService="dark-web-monitoring" />
           </FormPanel>

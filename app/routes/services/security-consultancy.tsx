@@ -100,7 +100,7 @@ export default function SecurityConsultancy() {
         <CheckList items={APPROACH} className="max-w-3xl" />
       </Section>
 
-      <section id="consultation" aria-labelledby="consultation-title" className="scroll-mt-16">
+      <section id="consultation" aria-labelledby="consultation-title">
         <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-[2fr_3fr]">
           <div>
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">
@@ -119,7 +119,7 @@ export default function SecurityConsultancy() {
           <FormPanel
             title="Tell us about your challenge"
             description="Your enquiry is pre-set to security consultancy."
-            className="[&_#consultation-form]:scroll-mt-40"
+            className="[&_#consultation-form]:scroll-mt-20"
           >
             <EnquiryForm id="consultation-form" defaultService="security-consultancy" />
           </FormPanel>

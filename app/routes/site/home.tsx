@@ -149,7 +149,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </PageHero>
       </div>
 
-      <section id="contact" aria-labelledby="about-title" className="scroll-mt-16">
+      <section id="contact" aria-labelledby="about-title">
         <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-2">
           <div>
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">
