@@ -310,6 +310,37 @@ function jsonError(status: 401 | 403, error: string, message: string, headers = 
   return new Response(JSON.stringify({ error, message }), { status, headers });
 }
 
+/** Where an admin lands after signing in when no page was asked for. */
+export const ADMIN_HOME = "/admin/dashboard";
+
+/**
+ * The page an admin asked for, carried through sign-in as `/auth?redirectTo=…`. Only a path in
+ * the admin area, as the browser would resolve it, is believed; anything else (another site, a
+ * `//host` path, a public page) leads to the dashboard.
+ */
+export function adminReturnPath(request: Request): string {
+  const wanted = new URL(request.url).searchParams.get("redirectTo");
+  if (!wanted || !wanted.startsWith("/") || wanted.startsWith("//")) return ADMIN_HOME;
+  const base = new URL(request.url).origin;
+  let resolved: URL;
+  try {
+    resolved = new URL(wanted, base);
+  } catch {
+    return ADMIN_HOME;
+  }
+  if (resolved.origin !== base || !/^\/admin(\/|$)/.test(resolved.pathname)) return ADMIN_HOME;
+  return `${resolved.pathname}${resolved.search}`;
+}
+
+/** /auth, naming the admin page asked for unless it is the dashboard itself. */
+function signInPathFor(request: Request): string {
+  const { pathname, search } = new URL(request.url);
+  const asked = `${pathname}${search}`;
+  return asked === "/admin" || asked === ADMIN_HOME
+    ? "/auth"
+    : `/auth?redirectTo=${encodeURIComponent(asked)}`;
+}
+
 /** Where an admin without two-factor sign-in is sent while REQUIRE_ADMIN_2FA is on. */
 export const ACCOUNT_PATH = "/admin/account";
 
@@ -355,7 +386,7 @@ export async function requireAdmin(
       headers,
     );
   }
-  if (isRead && !isApiRequest(request)) throw replace("/auth", { headers });
+  if (isRead && !isApiRequest(request)) throw replace(signInPathFor(request), { headers });
   throw jsonError(401, "unauthorized", "Sign in as an admin to do this.", headers);
 }
 

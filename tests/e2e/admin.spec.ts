@@ -42,7 +42,12 @@ test.describe("sign-in and guards", () => {
       "/admin/no-such-page",
     ]) {
       await page.goto(path);
-      await expect(page, path).toHaveURL(/\/auth$/);
+      // The dashboard is where sign-in leads anyway; any other page is named, to return to.
+      await expect(page, path).toHaveURL(
+        path === "/admin" || path === "/admin/dashboard"
+          ? /\/auth$/
+          : new RegExp(`/auth\\?redirectTo=${encodeURIComponent(path)}$`),
+      );
     }
     await expect(page.getByRole("heading", { name: "Admin Access" })).toBeVisible();
     // Anonymous admin actions and downloads answer without data.
@@ -50,7 +55,7 @@ test.describe("sign-in and guards", () => {
     expect(post.status()).toBe(401);
     const csv = await page.request.get("/admin/inquiries/export", { maxRedirects: 0 });
     expect(csv.status()).toBe(302);
-    expect(csv.headers()["location"]).toBe("/auth");
+    expect(csv.headers()["location"]).toBe("/auth?redirectTo=%2Fadmin%2Finquiries%2Fexport");
   });
 
   test("a wrong then the right password; /auth then leads to the dashboard; sign out", async ({
@@ -112,6 +117,38 @@ test.describe("sign-in and guards", () => {
     await expect(page).toHaveURL(/\/auth$/);
     await context.close();
   });
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`sign-in returns to the admin page asked for${javaScriptEnabled ? "" : " (without JavaScript)"}`, async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto("/admin/payments?status=paid");
+      await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fadmin%2Fpayments%3Fstatus%3Dpaid$/);
+      // A wrong password first: the page asked for is still remembered.
+      const form = signInForm(page);
+      await form.email.fill(E2E_ADMIN.email);
+      await form.password.fill("not-the-password-either");
+      await form.submit.click();
+      await expect(
+        page.getByRole("alert").filter({ hasText: "Invalid email or password" }),
+      ).toBeVisible();
+      await form.email.fill(E2E_ADMIN.email);
+      await form.password.fill(E2E_ADMIN.password);
+      await form.submit.click();
+      await expect(page).toHaveURL(/\/admin\/payments\?status=paid$/);
+      await expect(page.getByRole("heading", { name: "Manage Payments" })).toBeVisible();
+      // Signed in, /auth sends on to the page named, never off the admin area.
+      await page.goto("/auth?redirectTo=%2Fadmin%2Fcourses");
+      await expect(page).toHaveURL(/\/admin\/courses$/);
+      await page.goto("/auth?redirectTo=%2F%2Fevil.example%2Fadmin");
+      await expect(page).toHaveURL(/\/admin\/dashboard$/);
+      await page.getByRole("button", { name: "Sign Out" }).click();
+      await expect(page).toHaveURL(/\/auth$/);
+      await context.close();
+    });
+  }
 });
 
 test.describe("shell", () => {

@@ -407,7 +407,7 @@ test.describe("guard and bundles", () => {
   test("signed out: admin pages send to /auth; posts and uploads get 401", async ({ page }) => {
     for (const path of ["/admin/courses", "/admin/categories", "/admin/partners"]) {
       await page.goto(path);
-      await expect(page).toHaveURL(/\/auth$/);
+      await expect(page).toHaveURL(new RegExp(`/auth\\?redirectTo=${encodeURIComponent(path)}$`));
       const post = await page.request.post(path, {
         form: { intent: "delete", id: crypto.randomUUID() },
       });

@@ -217,6 +217,15 @@ async function settle(call: () => unknown): Promise<unknown> {
   }
 }
 
+/** Where the guard sends an anonymous visit to `url`: /auth, naming the page unless the dashboard. */
+function signInLocation(url: string): string {
+  const { pathname, search } = new URL(url);
+  const asked = `${pathname}${search}`;
+  return asked === "/admin" || asked === "/admin/dashboard"
+    ? "/auth"
+    : `/auth?redirectTo=${encodeURIComponent(asked)}`;
+}
+
 function describeOutcome(value: unknown): string {
   if (value instanceof Response)
     return `Response ${value.status} ${value.headers.get("Location") ?? ""}`;
@@ -283,7 +292,7 @@ export async function anonymousProblems(
         ? outcome.status === 401 || outcome.status === 403
         : (outcome.status >= 300 &&
             outcome.status < 400 &&
-            outcome.headers.get("Location") === "/auth" &&
+            outcome.headers.get("Location") === signInLocation(url) &&
             outcome.headers.get("X-Remix-Replace") === "true") ||
           outcome.status === 401 ||
           outcome.status === 403);
@@ -390,7 +399,11 @@ describe("an order's invoice download, asked for with real ids", () => {
         context,
       }),
     );
-    expect(describeOutcome(outcome)).toBe("Response 302 /auth");
+    expect(describeOutcome(outcome)).toBe(
+      `Response 302 ${signInLocation(
+        `${origin}/admin/payments/${params.orderId}/documents/${params.documentId}`,
+      )}`,
+    );
   });
 });
 
@@ -409,7 +422,9 @@ describe("one person's data, asked for with a real address", () => {
           context,
         }),
       );
-      expect(describeOutcome(outcome), file).toBe("Response 302 /auth");
+      expect(describeOutcome(outcome), file).toBe(
+        `Response 302 ${signInLocation(`${origin}/${route.path}?email=visitor%40example.com&format=json`)}`,
+      );
     }
     expect(await fingerprint(handle)).toEqual(before);
   });

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
+  adminReturnPath,
   AdminAccountError,
   CLIENT_IP_HEADER,
   createAdmin,
@@ -242,6 +243,13 @@ describe("requireAdmin", () => {
     expect(response.headers.get("X-Remix-Replace")).toBe("true");
   });
 
+  it("names any other admin page asked for, so sign-in can return to it", async () => {
+    const response = await thrown(requireAdmin(page("/admin/payments?status=paid")));
+    expect(response.headers.get("Location")).toBe(
+      "/auth?redirectTo=%2Fadmin%2Fpayments%3Fstatus%3Dpaid",
+    );
+  });
+
   it("answers 401 JSON to an anonymous action or /api call", async () => {
     for (const request of [page("/admin/inquiries", undefined, "POST"), page("/api/anything")]) {
       const response = await thrown(requireAdmin(request));
@@ -366,5 +374,31 @@ describe("session limits", () => {
     expect(rows?.n).toBe(0);
     // An action gets its 401 too.
     expect((await thrown(requireAdmin(page("/admin/inquiries", cookie, "POST")))).status).toBe(401);
+  });
+});
+
+describe("adminReturnPath", () => {
+  const at = (redirectTo: string) =>
+    adminReturnPath(new Request(`${origin}/auth?redirectTo=${encodeURIComponent(redirectTo)}`));
+
+  it("returns to an admin page with its query", () => {
+    expect(at("/admin/payments?status=paid")).toBe("/admin/payments?status=paid");
+    expect(at("/admin")).toBe("/admin");
+  });
+
+  it("never leaves the admin area of this site", () => {
+    for (const elsewhere of [
+      "https://evil.example/admin",
+      "//evil.example/admin",
+      "/admin/..//evil.example",
+      "/\\evil.example/admin",
+      "/administrator",
+      "/courses/x",
+      "admin/courses",
+      "",
+    ]) {
+      expect(at(elsewhere), elsewhere).toBe("/admin/dashboard");
+    }
+    expect(adminReturnPath(new Request(`${origin}/auth`))).toBe("/admin/dashboard");
   });
 });

@@ -88,7 +88,7 @@ describe("the admin guard covers every catalogue route and action", () => {
     async (pathname, route) => {
       const page = await thrown(() => route.loader(args(request(pathname))));
       expect(page.status).toBe(302);
-      expect(page.headers.get("Location")).toBe("/auth");
+      expect(page.headers.get("Location")).toBe(`/auth?redirectTo=${encodeURIComponent(pathname)}`);
       const post = await thrown(() =>
         route.action(
           args(

@@ -671,7 +671,9 @@ describe("the admin download", () => {
     expect(outcome).toBeInstanceOf(Response);
     expect((outcome as Response).status).toBeGreaterThanOrEqual(300);
     expect((outcome as Response).status).toBeLessThan(400);
-    expect((outcome as Response).headers.get("Location")).toBe("/auth");
+    expect((outcome as Response).headers.get("Location")).toBe(
+      `/auth?redirectTo=${encodeURIComponent(`/admin/payments/${order.id}/documents/${invoice!.id}`)}`,
+    );
   });
 });
 

@@ -1,7 +1,12 @@
 import { LoaderCircle, LockKeyhole } from "lucide-react";
 import { data, Form, Link, replace, useNavigation } from "react-router";
 import { z } from "zod/mini";
-import { getAdmin, signInWithPassword, verifySecondFactor } from "#server/auth.server.ts";
+import {
+  adminReturnPath,
+  getAdmin,
+  signInWithPassword,
+  verifySecondFactor,
+} from "#server/auth.server.ts";
 import { config } from "#server/config.server.ts";
 import { Notice } from "#app/components/ui/notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -24,7 +29,7 @@ import type { Route } from "./+types/sign-in";
  */
 
 export async function loader({ request }: Route.LoaderArgs) {
-  if (await getAdmin(request)) throw replace("/admin/dashboard");
+  if (await getAdmin(request)) throw replace(adminReturnPath(request));
   return null;
 }
 
@@ -47,7 +52,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refuse(result.status, message);
   }
   if (result.twoFactor) return codeStep({ method: "totp" }, result.headers);
-  throw replace("/admin/dashboard", { headers: result.headers });
+  // Back to the admin page asked for (`?redirectTo=`, kept by the form's own URL), else the dashboard.
+  throw replace(adminReturnPath(request), { headers: result.headers });
 }
 
 type CodeMethod = "totp" | "backup_code";
@@ -78,7 +84,7 @@ async function secondStep(request: Request, form: FormData, clientIp: string | u
   }
   const code = method === "totp" ? parsed.value.code.replace(/\s+/g, "") : parsed.value.code;
   const result = await verifySecondFactor(request, { method, code }, clientIp);
-  if (result.ok) throw replace("/admin/dashboard", { headers: result.headers });
+  if (result.ok) throw replace(adminReturnPath(request), { headers: result.headers });
   switch (result.code) {
     case "INVALID_CODE":
     case "INVALID_BACKUP_CODE":
