@@ -29,6 +29,9 @@ export default [
       route(":slug/checkout", "routes/courses/checkout.tsx"),
       route(":slug/success", "routes/courses/success.tsx"),
       route(":slug/canceled", "routes/courses/canceled.tsx"),
+      // a course's generated artwork, for its card and page (SVG) and its Open Graph card (PNG)
+      route(":slug/artwork.svg", "routes/courses/artwork.ts"),
+      route(":slug/og.png", "routes/courses/og-image.ts"),
     ]),
 
     // auth (inside the site layout: /auth keeps the site header and footer)

@@ -19,6 +19,7 @@ import {
   type PublishedCourse,
 } from "#app/lib/catalogue.ts";
 import { isPurchasable, priceToPence } from "./orders/pricing.server.ts";
+import { courseArtworkUrl } from "./course-artwork.server.ts";
 
 /**
  * Courses as the public site reads them (spec §7 'Data: courses'): published ones for the menu,
@@ -237,6 +238,7 @@ export async function listPublishedCatalogueCourses(): Promise<CatalogueCourse[]
       durationHours: courses.durationHours,
       categoryName: categories.name,
       partnerName: coursePartners.name,
+      partnerLogoUrl: coursePartners.logoUrl,
       createdAt: courses.createdAt,
     })
     .from(courses)
@@ -365,18 +367,21 @@ export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse |
       slug: courses.slug,
       title: courses.title,
       thumbnailUrl: courses.thumbnailUrl,
+      categoryName: categories.name,
       durationHours: courses.durationHours,
       price: courses.price,
       status: courses.status,
       partnerId: courses.partnerId,
     })
     .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
     .where(and(eq(courses.slug, slug), eq(courses.status, "published")))
     .limit(1);
   // A partner's course or one without a price has no checkout: a typed-in URL is not found.
   if (!row || !isPurchasable(row)) return null;
-  const { price, status: _status, partnerId: _partnerId, ...course } = row;
-  return { ...course, unitPriceCents: priceToPence(price)! };
+  const { price, status: _status, partnerId: _partnerId, categoryName: _category, ...course } = row;
+  // The order summary shows the course's picture: its thumbnail, else its generated artwork.
+  return { ...course, thumbnailUrl: coursePicture(row).url, unitPriceCents: priceToPence(price)! };
 }
 
 /** Title and slug of any course by slug (the success page still names an archived course). */
@@ -388,6 +393,37 @@ export async function findCourseBySlug(
     .select({ id: courses.id, slug: courses.slug, title: courses.title })
     .from(courses)
     .where(eq(courses.slug, slug))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * A course's picture: its uploaded thumbnail when it has one (and the URL may be shown), else its
+ * generated artwork (`server/course-artwork.server.ts`).
+ */
+export function coursePicture(course: {
+  slug: string;
+  title: string;
+  categoryName: string | null;
+  thumbnailUrl: string | null;
+}): { url: string; generated: boolean } {
+  const thumbnail = publicUrlOrNull(course.thumbnailUrl);
+  return thumbnail
+    ? { url: thumbnail, generated: false }
+    : { url: courseArtworkUrl(course), generated: true };
+}
+
+/** What a published course's generated artwork is drawn from, by slug; null when not found. */
+export async function findArtworkCourse(
+  slug: string,
+): Promise<{ slug: string; title: string; categoryName: string | null } | null> {
+  // As the course page: anything that could not be a slug is not found without a query.
+  if (!isSlug(slug)) return null;
+  const [row] = await db()
+    .select({ slug: courses.slug, title: courses.title, categoryName: categories.name })
+    .from(courses)
+    .leftJoin(categories, eq(courses.categoryId, categories.id))
+    .where(and(eq(courses.slug, slug), eq(courses.status, "published")))
     .limit(1);
   return row ?? null;
 }

@@ -33,6 +33,7 @@ export interface CatalogueCourse {
   durationHours: number | null;
   categoryName: string | null;
   partnerName: string | null;
+  partnerLogoUrl: string | null;
   createdAt: Date;
 }
 

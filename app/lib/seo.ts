@@ -27,7 +27,11 @@ export function pageMeta(
     description: string;
     /** Defaults to the current path (without query). */
     path?: string;
-    image?: string;
+    /**
+     * The page's Open Graph picture (a raster image: PNG, JPEG, GIF or WebP; social sites do not
+     * show SVG), relative to the site or absolute, with its size and a description when known.
+     */
+    image?: string | { url: string; width?: number; height?: number; alt?: string };
     type?: "website" | "article";
     noindex?: boolean;
   },
@@ -45,15 +49,23 @@ export function pageMeta(
     { property: "og:description", content: page.description },
     { property: "og:url", content: url },
     { property: "og:locale", content: "en_GB" },
-    { name: "twitter:card", content: "summary" },
   ];
-  if (page.image)
-    tags.push({
-      property: "og:image",
-      content: new URL(page.image, origin || "http://localhost").href,
-    });
+  const image = typeof page.image === "string" ? { url: page.image } : page.image;
+  // With a picture, link previews show it large beside the title.
+  tags.push({ name: "twitter:card", content: image ? "summary_large_image" : "summary" });
+  if (image) {
+    tags.push({ property: "og:image", content: absoluteUrl(image.url, origin) });
+    if (image.width) tags.push({ property: "og:image:width", content: String(image.width) });
+    if (image.height) tags.push({ property: "og:image:height", content: String(image.height) });
+    if (image.alt) tags.push({ property: "og:image:alt", content: image.alt });
+  }
   if (page.noindex) tags.push({ name: "robots", content: "noindex" });
   return tags;
+}
+
+/** A site path (or an absolute URL) as an absolute URL on the canonical origin. */
+export function absoluteUrl(pathOrUrl: string, origin: string): string {
+  return new URL(pathOrUrl, origin || "http://localhost").href;
 }
 
 /** A JSON-LD block (React Router escapes it when inlining). */

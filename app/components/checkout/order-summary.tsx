@@ -1,11 +1,13 @@
 import type { ReactNode } from "react";
-import { GraduationCap } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import type { CheckoutCourse } from "#app/lib/checkout.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { formatVatRate, lineAmounts, vatLabel, type VatTerms } from "#app/lib/vat.ts";
 
-/** The course's picture, title and length, as the checkout shows them. */
+/**
+ * The course's picture (its thumbnail, else its generated artwork: `findCheckoutCourse`), title
+ * and length, as the checkout shows them. The picture is decorative: the title is beside it.
+ */
 function CourseSummaryHeader({ course }: { course: CheckoutCourse }) {
   return (
     <div className="flex gap-4">
@@ -14,13 +16,15 @@ function CourseSummaryHeader({ course }: { course: CheckoutCourse }) {
           src={course.thumbnailUrl}
           alt=""
           width={96}
-          height={64}
-          className="h-16 w-24 shrink-0 rounded-md border border-border object-cover"
+          height={54}
+          decoding="async"
+          className="aspect-video h-auto w-24 shrink-0 self-start rounded-md border border-border bg-muted object-cover"
         />
       ) : (
-        <div className="flex h-16 w-24 shrink-0 items-center justify-center rounded-md border border-border bg-muted">
-          <GraduationCap className="size-6 text-muted-foreground" aria-hidden />
-        </div>
+        <div
+          aria-hidden
+          className="aspect-video w-24 shrink-0 self-start rounded-md border border-border bg-muted"
+        />
       )}
       <div>
         <p className="font-semibold">{course.title}</p>

@@ -1,4 +1,4 @@
-import { ArrowRight, GraduationCap, Handshake, ShieldCheck } from "lucide-react";
+import { ArrowRight, Handshake, ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
@@ -10,7 +10,10 @@ export interface CourseCardItem {
   slug: string;
   title: string;
   shortDescription: string | null;
-  thumbnailUrl: string | null;
+  /** Its uploaded thumbnail, else its generated artwork (server/course-artwork.server.ts). */
+  imageUrl: string;
+  /** The partner's logo, when the course has a partner with one. */
+  partnerLogo: { name: string; url: string } | null;
   /** Formatted, e.g. '£1,450.00'; null when the course has no price. */
   priceLabel: string | null;
   badge: PartnerBadge;
@@ -38,31 +41,69 @@ export function PartnerBadgeChip({ badge }: { badge: PartnerBadge }) {
   );
 }
 
+const LOGO_SIZES = {
+  // Width × height of the box; the logo is fitted inside, so nothing moves when it arrives.
+  sm: { width: 80, height: 32, box: "h-8 w-20 p-1" },
+  lg: { width: 112, height: 40, box: "h-10 w-28 p-1.5" },
+} as const;
+
+/**
+ * A partner's logo in a fixed light box: most logos are drawn for white paper, and the box keeps
+ * its place before the image arrives.
+ */
+export function PartnerLogo({
+  name,
+  url,
+  size = "sm",
+  lazy = false,
+}: {
+  name: string;
+  url: string;
+  size?: keyof typeof LOGO_SIZES;
+  lazy?: boolean;
+}) {
+  const { width, height, box } = LOGO_SIZES[size];
+  return (
+    <span
+      className={cn("inline-flex shrink-0 items-center justify-center rounded-md bg-white", box)}
+    >
+      <img
+        src={url}
+        alt={`${name} logo`}
+        width={width}
+        height={height}
+        loading={lazy ? "lazy" : "eager"}
+        decoding="async"
+        className="size-full object-contain"
+      />
+    </span>
+  );
+}
+
 /** A catalogue card. `eager` for the cards likely above the fold; the rest load lazily. */
 export function CourseCard({ course, eager = false }: { course: CourseCardItem; eager?: boolean }) {
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-lg border border-border bg-card transition-colors hover:border-primary/60">
-      {course.thumbnailUrl ? (
-        <img
-          src={course.thumbnailUrl}
-          alt=""
-          width={THUMB_WIDTH}
-          height={THUMB_HEIGHT}
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-          className="aspect-video w-full bg-muted object-cover"
-        />
-      ) : (
-        <div
-          aria-hidden
-          className="flex aspect-video w-full items-center justify-center bg-gradient-to-br from-muted to-secondary"
-        >
-          <GraduationCap className="size-12 text-primary/70" />
-        </div>
-      )}
+      {/* Decorative: the card's heading names the course. */}
+      <img
+        src={course.imageUrl}
+        alt=""
+        width={THUMB_WIDTH}
+        height={THUMB_HEIGHT}
+        loading={eager ? "eager" : "lazy"}
+        decoding="async"
+        className="aspect-video w-full bg-muted object-cover"
+      />
       <div className="flex flex-1 flex-col gap-3 p-5">
-        <div>
+        <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
           <PartnerBadgeChip badge={course.badge} />
+          {course.partnerLogo ? (
+            <PartnerLogo
+              name={course.partnerLogo.name}
+              url={course.partnerLogo.url}
+              lazy={!eager}
+            />
+          ) : null}
         </div>
         <h3 className="text-lg leading-snug font-semibold text-balance">{course.title}</h3>
         {course.shortDescription ? (

@@ -44,10 +44,13 @@ export function SiteFooter({
               {CONTACT_EMAIL}
             </a>
           </p>
-          <p className="flex items-center gap-2 text-sm text-muted-foreground">
-            <MapPin aria-hidden className="size-4" />
-            London, United Kingdom
-          </p>
+          {/* The registered office from the configuration (SELLER_ADDRESS), not a fixed town. */}
+          <address className="flex items-start gap-2 text-sm not-italic text-muted-foreground">
+            <MapPin aria-hidden className="mt-0.5 size-4 shrink-0" />
+            <span data-testid="footer-address">
+              {seller?.addressLines.join(", ") || "London, United Kingdom"}
+            </span>
+          </address>
         </div>
         <Column title="Services">
           <ul className="space-y-2">

@@ -9,8 +9,10 @@ import {
 } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link, data, isRouteErrorResponse, redirect } from "react-router";
+import { OG_ARTWORK, courseOgImageUrl } from "#server/course-artwork.server.ts";
 import {
   courseBuyUrl,
+  coursePicture,
   findPublishedCourse,
   isBookableOnline,
   partnerBadge,
@@ -19,13 +21,13 @@ import {
 import { sanitizeCourseHtml } from "#server/html.server.ts";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
-import { PartnerBadgeChip } from "#app/components/site/course-card.tsx";
-import { HeroBackdrop } from "#app/components/site/page-hero.tsx";
+import { PartnerBadgeChip, PartnerLogo } from "#app/components/site/course-card.tsx";
 import { RichText } from "#app/components/site/rich-text.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { cn } from "#app/lib/cn.ts";
 import { formatCoursePrice, formatDuration } from "#app/lib/format.ts";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { SITE_NAME, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
+import { SITE_NAME, absoluteUrl, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
 import type { Route } from "./+types/course";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 import { quoteLink } from "#app/lib/inquiry-schemas.ts";
@@ -44,6 +46,9 @@ export async function loader({ params }: Route.LoaderArgs) {
   const { course } = found;
   // Sanitised here, on the server, whatever the admin editor stored.
   const html = sanitizeCourseHtml(course.content);
+  const subject = { slug: course.slug, title: course.title, categoryName: course.categoryName };
+  // Its uploaded thumbnail, else its generated artwork (decision 0022); for link previews a PNG.
+  const picture = coursePicture({ ...subject, thumbnailUrl: course.thumbnailUrl });
   return {
     course: {
       id: course.id,
@@ -52,7 +57,10 @@ export async function loader({ params }: Route.LoaderArgs) {
       shortDescription: course.shortDescription,
       html,
       description: html ? null : course.description,
-      thumbnailUrl: publicUrlOrNull(course.thumbnailUrl),
+      picture,
+      shareImage: picture.generated
+        ? { url: courseOgImageUrl(subject), ...OG_ARTWORK }
+        : { url: picture.url },
       price: course.price,
       priceLabel: formatCoursePrice(course.price),
       durationLabel: formatDuration(course.durationHours),
@@ -86,7 +94,7 @@ export const meta: Route.MetaFunction = (args) => {
       title: course.title,
       description,
       path: `/courses/${course.slug}`,
-      image: course.thumbnailUrl ?? undefined,
+      image: { ...course.shareImage, alt: artworkAlt(course) },
     }),
     jsonLd({
       "@context": "https://schema.org",
@@ -94,9 +102,7 @@ export const meta: Route.MetaFunction = (args) => {
       name: course.title,
       description,
       url,
-      ...(course.thumbnailUrl
-        ? { image: new URL(course.thumbnailUrl, origin || "http://localhost").href }
-        : {}),
+      image: absoluteUrl(course.shareImage.url, origin),
       provider: {
         "@type": "Organization",
         name: SITE_NAME,
@@ -117,6 +123,13 @@ export const meta: Route.MetaFunction = (args) => {
     }),
   ];
 };
+
+/** How the course's picture is described where it is not decorative. */
+function artworkAlt(course: { title: string; picture: { generated: boolean } }): string {
+  return course.picture.generated
+    ? `Artwork for the course ${course.title}`
+    : `Picture for the course ${course.title}`;
+}
 
 /** Moves the hero image at 0.3 × the scroll (spec §9), unless the visitor prefers less motion. */
 function useParallax(factor: number) {
@@ -160,42 +173,58 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
   return (
     <article data-course-id={course.id}>
       <header className="relative isolate overflow-hidden border-b border-border">
-        {course.thumbnailUrl ? (
-          <div aria-hidden className="absolute inset-0 -z-10">
-            <img
-              ref={parallax}
-              src={course.thumbnailUrl}
-              alt=""
-              width={1600}
-              height={900}
-              fetchPriority="high"
-              decoding="async"
-              className="size-full object-cover opacity-35 will-change-transform"
-            />
-            <div className="absolute inset-0 bg-gradient-to-b from-background/60 via-background/70 to-background" />
+        {/* The course's picture twice, one download: faint behind the title (fetched first: on a
+            phone it can be the largest paint) and framed beside the title on wide screens. */}
+        <div aria-hidden className="absolute inset-0 -z-10">
+          <img
+            ref={parallax}
+            src={course.picture.url}
+            alt=""
+            width={1600}
+            height={900}
+            fetchPriority="high"
+            decoding="async"
+            className={cn(
+              "size-full object-cover opacity-35 will-change-transform",
+              // Generated art is bold; where it is also framed beside the title, fainter here.
+              course.picture.generated && "lg:opacity-20",
+            )}
+          />
+          <div className="absolute inset-0 bg-gradient-to-b from-background/60 via-background/70 to-background" />
+        </div>
+        <div className="mx-auto max-w-7xl px-4 py-14 sm:py-20 lg:grid lg:grid-cols-[minmax(0,1fr)_24rem] lg:items-center lg:gap-12 xl:grid-cols-[minmax(0,1fr)_28rem]">
+          <div>
+            <Link
+              to={CATALOGUE_PATH}
+              className="inline-flex items-center gap-2 text-sm text-muted-foreground hover:text-primary"
+            >
+              <ArrowLeft aria-hidden className="size-4" />
+              All training courses
+            </Link>
+            <div className="mt-6 flex flex-wrap items-center gap-3">
+              <PartnerBadgeChip badge={course.badge} />
+              {course.partner?.logoUrl ? (
+                <PartnerLogo name={course.partner.name} url={course.partner.logoUrl} size="lg" />
+              ) : null}
+            </div>
+            <h1 className="mt-4 max-w-4xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">
+              {course.title}
+            </h1>
+            {course.shortDescription ? (
+              <p className="mt-5 max-w-3xl text-lg text-pretty text-muted-foreground">
+                {course.shortDescription}
+              </p>
+            ) : null}
           </div>
-        ) : (
-          <HeroBackdrop />
-        )}
-        <div className="mx-auto max-w-7xl px-4 py-14 sm:py-20">
-          <Link
-            to={CATALOGUE_PATH}
-            className="inline-flex items-center gap-2 text-sm text-muted-foreground hover:text-primary"
-          >
-            <ArrowLeft aria-hidden className="size-4" />
-            All training courses
-          </Link>
-          <div className="mt-6">
-            <PartnerBadgeChip badge={course.badge} />
-          </div>
-          <h1 className="mt-4 max-w-4xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">
-            {course.title}
-          </h1>
-          {course.shortDescription ? (
-            <p className="mt-5 max-w-3xl text-lg text-pretty text-muted-foreground">
-              {course.shortDescription}
-            </p>
-          ) : null}
+          <img
+            src={course.picture.url}
+            alt={artworkAlt(course)}
+            width={640}
+            height={360}
+            decoding="async"
+            data-testid="course-picture"
+            className="hidden aspect-video w-full rounded-xl border border-border bg-muted object-cover shadow-2xl shadow-black/40 lg:block"
+          />
         </div>
       </header>
 
@@ -268,23 +297,13 @@ function PartnerBooking({
   buyUrl,
   title,
 }: {
-  partner: { name: string; logoUrl: string | null };
+  partner: { name: string };
   buyUrl: string | null;
   title: string;
 }) {
   return (
     <div className="space-y-4">
-      {partner.logoUrl ? (
-        <img
-          src={partner.logoUrl}
-          alt={`${partner.name} logo`}
-          width={160}
-          height={64}
-          loading="lazy"
-          decoding="async"
-          className="h-16 w-40 rounded bg-white/95 object-contain p-2"
-        />
-      ) : null}
+      {/* The partner's logo is in the hero, above the fold on every screen. */}
       <p className="text-sm text-muted-foreground">
         This course is delivered in partnership with{" "}
         <span className="font-medium text-foreground">{partner.name}</span>, who handle booking and

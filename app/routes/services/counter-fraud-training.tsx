@@ -3,12 +3,14 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useSubmit } from "react-router";
 import {
   catalogueFilterValue,
+  coursePicture,
   listCatalogue,
   partnerBadge,
   publicUrlOrNull,
 } from "#server/courses.server.ts";
 import { CourseCard } from "#app/components/site/course-card.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import trainingSession from "#app/assets/illustrations/training-session.svg?no-inline";
 import { DeferredParticles } from "#app/components/site/particles.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { EXCLUSIVE_FILTER_VALUE } from "#app/lib/catalogue.ts";
@@ -32,11 +34,18 @@ export async function loader({ request }: Route.LoaderArgs) {
       slug: course.slug,
       title: course.title,
       shortDescription: course.shortDescription,
-      thumbnailUrl: publicUrlOrNull(course.thumbnailUrl),
+      imageUrl: coursePicture(course).url,
       priceLabel: formatPrice(course.price),
       badge: partnerBadge(course.partnerName),
+      partnerLogo: partnerLogo(course.partnerName, course.partnerLogoUrl),
     })),
   };
+}
+
+/** A partner course's logo, when its partner has one that may be shown. */
+function partnerLogo(name: string | null, logoUrl: string | null) {
+  const url = publicUrlOrNull(logoUrl);
+  return name && url ? { name, url } : null;
 }
 
 export const headers = publicPageHeaders;
@@ -47,6 +56,14 @@ export const meta: Route.MetaFunction = (args) =>
     description:
       "Counter-fraud, OSINT, dark web and security awareness training for UK organisations: NightWatch's own courses and courses delivered with partners such as Cifas, online and in the classroom.",
   });
+
+/** The hero's illustration: illustrative, no real data, names or figures. */
+const ILLUSTRATION = {
+  src: trainingSession,
+  alt: "Illustration: a class learning the red flags of a phishing e-mail, and a certificate",
+  width: 560,
+  height: 440,
+};
 
 export default function CounterFraudTraining({ loaderData }: Route.ComponentProps) {
   const { courses, partnerNames, selected } = loaderData;
@@ -63,6 +80,7 @@ export default function CounterFraudTraining({ loaderData }: Route.ComponentProp
         <DeferredParticles />
         <PageHero
           eyebrow="Counter fraud training"
+          illustration={ILLUSTRATION}
           icon={GraduationCap}
           title="Counter fraud training courses"
           lead="Practical courses for counter-fraud, KYC, investigation and frontline teams, online and in the classroom. Choose from NightWatch's own courses and those we deliver with respected partners."

@@ -12,6 +12,7 @@ import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { CheckList, FeatureCard } from "#app/components/site/feature-card.tsx";
 import { FormPanel } from "#app/components/site/form-panel.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import monitoringAlert from "#app/assets/illustrations/monitoring-alert.svg?no-inline";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
@@ -63,11 +64,20 @@ const INCLUSIONS = [
   },
 ];
 
+/** The hero's illustration: illustrative, no real data, names or figures. */
+const ILLUSTRATION = {
+  src: monitoringAlert,
+  alt: "Illustration: a monitoring alert flagging a leaked password, beside a radar sweep",
+  width: 560,
+  height: 440,
+};
+
 export default function DarkWebMonitoring() {
   return (
     <>
       <PageHero
         eyebrow="Dark web monitoring"
+        illustration={ILLUSTRATION}
         icon={Radar}
         title="Find out your data is for sale before criminals use it"
         lead="Bespoke threat intelligence for financial institutions, KYC teams and any organisation that holds valuable data. Working with a specialist data partner, we watch the marketplaces, forums and channels where stolen data is traded, and tell you what matters and what to do about it."

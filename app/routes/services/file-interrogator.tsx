@@ -18,6 +18,7 @@ import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { FeatureCard } from "#app/components/site/feature-card.tsx";
 import { LicenceQuote } from "#app/components/site/licence-quote.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import documentAnalysis from "#app/assets/illustrations/document-analysis.svg?no-inline";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
@@ -107,11 +108,20 @@ const AUDIENCES = [
   },
 ];
 
+/** The hero's illustration: illustrative, no real data, names or figures. */
+const ILLUSTRATION = {
+  src: documentAnalysis,
+  alt: "Illustration: a document under a magnifier, with flagged metadata and an error level chart",
+  width: 560,
+  height: 440,
+};
+
 export default function FileInterrogator({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHero
         eyebrow="File Interrogator"
+        illustration={ILLUSTRATION}
         icon={FileSearch}
         title="Detect manipulation and hidden data in any file"
         lead="File Interrogator is offline software that examines documents, images and other files for signs of tampering and for data that is not visible on screen. Built for investigators and analysts who need answers they can rely on."

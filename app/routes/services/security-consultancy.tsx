@@ -11,6 +11,7 @@ import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { CheckList, FeatureCard } from "#app/components/site/feature-card.tsx";
 import { FormPanel } from "#app/components/site/form-panel.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import riskAssessment from "#app/assets/illustrations/risk-assessment.svg?no-inline";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { publicPageHeaders } from "#app/lib/http-cache.ts";
@@ -60,11 +61,20 @@ const APPROACH = [
   "A final report and handover, so that improvements last after we leave",
 ];
 
+/** The hero's illustration: illustrative, no real data, names or figures. */
+const ILLUSTRATION = {
+  src: riskAssessment,
+  alt: "Illustration: a risk matrix with a risk reduced, beside the steps of a customer verification journey",
+  width: 560,
+  height: 440,
+};
+
 export default function SecurityConsultancy() {
   return (
     <>
       <PageHero
         eyebrow="Security consultancy"
+        illustration={ILLUSTRATION}
         icon={BriefcaseBusiness}
         title="Counter fraud and security consultancy that fits how you work"
         lead="Independent, practical advice from people who have investigated fraud and defended organisations against it. We help you close the gaps criminals exploit, from customer onboarding to internal processes."

@@ -10,13 +10,14 @@ import {
   type LucideIcon,
 } from "lucide-react";
 import { Link } from "react-router";
-import { listPromotedCourses } from "#server/courses.server.ts";
+import { coursePicture, listPromotedCourses } from "#server/courses.server.ts";
 import { log } from "#server/log.server.ts";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { CheckList } from "#app/components/site/feature-card.tsx";
 import { FormPanel } from "#app/components/site/form-panel.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
+import homeOverview from "#app/assets/illustrations/home-overview.svg?no-inline";
 import { DeferredParticles } from "#app/components/site/particles.tsx";
 import {
   PromotedCourseList,
@@ -35,16 +36,15 @@ import { quoteLink } from "#app/lib/inquiry-schemas.ts";
 export async function loader() {
   let courses: PromotedCourseItem[] = [];
   try {
-    courses = (await listPromotedCourses()).map(
-      ({ id, slug, title, shortDescription, price, durationHours }) => ({
-        id,
-        slug,
-        title,
-        shortDescription,
-        price,
-        durationHours,
-      }),
-    );
+    courses = (await listPromotedCourses()).map((course) => ({
+      id: course.id,
+      slug: course.slug,
+      title: course.title,
+      shortDescription: course.shortDescription,
+      price: course.price,
+      durationHours: course.durationHours,
+      imageUrl: coursePicture(course).url,
+    }));
   } catch (error) {
     // The rest of the home page is still worth showing: the section says no courses instead.
     log.error({ err: error }, "could not load the home page training courses");
@@ -122,6 +122,14 @@ const SERVICES: ServiceSummary[] = [
   },
 ];
 
+/** Decorative: the four services around a shield (they are listed in words below). */
+const ILLUSTRATION = {
+  src: homeOverview,
+  alt: "",
+  width: 560,
+  height: 480,
+};
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
@@ -130,6 +138,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <DeferredParticles />
         <PageHero
           eyebrow="UK threat intelligence and training"
+          illustration={ILLUSTRATION}
           icon={ShieldCheck}
           title={
             <>
