@@ -7,7 +7,8 @@ import { expect, test, type Page } from "@playwright/test";
  *   focus is in it, so tabbing past it closes it by itself. Once hydrated, Enter, Space or a
  *   click on the trigger opens it (and hovering, for a mouse); focus leaving it or Escape closes
  *   it, and `aria-expanded` says which.
- * - Mobile (< 768 px): a `<details>`; Escape and any link click close it.
+ * - Mobile (< 768 px): a `<details>`, with Training a `<details>` of its own inside it; Escape
+ *   and any link click close it.
  */
 
 declare global {
@@ -291,8 +292,10 @@ test.describe("mobile menu (375 px)", () => {
     await expect(mobile).toBeHidden();
     await expect(page.getByLabel("Open menu")).toBeFocused();
 
-    // A link in the Training list closes it, as does any other.
+    // A link in the Training list (a section of its own, closed until opened) closes it, as
+    // does any other.
     await page.getByLabel("Open menu").click();
+    await mobile.locator("summary", { hasText: "Training" }).click();
     await mobile.getByRole("link", { name: "All Training Courses" }).click();
     await expect(page).toHaveURL(/\/services\/counter-fraud-training$/);
     await expect(mobile).toBeHidden();

@@ -66,7 +66,10 @@ test.describe("header and footer", () => {
   }) => {
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
-    await expect(footer.getByText("London, United Kingdom")).toBeVisible();
+    // The registered office as configured (SELLER_ADDRESS in playwright.config.ts).
+    await expect(footer.getByTestId("footer-address")).toHaveText(
+      "1 Example Street, London, EC1A 1AA",
+    );
     await expect(footer.getByRole("link", { name: "Browse All Courses" })).toBeVisible();
     const courseLinks = footer.locator('a[href^="/courses/"]');
     await expect(courseLinks).toHaveCount(5);
@@ -95,6 +98,9 @@ test.describe("mobile menu (375 px)", () => {
     const mobile = page.getByRole("navigation", { name: "Mobile" });
     await expect(mobile).toBeVisible();
     await expect(mobile.getByRole("link", { name: "Admin" })).toHaveAttribute("href", "/auth");
+    // Training's courses are a section of their own, closed until opened.
+    await expect(mobile.getByRole("link", { name: "All Training Courses" })).toBeHidden();
+    await mobile.locator("summary", { hasText: "Training" }).click();
     await expect(mobile.getByRole("link", { name: "All Training Courses" })).toBeVisible();
     await mobile.getByRole("link", { name: "About" }).click();
     await expect(page).toHaveURL(/\/about$/);

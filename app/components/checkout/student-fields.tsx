@@ -1,4 +1,4 @@
-import { controlProps, Field } from "#app/components/forms/form-parts.tsx";
+import { controlProps, Field, useFormActionTo } from "#app/components/forms/form-parts.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import {
   Card,
@@ -20,6 +20,9 @@ import type { FieldErrors } from "#app/lib/forms.ts";
 
 /** The checkout's inputs: ids are `checkout-<posted name>`. */
 const BASE_ID = "checkout";
+
+/** The student card: 'Update student details' posts to it, so the redrawn list opens in view. */
+export const STUDENTS_ID = "student-information";
 
 /** What every field is drawn with: the messages to show and the values it starts with. */
 export type FieldState = { errors: FieldErrors; defaults: Record<string, string> };
@@ -148,8 +151,9 @@ export function StudentInformation({
   onModeChange: (mode: StudentMode) => void;
   onQuantityChange: (quantity: number) => void;
 } & FieldState) {
+  const updateAction = useFormActionTo(STUDENTS_ID);
   return (
-    <Card>
+    <Card id={STUDENTS_ID}>
       <CardHeader>
         <CardTitle as="h2">Student Information</CardTitle>
         <CardDescription>Who will take the course.</CardDescription>
@@ -207,7 +211,14 @@ export function StudentInformation({
         ) : null}
         {!hydrated ? (
           <div className="flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
-            <Button type="submit" name={FIELD.intent} value="update" variant="outline" size="sm">
+            <Button
+              type="submit"
+              name={FIELD.intent}
+              value="update"
+              formAction={updateAction}
+              variant="outline"
+              size="sm"
+            >
               Update student details
             </Button>
             <span>after changing who the booking is for or the number of students.</span>

@@ -27,6 +27,7 @@ import {
   FormMessage,
   HiddenFormFields,
   SuccessPanel,
+  useFormActionTo,
   useHydrated,
   useSubmitCycle,
 } from "./form-parts.tsx";
@@ -95,6 +96,7 @@ export function CourseQuoteDialog(props: {
             course={props.course}
             defaultModality={props.modality}
             formId={formId}
+            anchor={anchor}
           />
         </DialogContent>
       </Dialog>
@@ -122,6 +124,7 @@ export function CourseQuoteDialog(props: {
               course={props.course}
               defaultModality={props.modality}
               formId={formId}
+              anchor={anchor}
             />
           )}
         </section>
@@ -156,13 +159,18 @@ function CourseQuoteFormBody({
   course,
   defaultModality,
   formId,
+  anchor,
 }: {
   cycle: ReturnType<typeof useCourseQuote>;
   course: Course;
   defaultModality?: Modality;
   formId: string;
+  /** The id of the in-page section that shows the form and its answer without JavaScript. */
+  anchor: string;
 }) {
   const hydrated = useHydrated();
+  // Without JavaScript the answer page opens at the in-page section, with the answer in it.
+  const action = useFormActionTo(anchor);
   const { errors, initial, busy } = cycle;
   const initialModality: Modality =
     initial.modality === "online" || initial.modality === "face_to_face"
@@ -187,6 +195,7 @@ function CourseQuoteFormBody({
     <cycle.fetcher.Form
       ref={cycle.formRef}
       method="post"
+      action={action}
       noValidate
       onSubmit={cycle.onSubmit}
       onChange={cycle.onEdit}
@@ -196,7 +205,7 @@ function CourseQuoteFormBody({
       <HiddenFormFields form="course_quote" formId={formId} />
       <input type="hidden" name="course_id" value={course.id} />
       <fieldset disabled={busy} className="grid gap-4">
-        <FormMessage message={cycle.formMessage ?? errors.course_id} />
+        <FormMessage message={errors.course_id ?? cycle.formMessage} />
         <fieldset
           ref={modalityGroup}
           className="grid gap-2"

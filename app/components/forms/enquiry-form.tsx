@@ -16,6 +16,7 @@ import {
   FormMessage,
   HiddenFormFields,
   SuccessPanel,
+  useFormActionTo,
   useSubmitCycle,
 } from "./form-parts.tsx";
 
@@ -45,16 +46,19 @@ export function EnquiryForm(props: { defaultService?: ServiceInterest; id?: stri
         : FAILURE,
   });
   const { errors, initial, busy } = cycle;
+  // Without JavaScript the answer page opens at the form (or the success panel in its place).
+  const action = useFormActionTo(formId);
 
-  if (cycle.pageResult?.ok) return <SuccessPanel {...SUCCESS} />;
+  if (cycle.pageResult?.ok) return <SuccessPanel id={formId} {...SUCCESS} />;
 
   const base = formId;
   return (
     <cycle.fetcher.Form
       key={cycle.version}
       ref={cycle.formRef}
-      id={props.id}
+      id={formId}
       method="post"
+      action={action}
       noValidate
       onSubmit={cycle.onSubmit}
       onChange={cycle.onEdit}

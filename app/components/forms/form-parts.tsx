@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { useActionData, useFetcher } from "react-router";
+import { useActionData, useFetcher, useFormAction } from "react-router";
 import type { $ZodType } from "zod/v4/core";
 import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -29,6 +29,24 @@ export function useHydrated(): boolean {
   useEffect(() => setHydrated(true), []);
   return hydrated;
 }
+
+/**
+ * Where a form posts: the page it is on (the address React Router's forms use by default, with
+ * the page's query and `?index` on an index route), plus the fragment of the element that shows
+ * the answer. Posted without JavaScript, the answer page opens scrolled to that element, below
+ * the sticky header (html's scroll-padding-top), not at the top of the page. With JavaScript
+ * the form posts through a fetcher, which ignores the fragment: nothing scrolls.
+ */
+export function useFormActionTo(targetId: string): string {
+  return `${useFormAction()}#${targetId}`;
+}
+
+/**
+ * A form-level message for a post the server turned down as invalid without JavaScript (with
+ * it, the fields' messages and the focus on the first of them say it): the answer page opens at
+ * the top of the form, where this message is, whichever field is wrong further down.
+ */
+export const INVALID_POST_MESSAGE = "Please correct the fields marked below.";
 
 /** Which form this is, and the spam guard: a honeypot people never see. */
 export function HiddenFormFields({
@@ -197,10 +215,21 @@ export function FormMessage({ message }: { message?: string }) {
   );
 }
 
-/** The no-JavaScript success view that replaces a form after the page's action succeeded. */
-export function SuccessPanel({ title, description }: { title: string; description: string }) {
+/**
+ * The no-JavaScript success view that replaces a form after the page's action succeeded. It takes
+ * the form's `id`, so the fragment the form posted to lands on it.
+ */
+export function SuccessPanel({
+  id,
+  title,
+  description,
+}: {
+  id?: string;
+  title: string;
+  description: string;
+}) {
   return (
-    <div role="status" className="rounded-lg border border-success/60 bg-success/10 p-6">
+    <div id={id} role="status" className="rounded-lg border border-success/60 bg-success/10 p-6">
       <p className="text-lg font-semibold">{title}</p>
       <p className="mt-1 text-sm text-muted-foreground">{description}</p>
     </div>
@@ -238,8 +267,10 @@ export function useSubmitCycle(options: SubmitCycleOptions) {
     pageResult && !pageResult.ok ? pageResult.fieldErrors : {},
   );
   const [formMessage, setFormMessage] = useState<string | undefined>(
-    pageResult && !pageResult.ok && pageResult.reason !== "invalid"
-      ? pageResult.message
+    pageResult && !pageResult.ok
+      ? pageResult.reason === "invalid"
+        ? INVALID_POST_MESSAGE
+        : pageResult.message
       : undefined,
   );
   // Bumped after a success: remounts the form with its initial values.

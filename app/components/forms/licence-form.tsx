@@ -18,6 +18,7 @@ import {
   FormMessage,
   HiddenFormFields,
   SuccessPanel,
+  useFormActionTo,
   useHydrated,
   useSubmitCycle,
 } from "./form-parts.tsx";
@@ -56,12 +57,14 @@ export function LicenceForm(props: { id?: string }) {
         : FAILURE,
   });
   const { errors, initial, busy, formRef, version } = cycle;
+  // Without JavaScript the answer page opens at the form (or the success panel in its place).
+  const action = useFormActionTo(formId);
 
   // The button follows the form's values, read from the form itself: on hydration (what the
   // visitor typed before the scripts ran), after a failed post, and after a reset.
   useEffect(() => setComplete(isComplete(formRef.current)), [formRef, version]);
 
-  if (cycle.pageResult?.ok) return <SuccessPanel {...SUCCESS} />;
+  if (cycle.pageResult?.ok) return <SuccessPanel id={formId} {...SUCCESS} />;
 
   function onChange(event: FormEvent<HTMLFormElement>) {
     cycle.onEdit(event);
@@ -73,8 +76,9 @@ export function LicenceForm(props: { id?: string }) {
     <cycle.fetcher.Form
       key={version}
       ref={formRef}
-      id={props.id}
+      id={formId}
       method="post"
+      action={action}
       noValidate
       onSubmit={cycle.onSubmit}
       onChange={onChange}

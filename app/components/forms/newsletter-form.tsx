@@ -30,6 +30,12 @@ export const NEWSLETTER_MESSAGES = {
 
 export const RETURN_TO_FIELD = "return_to";
 
+/**
+ * The part of /newsletter that shows a post's answer. Every newsletter form posts to
+ * `/newsletter#` this, so without JavaScript the answer page opens on it.
+ */
+export const NEWSLETTER_ANSWER_ID = "newsletter-answer";
+
 /** The toast (or result page text) for a newsletter answer. */
 export function newsletterMessage(result: FormResult | undefined): ToastInput {
   if (!result) return NEWSLETTER_MESSAGES.failed;
@@ -50,13 +56,17 @@ export function newsletterMessage(result: FormResult | undefined): ToastInput {
 
 /**
  * Footer 'Stay Updated'. Posts to /newsletter: with JavaScript through a fetcher (toast, field
- * cleared on success), without it as a normal POST that shows a small result page.
+ * cleared on success), without it as a normal POST that shows a small result page, opened at
+ * its answer.
  */
 export function NewsletterForm({
   id = "newsletter-form",
   consentPage = "footer",
+  label = "Newsletter sign-up",
 }: {
   id?: string;
+  /** The form's accessible name: two forms on one page (the footer's and /newsletter's) need two. */
+  label?: string;
   /** Which form this is, stored with the consent. */
   consentPage?: NewsletterConsentPage;
 }) {
@@ -80,12 +90,12 @@ export function NewsletterForm({
       ref={cycle.formRef}
       id={id}
       method="post"
-      action="/newsletter"
+      action={`/newsletter#${NEWSLETTER_ANSWER_ID}`}
       noValidate
       onSubmit={cycle.onSubmit}
       onChange={cycle.onEdit}
       className="relative"
-      aria-label="Newsletter sign-up"
+      aria-label={label}
     >
       <HiddenFormFields form="newsletter" formId={id} />
       <input type="hidden" name={RETURN_TO_FIELD} value={location.pathname + location.search} />

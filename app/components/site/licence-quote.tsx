@@ -1,5 +1,6 @@
 import { ChevronDown } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useActionData } from "react-router";
 import { LicenceForm } from "#app/components/forms/licence-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
@@ -21,7 +22,11 @@ export function LicenceQuote({
   /** Where it goes to hide it again. */
   closeHref: string;
 }) {
-  const [open, setOpen] = useState(initiallyOpen);
+  // A plain post of the form answers with the form open, whatever the address says, so the
+  // answer (errors or the success panel) is on the page the fragment lands on.
+  const actionData = useActionData() as { form?: unknown } | undefined;
+  const answered = actionData?.form === "licence";
+  const [open, setOpen] = useState(initiallyOpen || answered);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 

@@ -12,6 +12,17 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "text-primary" : "text-foreground/90",
   );
 
+/** The phone menu's rows: at least 44 px tall, the size of a fingertip. */
+const mobileLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "flex min-h-11 items-center rounded-md px-3 py-2 text-base font-medium transition-colors hover:bg-accent hover:text-primary",
+    isActive ? "text-primary" : "text-foreground/90",
+  );
+
+/** The Training menu is the current section on the catalogue and on every course's pages. */
+const trainingActive = (pathname: string) =>
+  pathname.startsWith("/services/counter-fraud-training") || pathname.startsWith("/courses/");
+
 export function Logo() {
   return (
     <Link to="/" className="flex items-center gap-2 text-lg font-bold tracking-tight">
@@ -26,71 +37,137 @@ const CATALOGUE_PATH = "/services/counter-fraud-training";
 const moreLabel = (count: number, group: string) =>
   `${count.toLocaleString("en-GB")} more ${group} ${count === 1 ? "course" : "courses"}`;
 
-/** The Training dropdown's entries, shared by the desktop menu and the mobile panel. */
-function TrainingLinks({ menu, onNavigate }: { menu: TrainingMenu; onNavigate?: () => void }) {
-  const item = "block rounded px-3 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground";
-  return (
-    <ul className="space-y-0.5">
-      <li>
-        <Link to={CATALOGUE_PATH} className={cn(item, "font-semibold")} onClick={onNavigate}>
-          All Training Courses
-        </Link>
-      </li>
-      {menu.exclusive.map((course) => (
-        <li key={course.slug}>
-          <Link to={`/courses/${course.slug}`} className={item} onClick={onNavigate}>
-            {course.title}
-          </Link>
-        </li>
-      ))}
-      {menu.exclusiveMore > 0 ? (
-        <li>
-          <Link
-            to={`${CATALOGUE_PATH}?partner=${EXCLUSIVE_FILTER_VALUE}`}
-            className={cn(item, "text-primary")}
-            onClick={onNavigate}
-          >
-            {moreLabel(menu.exclusiveMore, "NightWatch")}
-          </Link>
-        </li>
-      ) : null}
-      {menu.partners.map((group) => (
-        <li key={group.partnerName} className="pt-1">
-          <span className="block px-3 py-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
-            {group.partnerName}
-          </span>
-          <ul>
+/** The heading of the column of courses with no partner (the catalogue's badge says the same). */
+const EXCLUSIVE_HEADING = "NightWatch Exclusive";
+
+/** The Training menu's groups, in the spec's order: courses with no partner, then each partner. */
+function trainingGroups(menu: TrainingMenu) {
+  const groups: {
+    key: string;
+    heading: string;
+    courses: TrainingMenu["exclusive"];
+    more: number;
+    moreHref: string;
+    moreText: string;
+    dash: boolean;
+  }[] = [];
+  if (menu.exclusive.length > 0) {
+    groups.push({
+      key: "exclusive",
+      heading: EXCLUSIVE_HEADING,
+      courses: menu.exclusive,
+      more: menu.exclusiveMore,
+      moreHref: `${CATALOGUE_PATH}?partner=${EXCLUSIVE_FILTER_VALUE}`,
+      moreText: moreLabel(menu.exclusiveMore, "NightWatch"),
+      dash: false,
+    });
+  }
+  for (const group of menu.partners) {
+    groups.push({
+      key: `partner-${group.partnerName}`,
+      heading: group.partnerName,
+      courses: group.courses,
+      more: group.more,
+      moreHref: `${CATALOGUE_PATH}?partner=${encodeURIComponent(group.partnerName)}`,
+      moreText: `- ${moreLabel(group.more, group.partnerName)}`,
+      dash: true,
+    });
+  }
+  return groups;
+}
+
+/** The desktop panel holds up to this many columns, one group each; more groups wrap. */
+const MAX_MENU_COLUMNS = 4;
+
+/** How many columns the desktop panel shows: one per group, within MAX_MENU_COLUMNS. */
+const menuColumns = (menu: TrainingMenu) =>
+  Math.min(Math.max(trainingGroups(menu).length, 1), MAX_MENU_COLUMNS);
+
+/**
+ * The Training entries, shared by the desktop panel and the phone menu, in the spec's order:
+ * All Training Courses; courses with no partner; one group per partner, its courses prefixed by a
+ * dash; Custom Training Quote. On a desktop the groups sit side by side in columns between a top
+ * row (All Training Courses) and a bottom row (Custom Training Quote) that always show; on a phone
+ * they are one list of rows tall enough to tap (44 px).
+ */
+function TrainingLinks({
+  menu,
+  layout,
+  onNavigate,
+}: {
+  menu: TrainingMenu;
+  layout: "columns" | "list";
+  onNavigate?: () => void;
+}) {
+  const columns = layout === "columns";
+  const item = columns
+    ? "block rounded px-3 py-1.5 text-sm hover:bg-accent hover:text-accent-foreground"
+    : "flex min-h-11 items-center rounded-md px-3 py-2 text-base hover:bg-accent hover:text-accent-foreground";
+  const heading = columns
+    ? "block px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground"
+    : "flex min-h-8 items-end px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground";
+  const groups = trainingGroups(menu);
+  const count = menuColumns(menu);
+
+  const all = (
+    <Link to={CATALOGUE_PATH} className={cn(item, "font-semibold")} onClick={onNavigate}>
+      All Training Courses
+    </Link>
+  );
+  const quote = (
+    <Link
+      to={quoteLink("counter-fraud-training")}
+      className={cn(item, "font-semibold text-primary")}
+      onClick={onNavigate}
+    >
+      Custom Training Quote
+    </Link>
+  );
+  const list = (
+    <ul
+      className={columns ? "grid gap-x-4 gap-y-3" : "space-y-1"}
+      style={columns ? { gridTemplateColumns: `repeat(${count}, minmax(0, 1fr))` } : undefined}
+    >
+      {groups.map((group) => (
+        <li key={group.key}>
+          <span className={heading}>{group.heading}</span>
+          <ul className={columns ? "space-y-0.5" : undefined}>
             {group.courses.map((course) => (
               <li key={course.slug}>
                 <Link to={`/courses/${course.slug}`} className={item} onClick={onNavigate}>
-                  - {course.title}
+                  {group.dash ? `- ${course.title}` : course.title}
                 </Link>
               </li>
             ))}
             {group.more > 0 ? (
               <li>
-                <Link
-                  to={`${CATALOGUE_PATH}?partner=${encodeURIComponent(group.partnerName)}`}
-                  className={cn(item, "text-primary")}
-                  onClick={onNavigate}
-                >
-                  - {moreLabel(group.more, group.partnerName)}
+                <Link to={group.moreHref} className={cn(item, "text-primary")} onClick={onNavigate}>
+                  {group.moreText}
                 </Link>
               </li>
             ) : null}
           </ul>
         </li>
       ))}
-      <li className="border-t border-border pt-1">
-        <Link
-          to={quoteLink("counter-fraud-training")}
-          className={cn(item, "font-semibold")}
-          onClick={onNavigate}
-        >
-          Custom Training Quote
-        </Link>
-      </li>
     </ul>
+  );
+
+  if (!columns) {
+    return (
+      <div className="space-y-1">
+        {all}
+        {list}
+        <div className="border-t border-border pt-1">{quote}</div>
+      </div>
+    );
+  }
+  return (
+    <>
+      <div className="border-b border-border p-2">{all}</div>
+      {/* Only a window too short for every group scrolls here; the rows around it stay. */}
+      <div className="min-h-0 flex-1 overflow-y-auto p-2 pt-3">{list}</div>
+      <div className="border-t border-border p-2">{quote}</div>
+    </>
   );
 }
 
@@ -121,8 +198,7 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   const ref = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const active =
-    pathname.startsWith("/services/counter-fraud-training") || pathname.startsWith("/courses/");
+  const active = trainingActive(pathname);
 
   useEffect(() => close(), [pathname]);
   useEffect(() => {
@@ -156,7 +232,10 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
   return (
     <div
       ref={ref}
-      className="group relative"
+      // As tall as the header, so the panel opens right under its edge and the pointer never
+      // crosses a gap between trigger and panel. The panel is placed against the header's row
+      // (the positioned ancestor), not this trigger: it can be wider than the trigger's place.
+      className="group flex items-center self-stretch"
       data-state={open ? "open" : "closed"}
       onPointerEnter={(e) => {
         if (e.pointerType === "mouse") hoverDismissed.current = false;
@@ -197,11 +276,13 @@ function TrainingDropdown({ menu }: { menu: TrainingMenu }) {
         ref={panel}
         id={panelId}
         className={cn(
-          "absolute left-0 top-full z-50 hidden max-h-[70vh] w-80 overflow-y-auto rounded-md border border-border bg-card p-2 shadow-xl",
-          scripted ? "group-data-[state=open]:block" : "group-hover:block group-focus-within:block",
+          "absolute right-4 top-full z-50 hidden max-h-[calc(100dvh-5rem)] max-w-[calc(100%-2rem)] flex-col rounded-md border border-border bg-card shadow-xl",
+          scripted ? "group-data-[state=open]:flex" : "group-hover:flex group-focus-within:flex",
         )}
+        // Wide enough for its columns (15rem each); never wider than the header's row.
+        style={{ width: `${menuColumns(menu) * 15 + 1}rem` }}
       >
-        <TrainingLinks menu={menu} onNavigate={close} />
+        <TrainingLinks menu={menu} layout="columns" onNavigate={close} />
       </div>
     </div>
   );
@@ -219,9 +300,12 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
   // The <details> element keeps its own open state (so it works before scripts run); the state
   // here only mirrors it for the toggle's label. Scripts close it through the element.
   const mobileMenu = useRef<HTMLDetailsElement>(null);
+  const mobileTraining = useRef<HTMLDetailsElement>(null);
   const [mobileOpen, setMobileOpen] = useState(false);
+  // Closing the menu folds its Training section again: it opens closed next time.
   const close = () => {
     if (mobileMenu.current) mobileMenu.current.open = false;
+    if (mobileTraining.current) mobileTraining.current.open = false;
   };
   // The label says what the element shows, which may be open since before scripts ran.
   useEffect(() => setMobileOpen(mobileMenu.current?.open ?? false), []);
@@ -239,7 +323,7 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
       const menu = mobileMenu.current;
       const focusInside = menu?.contains(document.activeElement) ?? false;
       close();
-      if (focusInside) menu?.querySelector("summary")?.focus();
+      if (focusInside) menu?.querySelector<HTMLElement>(":scope > summary")?.focus();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -247,9 +331,10 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
 
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
+      {/* Positioned: the Training panel and the phone menu are placed against this row. */}
+      <div className="relative mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
         <Logo />
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className="hidden items-center gap-1 self-stretch md:flex">
           <NavLink to="/" end className={linkClass}>
             Home
           </NavLink>
@@ -278,7 +363,10 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
         <details
           ref={mobileMenu}
           className="group md:hidden"
-          onToggle={(event) => setMobileOpen(event.currentTarget.open)}
+          onToggle={(event) => {
+            // Training's own <details> inside it toggles too: only this element's state counts.
+            if (event.target === event.currentTarget) setMobileOpen(event.currentTarget.open);
+          }}
           onBlur={(event) => {
             // Tabbing past its last link closes it rather than leaving it over the page.
             const next = event.relatedTarget;
@@ -286,7 +374,7 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
           }}
         >
           <summary
-            className="flex size-10 cursor-pointer list-none items-center justify-center rounded-md hover:bg-accent [&::-webkit-details-marker]:hidden"
+            className="flex size-11 cursor-pointer list-none items-center justify-center rounded-md hover:bg-accent [&::-webkit-details-marker]:hidden"
             aria-label={mobileOpen ? "Close menu" : "Open menu"}
           >
             <Menu aria-hidden className="size-6 group-open:hidden" />
@@ -294,7 +382,7 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
           </summary>
           <nav
             aria-label="Mobile"
-            className="absolute inset-x-0 top-16 max-h-[calc(100dvh-4rem)] overflow-y-auto border-b border-border bg-background px-4 pb-6 pt-2 shadow-xl"
+            className="absolute inset-x-0 top-16 max-h-[calc(100dvh-4rem)] overflow-y-auto overscroll-contain border-b border-border bg-background px-4 pb-6 pt-2 shadow-xl"
           >
             <ul className="space-y-1">
               {[
@@ -302,18 +390,31 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
                 { to: "/services/dark-web-monitoring", label: "Dark Web Monitoring" },
               ].map((l) => (
                 <li key={l.to}>
-                  <NavLink to={l.to} end className={linkClass} onClick={close}>
+                  <NavLink to={l.to} end className={mobileLinkClass} onClick={close}>
                     {l.label}
                   </NavLink>
                 </li>
               ))}
               <li>
-                <span className="block px-3 py-2 text-sm font-medium text-muted-foreground">
-                  Training
-                </span>
-                <div className="pl-2">
-                  <TrainingLinks menu={trainingMenu} onNavigate={close} />
-                </div>
+                {/* Closed until asked for, so the links after it stay on the first screen. A
+                    <details> of its own: it opens and closes without scripts too. */}
+                <details ref={mobileTraining} className="group/training">
+                  <summary
+                    className={cn(
+                      mobileLinkClass({ isActive: trainingActive(pathname) }),
+                      "cursor-pointer list-none justify-between [&::-webkit-details-marker]:hidden",
+                    )}
+                  >
+                    Training
+                    <ChevronDown
+                      aria-hidden
+                      className="size-5 transition-transform group-open/training:rotate-180"
+                    />
+                  </summary>
+                  <div className="border-l border-border pb-2 pl-2 ml-3">
+                    <TrainingLinks menu={trainingMenu} layout="list" onNavigate={close} />
+                  </div>
+                </details>
               </li>
               {[
                 { to: "/services/security-consultancy", label: "Security Consultancy" },
@@ -323,7 +424,7 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
                 { to: "/auth", label: "Admin" },
               ].map((l) => (
                 <li key={l.to}>
-                  <NavLink to={l.to} className={linkClass} onClick={close}>
+                  <NavLink to={l.to} className={mobileLinkClass} onClick={close}>
                     {l.label}
                   </NavLink>
                 </li>

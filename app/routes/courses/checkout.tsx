@@ -12,6 +12,7 @@ import {
   BillingInformation,
   StudentInformation,
 } from "#app/components/checkout/student-fields.tsx";
+import { useFormActionTo } from "#app/components/forms/form-parts.tsx";
 import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import {
@@ -85,7 +86,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "invoice": {
       const cookie = await rememberOrder(request, outcome.orderId);
       const to = `/courses/${encodeURIComponent(params.slug)}/success?invoice=true`;
-      if (!enhanced) throw redirect(to, { status: 303, headers: { "Set-Cookie": cookie } });
+      // A fragment of its own (the page's main content, at the top): a redirect without one
+      // would carry over the checkout form's fragment the post was sent to.
+      if (!enhanced) {
+        throw redirect(`${to}#main`, { status: 303, headers: { "Set-Cookie": cookie } });
+      }
       return answer("invoice", { redirectTo: to }, cookie);
     }
     case "problem":
@@ -154,6 +159,8 @@ export default function Checkout({ loaderData, actionData, params }: Route.Compo
   );
 }
 
+const CHECKOUT_FORM_ID = "checkout-form";
+
 function CheckoutForm({
   course,
   cardPaymentsEnabled,
@@ -186,6 +193,8 @@ function CheckoutForm({
   );
   const [paymentUrl, setPaymentUrl] = useState<string | null>(null);
   const busy = fetcher.state !== "idle";
+  // Without JavaScript the answer (its errors at the top of the form) opens in view.
+  const action = useFormActionTo(CHECKOUT_FORM_ID);
   const pageMessage =
     pageAnswer && !pageAnswer.ok
       ? { title: pageAnswer.title ?? MESSAGES.paymentError.title, description: pageAnswer.message }
@@ -270,7 +279,9 @@ function CheckoutForm({
   return (
     <fetcher.Form
       ref={formRef}
+      id={CHECKOUT_FORM_ID}
       method="post"
+      action={action}
       noValidate
       onSubmit={onSubmit}
       onChange={onEdit}

@@ -1,6 +1,10 @@
 import { Link } from "react-router";
 import { newsletterAction } from "#server/forms/newsletter-action.server.ts";
-import { NewsletterForm, newsletterMessage } from "#app/components/forms/newsletter-form.tsx";
+import {
+  NEWSLETTER_ANSWER_ID,
+  NewsletterForm,
+  newsletterMessage,
+} from "#app/components/forms/newsletter-form.tsx";
 import { pageMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/newsletter";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
@@ -25,7 +29,8 @@ export default function NewsletterPage({ actionData }: Route.ComponentProps) {
   const back =
     result && "returnTo" in result && typeof result.returnTo === "string" ? result.returnTo : "/";
   return (
-    <section className="mx-auto max-w-xl px-4 py-20">
+    // The forms post to this section's fragment: without JavaScript the answer opens in view.
+    <section id={NEWSLETTER_ANSWER_ID} className="mx-auto max-w-xl px-4 py-20">
       {message ? (
         <div
           role={result?.ok ? "status" : "alert"}
@@ -48,7 +53,11 @@ export default function NewsletterPage({ actionData }: Route.ComponentProps) {
       )}
       {!result?.ok ? (
         <div className="mt-8">
-          <NewsletterForm id="newsletter-page-form" consentPage="newsletter_page" />
+          <NewsletterForm
+            id="newsletter-page-form"
+            consentPage="newsletter_page"
+            label="Subscribe to the newsletter"
+          />
         </div>
       ) : null}
       <p className="mt-8">
