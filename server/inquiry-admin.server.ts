@@ -19,7 +19,7 @@ import { changedFields, recordAudit, type AuditActor } from "./audit.server.ts";
 import { csvResponse, type CsvValue } from "./csv.server.ts";
 import { db } from "./db/client.server.ts";
 import { inquiries } from "./db/schema.ts";
-import { containsPattern } from "./db/sql.server.ts";
+import { containsPattern, isUuid } from "./db/sql.server.ts";
 import type { InquiryRow } from "./inquiries.server.ts";
 
 /**
@@ -144,6 +144,16 @@ export async function latestInquiries(limit = 10): Promise<AdminInquiry[]> {
     .orderBy(...newestFirst)
     .limit(limit);
   return rows.map(toAdminInquiry);
+}
+
+/**
+ * One inquiry by id, for `/admin/inquiries?inquiry=<id>` (the Dashboard's rows link there): null
+ * for anything that is not a UUID or names no inquiry. Held ones are found too.
+ */
+export async function findInquiryForAdmin(id: string): Promise<AdminInquiry | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db().select().from(inquiries).where(orm.eq(inquiries.id, id));
+  return row ? toAdminInquiry(row) : null;
 }
 
 /**

@@ -123,3 +123,11 @@ export const inquiryUpdateSchema = z.object({
     .transform((v) => (v === "" ? null : v)),
 });
 export type InquiryUpdate = z.output<typeof inquiryUpdateSchema>;
+
+/** The query parameter that opens one inquiry's details on the Inquiries screen. */
+export const OPEN_INQUIRY_PARAM = "inquiry";
+
+/** The Inquiries screen with this inquiry's details open (the Dashboard's rows link here). */
+export function inquiryHref(id: string): string {
+  return `/admin/inquiries?${OPEN_INQUIRY_PARAM}=${encodeURIComponent(id)}`;
+}

@@ -45,6 +45,19 @@ export function startOfLondonDay(instant: Date | number = Date.now()): Date {
   return new Date(utcMidnight - (londonClock - utcClock));
 }
 
+/**
+ * The London calendar month the instant falls in: its first instant (midnight on the 1st, GMT
+ * or BST) and the first instant of the next month.
+ */
+export function londonMonth(instant: Date | number = Date.now()): { start: Date; end: Date } {
+  const [y, m] = londonDate(instant).split("-").map(Number) as [number, number];
+  // Noon UTC of a day is within that London day whatever the offset.
+  return {
+    start: startOfLondonDay(Date.UTC(y, m - 1, 1, 12)),
+    end: startOfLondonDay(Date.UTC(y, m, 1, 12)),
+  };
+}
+
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
   timeZone: BUSINESS_TIME_ZONE,
   day: "numeric",

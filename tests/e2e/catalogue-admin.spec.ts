@@ -116,7 +116,7 @@ test.describe("courses", () => {
     await expect(courseRow).toContainText("Draft");
     await expect(courseRow).toContainText("£250.00");
     await expect(courseRow).toContainText("7h");
-    await expect(courseRow).toContainText("Uncategorized");
+    await expect(courseRow).toContainText("Uncategorised");
     await expect(courseRow.getByRole("link", { name: /Open external link/ })).toHaveAttribute(
       "target",
       "_blank",
@@ -174,7 +174,7 @@ test.describe("courses", () => {
     await page.getByRole("button", { name: `Edit ${title}` }).click();
     const thumbnailSrc = await page
       .getByRole("dialog")
-      .getByAltText("Thumbnail preview")
+      .getByAltText("Current thumbnail")
       .getAttribute("src");
     expect(thumbnailSrc).toMatch(/^\/media\/thumbnails\/course-\d+-[0-9a-f]+\.png$/);
     const thumbnail = await page.request.get(thumbnailSrc!);
@@ -315,7 +315,7 @@ test.describe("categories", () => {
     await expect(row(page, renamed)).toHaveCount(0);
 
     await page.goto("/admin/courses");
-    await expect(row(page, courseTitle)).toContainText("Uncategorized");
+    await expect(row(page, courseTitle)).toContainText("Uncategorised");
     await confirmDelete(
       page,
       courseTitle,
@@ -381,7 +381,7 @@ test.describe("partners", () => {
     dialog = page.getByRole("dialog", { name: "Edit Partner" });
     await expect(dialog.getByLabel("Name")).toHaveValue(name);
     await dialog.getByRole("button", { name: "Remove logo" }).click();
-    await expect(dialog.getByAltText("Logo preview")).toHaveCount(0);
+    await expect(dialog.getByAltText("Current logo")).toHaveCount(0);
     await dialog.getByRole("button", { name: "Update Partner" }).click();
     await expectToast(page, "Success", "Partner updated successfully");
     await expect(partnerRow.getByRole("img", { name: `${name} logo` })).toHaveCount(0);

@@ -39,11 +39,14 @@ export function StatCard({
   value,
   icon: Icon,
   tone,
+  hint,
 }: {
   label: string;
   value: ReactNode;
   icon?: LucideIcon;
   tone?: "info" | "warning" | "success" | "muted";
+  /** A line under the figure saying what it counts. */
+  hint?: ReactNode;
 }) {
   const toneClass = {
     info: "text-info",
@@ -62,6 +65,7 @@ export function StatCard({
       <p className="mt-1 text-xl font-bold tabular-nums sm:mt-2 sm:text-2xl">
         {typeof value === "number" ? value.toLocaleString("en-GB") : value}
       </p>
+      {hint ? <p className="mt-1 text-xs text-muted-foreground">{hint}</p> : null}
     </Card>
   );
 }

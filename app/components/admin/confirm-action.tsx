@@ -30,7 +30,7 @@ export function ConfirmAction({
   /** The button that opens the question (its accessible name is what tests and readers find). */
   trigger: ReactElement;
   question: string;
-  detail: string;
+  detail: ReactNode;
   cancelLabel?: string;
   confirmLabel: string;
   /** Styles the confirm button for an action that removes or ends something. */
@@ -59,14 +59,21 @@ export function ConfirmAction({
   );
 }
 
-/** A delete button that asks first (spec §8's confirmation text), then calls `onConfirm`. */
+/**
+ * A delete button that asks first, then calls `onConfirm`. The question is spec §8's sentence
+ * word for word ('Are you sure you want to delete this course?'); the line under it names what
+ * goes ('The course ‘Fraud Basics’ will be deleted. This cannot be undone.').
+ */
 export function ConfirmDelete({
   question,
+  subject,
   label,
   onConfirm,
   disabled,
 }: {
   question: string;
+  /** What is deleted, as the start of a sentence: <>The course <b>‘Fraud Basics’</b></>. */
+  subject: ReactNode;
   /** The button's accessible name, e.g. 'Delete Fraud Basics'. */
   label: string;
   onConfirm: () => void;
@@ -88,7 +95,7 @@ export function ConfirmDelete({
         </Button>
       }
       question={question}
-      detail="This cannot be undone."
+      detail={<>{subject} will be deleted. This cannot be undone.</>}
       confirmLabel="Delete"
       destructive
       onConfirm={onConfirm}

@@ -5,6 +5,8 @@ import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import {
   Dialog,
+  DIALOG_FORM,
+  DialogBody,
   DialogClose,
   DialogContent,
   DialogDescription,
@@ -45,7 +47,7 @@ export function InquiryDetailsDialog({
 }) {
   return (
     <Dialog open={inquiry !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-2xl">
+      <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle>Inquiry Details</DialogTitle>
           <DialogDescription>
@@ -53,42 +55,44 @@ export function InquiryDetailsDialog({
           </DialogDescription>
         </DialogHeader>
         {inquiry ? (
-          <dl className="grid gap-3">
-            <Field label="Name">{inquiry.name}</Field>
-            <Field label="Email">
-              <a
-                href={`mailto:${inquiry.email}`}
-                className="text-primary underline-offset-4 hover:underline"
-              >
-                {inquiry.email}
-              </a>
-            </Field>
-            <Field label="Phone">{inquiry.phone}</Field>
-            <Field label="Company">{inquiry.company}</Field>
-            <Field label="Type">
-              <InquiryTypeBadge type={inquiry.inquiryType} />
-            </Field>
-            <Field label="Status">
-              <span className="inline-flex flex-wrap gap-2">
-                <InquiryStatusBadge status={inquiry.status} />
-                {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
-              </span>
-            </Field>
-            {inquiry.courseTitle || inquiry.modality || inquiry.attendees || inquiry.budget ? (
-              <>
-                <Field label="Course">{inquiry.courseTitle}</Field>
-                <Field label="Modality">{modalityLabel(inquiry.modality)}</Field>
-                <Field label="Attendees">{inquiry.attendees}</Field>
-                <Field label="Budget">{inquiry.budget}</Field>
-              </>
-            ) : null}
-            <Field label="Message">
-              <p className="whitespace-pre-wrap">{inquiry.message}</p>
-            </Field>
-            <Field label="Notes">
-              {inquiry.notes ? <p className="whitespace-pre-wrap">{inquiry.notes}</p> : null}
-            </Field>
-          </dl>
+          <DialogBody>
+            <dl className="grid gap-3">
+              <Field label="Name">{inquiry.name}</Field>
+              <Field label="Email">
+                <a
+                  href={`mailto:${inquiry.email}`}
+                  className="text-primary underline-offset-4 hover:underline"
+                >
+                  {inquiry.email}
+                </a>
+              </Field>
+              <Field label="Phone">{inquiry.phone}</Field>
+              <Field label="Company">{inquiry.company}</Field>
+              <Field label="Type">
+                <InquiryTypeBadge type={inquiry.inquiryType} />
+              </Field>
+              <Field label="Status">
+                <span className="inline-flex flex-wrap gap-2">
+                  <InquiryStatusBadge status={inquiry.status} />
+                  {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
+                </span>
+              </Field>
+              {inquiry.courseTitle || inquiry.modality || inquiry.attendees || inquiry.budget ? (
+                <>
+                  <Field label="Course">{inquiry.courseTitle}</Field>
+                  <Field label="Modality">{modalityLabel(inquiry.modality)}</Field>
+                  <Field label="Attendees">{inquiry.attendees}</Field>
+                  <Field label="Budget">{inquiry.budget}</Field>
+                </>
+              ) : null}
+              <Field label="Message">
+                <p className="whitespace-pre-wrap">{inquiry.message}</p>
+              </Field>
+              <Field label="Notes">
+                {inquiry.notes ? <p className="whitespace-pre-wrap">{inquiry.notes}</p> : null}
+              </Field>
+            </dl>
+          </DialogBody>
         ) : null}
       </DialogContent>
     </Dialog>
@@ -119,25 +123,27 @@ export function InquiryUpdateDialog({
           </DialogDescription>
         </DialogHeader>
         {inquiry ? (
-          <fetcher.Form method="post" className="grid gap-4" key={inquiry.id}>
+          <fetcher.Form method="post" className={DIALOG_FORM} key={inquiry.id}>
             <input type="hidden" name="intent" value="update" />
             <input type="hidden" name="id" value={inquiry.id} />
-            <div className="grid gap-2">
-              <Label htmlFor="inquiry-status">Status</Label>
-              <NativeSelect id="inquiry-status" name="status" defaultValue={inquiry.status}>
-                <SelectOptions values={INQUIRY_STATUSES} labels={INQUIRY_STATUS_LABELS} />
-              </NativeSelect>
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor="inquiry-notes">Notes</Label>
-              <Textarea
-                id="inquiry-notes"
-                name="notes"
-                maxLength={NOTES_MAX_LENGTH}
-                defaultValue={inquiry.notes ?? ""}
-                placeholder="Add internal notes about this inquiry..."
-              />
-            </div>
+            <DialogBody>
+              <div className="grid gap-2">
+                <Label htmlFor="inquiry-status">Status</Label>
+                <NativeSelect id="inquiry-status" name="status" defaultValue={inquiry.status}>
+                  <SelectOptions values={INQUIRY_STATUSES} labels={INQUIRY_STATUS_LABELS} />
+                </NativeSelect>
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor="inquiry-notes">Notes</Label>
+                <Textarea
+                  id="inquiry-notes"
+                  name="notes"
+                  maxLength={NOTES_MAX_LENGTH}
+                  defaultValue={inquiry.notes ?? ""}
+                  placeholder="Add internal notes about this inquiry..."
+                />
+              </div>
+            </DialogBody>
             <DialogFooter>
               <DialogClose asChild>
                 <Button type="button" variant="outline" disabled={busy}>

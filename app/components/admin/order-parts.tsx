@@ -163,7 +163,7 @@ function ConfirmCancel({
         </Button>
       }
       question="Are you sure you want to cancel this order?"
-      detail={`Cancelling ${orderNamed(order)} cannot be undone: a canceled order cannot be reopened.`}
+      detail={`Cancelling ${orderNamed(order)} cannot be undone: a cancelled order cannot be reopened.`}
       cancelLabel="Keep Order"
       confirmLabel="Cancel Order"
       destructive
@@ -179,7 +179,7 @@ function ConfirmCancel({
         <div className="grid gap-1">
           <Label htmlFor={checkboxId}>Notify the buyer by e-mail</Label>
           <p className="text-xs text-muted-foreground">
-            Sends {order.buyerEmail} an e-mail saying the order was canceled.
+            Sends {order.buyerEmail} an e-mail saying the order was cancelled.
           </p>
         </div>
       </div>

@@ -82,6 +82,7 @@ export function SuspectedSpamActions({
       </Button>
       <ConfirmDelete
         question={deleteQuestion}
+        subject={what.charAt(0).toUpperCase() + what.slice(1)}
         label={`Delete ${what}`}
         disabled={busy}
         onConfirm={() => fetcher.submit({ intent: "delete", id }, { method: "post" })}

@@ -19,7 +19,9 @@ export function DialogContent({
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/70 data-[state=closed]:animate-fade-out data-[state=open]:animate-fade-in" />
       <DialogPrimitive.Content
         className={cn(
-          "fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border border-border bg-card p-6 text-card-foreground shadow-lg data-[state=closed]:animate-pop-out data-[state=open]:animate-pop-in",
+          // Capped to the screen: a dialog with a DialogBody keeps its header and footer in view
+          // and scrolls the body; any other dialog scrolls as a whole.
+          "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg border border-border bg-card p-6 text-card-foreground shadow-lg data-[state=closed]:animate-pop-out data-[state=open]:animate-pop-in",
           className,
         )}
         {...props}
@@ -38,14 +40,36 @@ export function DialogContent({
 
 export function DialogHeader({ className, ...props }: ComponentProps<"div">) {
   return (
-    <div className={cn("flex flex-col gap-1.5 text-center sm:text-left", className)} {...props} />
+    <div
+      className={cn("flex shrink-0 flex-col gap-1.5 text-center sm:text-left", className)}
+      {...props}
+    />
   );
 }
+
+/**
+ * The part of a dialog that scrolls when the dialog is taller than the screen, so that the
+ * header and the footer (Cancel, Save) stay in view. Put it between DialogHeader and
+ * DialogFooter; a form holding both goes in `DIALOG_FORM`'s column.
+ */
+export function DialogBody({ className, ...props }: ComponentProps<"div">) {
+  return (
+    <div
+      // Reaching out to the dialog's edges keeps the scroll bar there and the fields' focus
+      // rings inside the scrolled area.
+      className={cn("-mx-6 grid min-h-0 flex-1 gap-4 overflow-y-auto px-6 py-1", className)}
+      {...props}
+    />
+  );
+}
+
+/** The classes of a form that holds a DialogBody and a DialogFooter: a column that may shrink. */
+export const DIALOG_FORM = "flex min-h-0 flex-1 flex-col gap-4";
 
 export function DialogFooter({ className, ...props }: ComponentProps<"div">) {
   return (
     <div
-      className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)}
+      className={cn("flex shrink-0 flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)}
       {...props}
     />
   );

@@ -1,11 +1,22 @@
 import type { ComponentProps } from "react";
 import { cn } from "#app/lib/cn.ts";
 
-export function Table({ className, ...props }: ComponentProps<"table">) {
+export function Table({
+  className,
+  wrapperClassName,
+  ...props
+}: ComponentProps<"table"> & {
+  /** Classes of the scrolling box around the table (e.g. `hidden md:block`). */
+  wrapperClassName?: string;
+}) {
   return (
     // Focusable so keyboard users can scroll a table wider than the screen (axe
     // scrollable-region-focusable).
-    <div className="relative w-full overflow-x-auto" tabIndex={0}>
+    <div
+      className={cn("relative w-full overflow-x-auto", wrapperClassName)}
+      tabIndex={0}
+      data-table-wrapper=""
+    >
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/categories";
 import {
+  CatalogueCard,
   CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
@@ -78,6 +79,24 @@ export default function AdminCategories({ loaderData }: Route.ComponentProps) {
           </TableCell>
           <TableCell className="whitespace-nowrap">{formatAdminDate(category.createdAt)}</TableCell>
         </>
+      )}
+      card={(category) => (
+        <CatalogueCard
+          title={category.name}
+          facts={[
+            [
+              "Slug",
+              <code key="slug" className="text-xs break-all">
+                {category.slug}
+              </code>,
+            ],
+            ["Created", formatAdminDate(category.createdAt)],
+          ]}
+        >
+          {category.description ? (
+            <p className="line-clamp-3 text-sm text-muted-foreground">{category.description}</p>
+          ) : null}
+        </CatalogueCard>
       )}
       label={(category) => category.name}
       form={(category, onSaved) => <CategoryFormDialog category={category} onSaved={onSaved} />}

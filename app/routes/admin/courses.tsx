@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/courses";
 import { RichTextEditor, richTextEditorLinks } from "#app/components/admin/rich-text-editor.tsx";
 import {
+  CatalogueCard,
   CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
@@ -128,6 +129,7 @@ export default function AdminCourses({ loaderData }: Route.ComponentProps) {
         </>
       }
       cells={(course) => <CourseCells course={course} />}
+      card={(course) => <CourseCard course={course} />}
       label={(course) => course.title}
       rowAttributes={(course) => ({ "data-course-id": course.id })}
       moreActions={(course) =>
@@ -177,7 +179,7 @@ function CourseCells({ course }: { course: AdminCourse }) {
         ) : null}
       </TableCell>
       <TableCell>
-        {course.categoryName ?? <span className="text-muted-foreground">Uncategorized</span>}
+        {course.categoryName ?? <span className="text-muted-foreground">Uncategorised</span>}
       </TableCell>
       <TableCell>
         <Badge variant={STATUS_BADGE[course.status]}>{COURSE_STATUS_LABELS[course.status]}</Badge>
@@ -188,6 +190,40 @@ function CourseCells({ course }: { course: AdminCourse }) {
       </TableCell>
       <TableCell className="whitespace-nowrap">{formatAdminDate(course.createdAt)}</TableCell>
     </>
+  );
+}
+
+function CourseCard({ course }: { course: AdminCourse }) {
+  return (
+    <CatalogueCard
+      title={course.title}
+      marker={
+        course.featured ? (
+          <Star
+            className="mt-0.5 size-4 shrink-0 fill-warning text-warning"
+            aria-label="Featured"
+            role="img"
+          />
+        ) : null
+      }
+      facts={[
+        [
+          "Status",
+          <Badge key="status" variant={STATUS_BADGE[course.status]}>
+            {COURSE_STATUS_LABELS[course.status]}
+          </Badge>,
+        ],
+        ["Category", course.categoryName ?? "Uncategorised"],
+        ...(course.partnerName ? [["Partner", course.partnerName] as [string, string]] : []),
+        ["Price", formatPrice(course.price) ?? "Free"],
+        ["Duration", course.durationHours === null ? "—" : `${course.durationHours}h`],
+        ["Created", formatAdminDate(course.createdAt)],
+      ]}
+    >
+      {course.shortDescription ? (
+        <p className="line-clamp-2 text-sm text-muted-foreground">{course.shortDescription}</p>
+      ) : null}
+    </CatalogueCard>
   );
 }
 
@@ -337,7 +373,7 @@ function CourseFormDialog({
           label="Category"
           defaultValue={course?.categoryId ?? "none"}
         >
-          <option value="none">Uncategorized</option>
+          <option value="none">Uncategorised</option>
           <NamedOptions items={categories} />
         </SelectField>
         <SelectField

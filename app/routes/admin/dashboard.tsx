@@ -9,39 +9,79 @@ import {
   Inbox,
   Mail,
   MessageSquare,
+  PoundSterling,
 } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { requireAdmin } from "#server/auth.server.ts";
 import { countInquiriesByStatus, latestInquiries } from "#server/inquiry-admin.server.ts";
 import { log } from "#server/log.server.ts";
+import { latestOrders, monthRevenue } from "#server/orders/dashboard.server.ts";
 import {
   AdminPageHeader,
   InquiryStatusBadge,
   InquiryTypeBadge,
   StatCard,
 } from "#app/components/admin/admin-ui.tsx";
+import { OrderStatusBadge } from "#app/components/admin/order-parts.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import {
+  emptyMonthRevenue,
+  formatLondonMonth,
+  type DashboardOrder,
+  type MonthRevenue,
+} from "#app/lib/admin-dashboard.ts";
+import {
   emptyInquiryCounts,
+  inquiryHref,
   type AdminInquiry,
   type InquiryCounts,
 } from "#app/lib/admin-inquiries.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
-import { relativeTime } from "#app/lib/admin-time.ts";
+import { formatDateTime, londonMonth, relativeTime } from "#app/lib/admin-time.ts";
+import { formatPence } from "#app/lib/format.ts";
+import { orderPageHref } from "#app/lib/orders.ts";
 import type { Route } from "./+types/dashboard";
+
+/** Spec §8: dashboard load errors are only logged; the page shows what it has. */
+async function orLogged<T>(what: string, read: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    log.error({ err: error }, `dashboard: could not load ${what}`);
+    return fallback;
+  }
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  let counts: InquiryCounts = emptyInquiryCounts();
-  let latest: AdminInquiry[] = [];
-  try {
-    [counts, latest] = await Promise.all([countInquiriesByStatus(), latestInquiries(10)]);
-  } catch (error) {
-    // Spec §8: dashboard load errors are only logged; the page shows what it has.
-    log.error({ err: error }, "dashboard: could not load inquiries");
-  }
+  const now = new Date();
+  // Each part on its own: orders that cannot be read do not hide the inquiries, nor the reverse.
+  const [inquiries, orders, revenue] = await Promise.all([
+    orLogged(
+      "inquiries",
+      async () => {
+        const [counts, latest] = await Promise.all([countInquiriesByStatus(), latestInquiries(10)]);
+        return { counts, latest };
+      },
+      { counts: emptyInquiryCounts() as InquiryCounts, latest: [] as AdminInquiry[] },
+    ),
+    orLogged("orders", () => latestOrders(), [] as DashboardOrder[]),
+    orLogged<MonthRevenue>(
+      "revenue",
+      () => monthRevenue(now),
+      emptyMonthRevenue(londonMonth(now).start),
+    ),
+  ]);
   // One clock for the server render and the browser's hydration.
-  return { email: admin.email, counts, latest, now: Date.now() };
+  return {
+    email: admin.email,
+    counts: inquiries.counts,
+    latest: inquiries.latest,
+    orders,
+    revenue,
+    now: now.getTime(),
+  };
 }
 
 export const meta: Route.MetaFunction = () => adminMeta("Dashboard");
@@ -85,8 +125,53 @@ const AREAS = [
   },
 ] as const;
 
+/**
+ * A list row that is one link: the link's box is stretched over the row (so a click anywhere
+ * opens it) while the row's other content stays plain text — one tab stop per row, and a focus
+ * ring around the whole row.
+ */
+const ROW =
+  "relative -mx-2 flex flex-col gap-2 rounded-md px-2 py-3 transition-colors hover:bg-accent/60 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-ring sm:flex-row sm:items-center sm:justify-between";
+const ROW_LINK =
+  "after:absolute after:inset-0 after:rounded-md after:content-[''] focus-visible:outline-none";
+
+/** A dashboard card listing the latest few of something, with a link to all of them. */
+function LatestList({
+  title,
+  allHref,
+  allLabel,
+  empty,
+  isEmpty,
+  children,
+}: {
+  title: string;
+  allHref: string;
+  /** Read after 'View all' by screen readers: 'View all inquiries'. */
+  allLabel: string;
+  empty: string;
+  isEmpty: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="min-w-0">
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle as="h2" className="text-lg">
+          {title}
+        </CardTitle>
+        <Link to={allHref} className="text-sm text-primary underline-offset-4 hover:underline">
+          View all<span className="sr-only"> {allLabel}</span>
+        </Link>
+      </CardHeader>
+      <CardContent>
+        {isEmpty ? <p className="py-6 text-center text-muted-foreground">{empty}</p> : children}
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, counts, latest, now } = loaderData;
+  const { email, counts, latest, orders, revenue, now } = loaderData;
+  const month = formatLondonMonth(revenue.monthStart);
   return (
     <>
       <AdminPageHeader title="Admin Dashboard" description={`Welcome back, ${email}`} />
@@ -100,74 +185,135 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </section>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
-        <Card className="min-w-0 lg:col-span-2">
-          <CardHeader className="flex-row items-center justify-between">
-            <CardTitle as="h2" className="text-lg">
-              Recent Inquiries
-            </CardTitle>
-            <Link
-              to="/admin/inquiries"
-              className="text-sm text-primary underline-offset-4 hover:underline"
-            >
-              View all
-            </Link>
-          </CardHeader>
-          <CardContent>
-            {latest.length === 0 ? (
-              <p className="py-6 text-center text-muted-foreground">No inquiries found.</p>
-            ) : (
-              <ul className="divide-y divide-border" aria-label="Latest inquiries">
-                {latest.map((inquiry) => (
-                  <li
-                    key={inquiry.id}
-                    className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between"
-                  >
-                    <div className="min-w-0">
-                      <p className="truncate font-medium">{inquiry.name}</p>
-                      <p className="truncate text-sm text-muted-foreground">{inquiry.email}</p>
-                    </div>
-                    <div className="flex flex-wrap items-center gap-2">
-                      <InquiryTypeBadge type={inquiry.inquiryType} />
-                      <InquiryStatusBadge status={inquiry.status} />
-                      <time
-                        dateTime={inquiry.createdAt}
-                        className="text-xs whitespace-nowrap text-muted-foreground"
-                      >
-                        {relativeTime(inquiry.createdAt, now)}
-                      </time>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </CardContent>
-        </Card>
-
-        <Card className="min-w-0">
-          <CardHeader>
-            <CardTitle as="h2" className="text-lg">
-              Manage
-            </CardTitle>
-          </CardHeader>
-          <CardContent>
-            <ul className="grid gap-2">
-              {AREAS.map(({ to, label, description, icon: Icon }) => (
-                <li key={to}>
-                  <Link
-                    to={to}
-                    className="flex items-center gap-3 rounded-md border border-border p-3 transition-colors hover:bg-accent"
-                  >
-                    <Icon aria-hidden className="size-5 shrink-0 text-primary" />
-                    <span>
-                      <span className="block font-medium">{label}</span>
-                      <span className="block text-sm text-muted-foreground">{description}</span>
-                    </span>
-                  </Link>
+        <div className="grid min-w-0 content-start gap-6 lg:col-span-2">
+          <LatestList
+            title="Recent Inquiries"
+            allHref="/admin/inquiries"
+            allLabel="inquiries"
+            empty="No inquiries found."
+            isEmpty={latest.length === 0}
+          >
+            <ul className="divide-y divide-border" aria-label="Latest inquiries">
+              {latest.map((inquiry) => (
+                <li key={inquiry.id} className={ROW}>
+                  <div className="min-w-0">
+                    <Link
+                      to={inquiryHref(inquiry.id)}
+                      aria-label={`${inquiry.name}’s inquiry`}
+                      className={`block truncate font-medium ${ROW_LINK}`}
+                    >
+                      {inquiry.name}
+                    </Link>
+                    <p className="truncate text-sm text-muted-foreground">{inquiry.email}</p>
+                  </div>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <InquiryTypeBadge type={inquiry.inquiryType} />
+                    <InquiryStatusBadge status={inquiry.status} />
+                    <time
+                      dateTime={inquiry.createdAt}
+                      className="text-xs whitespace-nowrap text-muted-foreground"
+                    >
+                      {relativeTime(inquiry.createdAt, now)}
+                    </time>
+                  </div>
                 </li>
               ))}
             </ul>
-          </CardContent>
-        </Card>
+          </LatestList>
+
+          <LatestList
+            title="Latest Orders"
+            allHref="/admin/payments"
+            allLabel="orders"
+            empty="No orders found."
+            isEmpty={orders.length === 0}
+          >
+            <ul className="divide-y divide-border" aria-label="Latest orders">
+              {orders.map((order) => (
+                <li key={order.id} className={ROW} data-order-id={order.id}>
+                  <div className="min-w-0">
+                    <Link
+                      to={orderPageHref(order.id)}
+                      aria-label={`Order ${order.reference}`}
+                      className={`font-mono text-sm font-medium ${ROW_LINK}`}
+                    >
+                      {order.reference}
+                    </Link>
+                    <p className="truncate font-medium">
+                      {order.buyerName}
+                      {order.organisation ? (
+                        <span className="font-normal text-muted-foreground">
+                          {" "}
+                          · {order.organisation}
+                        </span>
+                      ) : null}
+                    </p>
+                    <p className="truncate text-sm text-muted-foreground">{order.courseTitle}</p>
+                  </div>
+                  <div className="flex flex-wrap items-center gap-2 sm:flex-col sm:items-end sm:gap-1">
+                    <span className="font-medium tabular-nums">
+                      {formatPence(order.totalAmountCents)}
+                    </span>
+                    <OrderStatusBadge status={order.status} />
+                    <time
+                      dateTime={order.createdAt}
+                      className="text-xs whitespace-nowrap text-muted-foreground"
+                    >
+                      {formatDateTime(order.createdAt)}
+                    </time>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </LatestList>
+        </div>
+
+        <div className="grid min-w-0 content-start gap-6">
+          <section aria-label="Revenue">
+            <StatCard
+              label="Revenue this month"
+              value={formatPence(revenue.netCents)}
+              icon={PoundSterling}
+              tone="success"
+              hint={
+                <>
+                  Orders paid in {month} (UK time), VAT included, less what has been refunded on
+                  them: {revenue.orderCount} {revenue.orderCount === 1 ? "order" : "orders"}
+                  {revenue.refundedCents > 0
+                    ? `, ${formatPence(revenue.paidCents)} paid, ${formatPence(revenue.refundedCents)} refunded`
+                    : ""}
+                  .
+                </>
+              }
+            />
+          </section>
+
+          <Card className="min-w-0">
+            <CardHeader>
+              <CardTitle as="h2" className="text-lg">
+                Manage
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              <ul className="grid gap-2">
+                {AREAS.map(({ to, label, description, icon: Icon }) => (
+                  <li key={to}>
+                    <Link
+                      to={to}
+                      className="flex items-center gap-3 rounded-md border border-border p-3 transition-colors hover:bg-accent"
+                    >
+                      <Icon aria-hidden className="size-5 shrink-0 text-primary" />
+                      <span>
+                        <span className="block font-medium">{label}</span>
+                        <span className="block text-sm text-muted-foreground">{description}</span>
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </CardContent>
+          </Card>
+        </div>
       </div>
     </>
   );

@@ -1,11 +1,15 @@
 import { Clock, Download, Eye, Inbox, MessageSquare, Pencil } from "lucide-react";
 import { useCallback, useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
 import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
 import { requireAdmin } from "#server/auth.server.ts";
-import { inquiriesScreen, updateInquiryForAdmin } from "#server/inquiry-admin.server.ts";
+import {
+  findInquiryForAdmin,
+  inquiriesScreen,
+  updateInquiryForAdmin,
+} from "#server/inquiry-admin.server.ts";
 import { deleteSuspectedInquiry, releaseInquiry } from "#server/inquiries.server.ts";
 import { InquiryStatusBadge, InquiryTypeBadge, StatCard } from "#app/components/admin/admin-ui.tsx";
 import {
@@ -30,6 +34,7 @@ import {
   INQUIRY_TYPE_LABELS,
   inquiryFiltersQuery,
   inquiryUpdateSchema,
+  OPEN_INQUIRY_PARAM,
   parseInquiryFilters,
   type AdminInquiry,
 } from "#app/lib/admin-inquiries.ts";
@@ -42,8 +47,16 @@ import { EmailAddress } from "#app/components/ui/email-address.tsx";
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const filters = parseInquiryFilters(new URL(request.url).searchParams);
-  return { filters, ...(await inquiriesScreen(filters)) };
+  const params = new URL(request.url).searchParams;
+  const filters = parseInquiryFilters(params);
+  // `?inquiry=<id>` opens that inquiry's details, wherever it is in the list (the Dashboard's
+  // rows link here). The id is checked here: anything that names no inquiry opens nothing.
+  const openId = params.get(OPEN_INQUIRY_PARAM);
+  const [screen, opened] = await Promise.all([
+    inquiriesScreen(filters),
+    openId ? findInquiryForAdmin(openId) : null,
+  ]);
+  return { filters, ...screen, opened, openNotFound: Boolean(openId) && !opened };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -122,8 +135,23 @@ function inquiryColumns(actions: (inquiry: AdminInquiry) => React.ReactNode) {
 }
 
 export default function Inquiries({ loaderData }: Route.ComponentProps) {
-  const { filters, counts } = loaderData;
+  const { filters, counts, opened, openNotFound } = loaderData;
   const [viewing, setViewing] = useState<AdminInquiry | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The inquiry the URL opens, until its dialog is closed (which takes the parameter away).
+  const linked = opened && searchParams.get(OPEN_INQUIRY_PARAM) === opened.id ? opened : null;
+  const closeDetails = () => {
+    setViewing(null);
+    if (searchParams.has(OPEN_INQUIRY_PARAM)) {
+      setSearchParams(
+        (params) => {
+          params.delete(OPEN_INQUIRY_PARAM);
+          return params;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+    }
+  };
   const [editingId, setEditingId] = useState<string | null>(null);
   const editing = loaderData.items.find((i) => i.id === editingId) ?? null;
   // Stable, so the update dialog's effect does not re-run on every render.
@@ -174,6 +202,13 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
             Export CSV
           </a>
         </Button>
+      }
+      notice={
+        openNotFound ? (
+          <p role="status" className="mb-4 rounded-md border border-border bg-card p-3 text-sm">
+            That inquiry was not found: it may have been deleted.
+          </p>
+        ) : null
       }
       summary={
         <>
@@ -236,7 +271,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
       filteredEmptyText="No inquiries match these filters."
       noun={["inquiry", "inquiries"]}
     >
-      <InquiryDetailsDialog inquiry={viewing} onClose={() => setViewing(null)} />
+      <InquiryDetailsDialog inquiry={viewing ?? linked} onClose={closeDetails} />
       <InquiryUpdateDialog inquiry={editing} onClose={closeEditor} />
     </AdminListPage>
   );

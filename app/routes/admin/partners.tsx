@@ -1,5 +1,6 @@
 import type { Route } from "./+types/partners";
 import {
+  CatalogueCard,
   CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
@@ -10,6 +11,7 @@ import {
   TextField,
   URL_INPUT,
 } from "#app/components/admin/catalogue/form-parts.tsx";
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { TableCell, TableHead } from "#app/components/ui/table.tsx";
 import { partnerFormSchema, type AdminPartner } from "#app/lib/partner-form.ts";
 import { adminMeta } from "#app/lib/admin-nav.ts";
@@ -71,6 +73,39 @@ export default function AdminPartners({ loaderData }: Route.ComponentProps) {
         </>
       }
       cells={(partner) => <PartnerCells partner={partner} />}
+      card={(partner) => (
+        <CatalogueCard
+          title={partner.name}
+          marker={<PartnerLogo partner={partner} />}
+          facts={[
+            [
+              "Purchase URL",
+              <NewTabLink
+                key="buy"
+                href={partner.purchaseUrl}
+                label={`Buy: ${partner.name} purchase page`}
+              >
+                Buy
+              </NewTabLink>,
+            ],
+            [
+              "Website",
+              <NewTabLink
+                key="visit"
+                href={partner.websiteUrl}
+                label={`Visit ${partner.name} website`}
+              >
+                Visit
+              </NewTabLink>,
+            ],
+            ["Contact", <ContactEmail key="contact" email={partner.contactEmail} />],
+          ]}
+        >
+          {partner.description ? (
+            <p className="line-clamp-2 text-sm text-muted-foreground">{partner.description}</p>
+          ) : null}
+        </CatalogueCard>
+      )}
       label={(partner) => partner.name}
       form={(partner, onSaved) => <PartnerFormDialog partner={partner} onSaved={onSaved} />}
     />
@@ -79,25 +114,39 @@ export default function AdminPartners({ loaderData }: Route.ComponentProps) {
 
 const none = <span className="text-muted-foreground">—</span>;
 
+function PartnerLogo({ partner }: { partner: AdminPartner }) {
+  return partner.logoUrl ? (
+    <img
+      src={partner.logoUrl}
+      alt={`${partner.name} logo`}
+      className="size-10 shrink-0 rounded border border-border bg-muted object-contain"
+    />
+  ) : (
+    <div
+      className="flex size-10 shrink-0 items-center justify-center rounded border border-border bg-muted text-xs text-muted-foreground"
+      aria-label="No logo"
+      role="img"
+    >
+      {partner.name.slice(0, 2).toUpperCase()}
+    </div>
+  );
+}
+
+function ContactEmail({ email }: { email: string | null }) {
+  return email ? (
+    <a href={`mailto:${email}`} className="underline-offset-4 hover:underline">
+      <EmailAddress email={email} />
+    </a>
+  ) : (
+    none
+  );
+}
+
 function PartnerCells({ partner }: { partner: AdminPartner }) {
   return (
     <>
       <TableCell>
-        {partner.logoUrl ? (
-          <img
-            src={partner.logoUrl}
-            alt={`${partner.name} logo`}
-            className="size-10 rounded border border-border bg-muted object-contain"
-          />
-        ) : (
-          <div
-            className="flex size-10 items-center justify-center rounded border border-border bg-muted text-xs text-muted-foreground"
-            aria-label="No logo"
-            role="img"
-          >
-            {partner.name.slice(0, 2).toUpperCase()}
-          </div>
-        )}
+        <PartnerLogo partner={partner} />
       </TableCell>
       <TableCell>
         <div className="font-medium">{partner.name}</div>
@@ -118,13 +167,7 @@ function PartnerCells({ partner }: { partner: AdminPartner }) {
         </NewTabLink>
       </TableCell>
       <TableCell>
-        {partner.contactEmail ? (
-          <a href={`mailto:${partner.contactEmail}`} className="underline-offset-4 hover:underline">
-            {partner.contactEmail}
-          </a>
-        ) : (
-          none
-        )}
+        <ContactEmail email={partner.contactEmail} />
       </TableCell>
     </>
   );

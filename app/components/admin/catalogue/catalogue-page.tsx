@@ -6,6 +6,9 @@ import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import {
   Dialog,
+  DIALOG_FORM,
+  DialogBody,
+  DialogClose,
   DialogContent,
   DialogDescription,
   DialogFooter,
@@ -23,6 +26,7 @@ import {
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { focusFirstInvalid, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
 import { ConfirmDelete } from "#app/components/admin/confirm-action.tsx";
+import { cn } from "#app/lib/cn.ts";
 import { describe } from "./form-parts.tsx";
 
 /**
@@ -48,6 +52,11 @@ export function CataloguePage<Item extends { id: string }>(props: {
   columns: ReactNode;
   /** A row's cells before its actions. */
   cells: (item: Item) => ReactNode;
+  /**
+   * The same item as a card, for screens narrower than 768 px (the table shows from 768 px up):
+   * its name first, then what the row's cells say. The frame adds the actions.
+   */
+  card: (item: Item) => ReactNode;
   /** How a row is named to assistive technology ("Edit …", "Delete …"). */
   label: (item: Item) => string;
   rowAttributes?: (item: Item) => Record<`data-${string}`, string>;
@@ -65,6 +74,39 @@ export function CataloguePage<Item extends { id: string }>(props: {
   // Page-level, not per row: the row is gone once the list reloads, its toast must still show.
   const deleter = useFetcher<FormAnswer>({ key: `${entity}-delete` });
   useFormAnswer(deleter);
+
+  const isDeleting = (item: Item) =>
+    deleter.state !== "idle" && deleter.formData?.get("id") === item.id;
+  /** Edit, the screen's own (a course's external link), and a delete that names the item. */
+  const actions = (item: Item, deleting: boolean) => {
+    const label = props.label(item);
+    return (
+      <>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon"
+          onClick={() => open(item)}
+          aria-label={`Edit ${label}`}
+          title="Edit"
+        >
+          <Pencil aria-hidden />
+        </Button>
+        {props.moreActions?.(item)}
+        <ConfirmDelete
+          question={props.deleteQuestion}
+          subject={
+            <>
+              The {entity} <strong className="text-foreground">‘{label}’</strong>
+            </>
+          }
+          label={`Delete ${label}`}
+          disabled={deleting}
+          onConfirm={() => deleter.submit({ intent: "delete", id: item.id }, { method: "post" })}
+        />
+      </>
+    );
+  };
 
   const headingId = `${props.plural.toLowerCase()}-heading`;
   return (
@@ -96,54 +138,52 @@ export function CataloguePage<Item extends { id: string }>(props: {
         {items.length === 0 ? (
           <p className="px-4 pb-6 text-sm text-muted-foreground">{props.emptyText}</p>
         ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                {props.columns}
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
+          <>
+            {/* Below 768 px: one card per item, the same actions (no sideways scrolling). */}
+            <ul className="divide-y divide-border border-t border-border md:hidden">
               {items.map((item) => {
-                const deleting =
-                  deleter.state !== "idle" && deleter.formData?.get("id") === item.id;
-                const label = props.label(item);
+                const deleting = isDeleting(item);
                 return (
-                  <TableRow
+                  <li
                     key={item.id}
-                    {...props.rowAttributes?.(item)}
                     aria-busy={deleting || undefined}
-                    className={deleting ? "opacity-50" : undefined}
+                    className={cn("grid gap-3 p-4", deleting && "opacity-50")}
                   >
-                    {props.cells(item)}
-                    <TableCell>
-                      <div className="flex justify-end gap-1">
-                        <Button
-                          type="button"
-                          variant="ghost"
-                          size="icon"
-                          onClick={() => open(item)}
-                          aria-label={`Edit ${label}`}
-                          title="Edit"
-                        >
-                          <Pencil aria-hidden />
-                        </Button>
-                        {props.moreActions?.(item)}
-                        <ConfirmDelete
-                          question={props.deleteQuestion}
-                          label={`Delete ${label}`}
-                          disabled={deleting}
-                          onConfirm={() =>
-                            deleter.submit({ intent: "delete", id: item.id }, { method: "post" })
-                          }
-                        />
-                      </div>
-                    </TableCell>
-                  </TableRow>
+                    <div className="min-w-0 break-words">{props.card(item)}</div>
+                    <div className="-mb-1 flex flex-wrap justify-end gap-1">
+                      {actions(item, deleting)}
+                    </div>
+                  </li>
                 );
               })}
-            </TableBody>
-          </Table>
+            </ul>
+            <Table wrapperClassName="hidden md:block">
+              <TableHeader>
+                <TableRow>
+                  {props.columns}
+                  <TableHead className="text-right">Actions</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {items.map((item) => {
+                  const deleting = isDeleting(item);
+                  return (
+                    <TableRow
+                      key={item.id}
+                      {...props.rowAttributes?.(item)}
+                      aria-busy={deleting || undefined}
+                      className={deleting ? "opacity-50" : undefined}
+                    >
+                      {props.cells(item)}
+                      <TableCell>
+                        <div className="flex justify-end gap-1">{actions(item, deleting)}</div>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </>
         )}
       </section>
 
@@ -248,20 +288,64 @@ export function CatalogueFormDialog({
         method="post"
         encType={multipart ? "multipart/form-data" : undefined}
         noValidate
-        className="grid gap-4"
+        className={DIALOG_FORM}
         onSubmit={form.onSubmit}
       >
         <input type="hidden" name="intent" value="save" />
         {item ? <input type="hidden" name="id" value={item.id} /> : null}
-        <fieldset disabled={saving} className="grid gap-4">
-          {children}
-        </fieldset>
+        {/* The fields scroll; the title above and the buttons below stay in view. */}
+        <DialogBody>
+          <fieldset disabled={saving} className="grid min-w-0 gap-4">
+            {children}
+          </fieldset>
+        </DialogBody>
         <DialogFooter>
+          <DialogClose asChild>
+            <Button type="button" variant="outline" disabled={saving}>
+              Cancel
+            </Button>
+          </DialogClose>
           <Button type="submit" disabled={saving}>
             {saving ? "Saving..." : item ? `Update ${noun}` : `Create ${noun}`}
           </Button>
         </DialogFooter>
       </fetcher.Form>
     </DialogContent>
+  );
+}
+
+/** An item's card below 768 px: its name as a heading, a line or two under it, then its facts. */
+export function CatalogueCard({
+  title,
+  marker,
+  children,
+  facts,
+}: {
+  title: ReactNode;
+  /** Before the title (a course's featured star, a partner's logo). */
+  marker?: ReactNode;
+  /** Under the title (a description). */
+  children?: ReactNode;
+  /** Label and value, e.g. ["Price", "£295.00"]. */
+  facts: [label: string, value: ReactNode][];
+}) {
+  return (
+    <div className="grid gap-2">
+      <div className="flex items-start gap-3">
+        {marker}
+        <div className="min-w-0">
+          <h3 className="font-medium">{title}</h3>
+          {children}
+        </div>
+      </div>
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        {facts.map(([label, value]) => (
+          <Fragment key={label}>
+            <dt className="text-muted-foreground">{label}</dt>
+            <dd className="min-w-0 break-words">{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </div>
   );
 }

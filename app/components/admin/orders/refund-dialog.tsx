@@ -6,6 +6,8 @@ import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import {
   Dialog,
+  DIALOG_FORM,
+  DialogBody,
   DialogClose,
   DialogContent,
   DialogDescription,
@@ -151,7 +153,7 @@ export function RefundDialog({
         <fetcher.Form
           method="post"
           noValidate
-          className="grid gap-4"
+          className={DIALOG_FORM}
           onSubmit={submit}
           // A new remaining amount (after a refund) is a new default.
           key={`${order.id}-${remaining}`}
@@ -159,60 +161,65 @@ export function RefundDialog({
           <input type="hidden" name="intent" value="refund" />
           <input type="hidden" name="orderId" value={order.id} />
           <input type="hidden" name="nonce" value={nonce} />
-          <Field
-            id={id("amount")}
-            label="Amount (£)"
-            required
-            error={errors.amount}
-            hint={`Up to ${formatPence(remaining)}`}
-          >
-            <Input
-              {...describe(id("amount"), errors.amount, true)}
-              name="amount"
-              inputMode="decimal"
-              autoComplete="off"
-              defaultValue={penceToPounds(remaining)}
-              onChange={(event) => {
-                setTyped(event.currentTarget.value);
-                clearError("amount");
-              }}
-            />
-          </Field>
-          <Field id={id("reason")} label="Reason" required error={errors.reason}>
-            <NativeSelect
-              {...describe(id("reason"), errors.reason)}
-              name="reason"
-              defaultValue=""
-              onChange={() => clearError("reason")}
+          <DialogBody>
+            <Field
+              id={id("amount")}
+              label="Amount (£)"
+              required
+              error={errors.amount}
+              hint={`Up to ${formatPence(remaining)}`}
             >
-              <option value="">Choose a reason…</option>
-              <SelectOptions values={REFUND_REASONS} labels={REFUND_REASON_LABELS} />
-            </NativeSelect>
-          </Field>
-          <Field
-            id={id("note")}
-            label="Note"
-            error={errors.note}
-            hint="Kept with the order's history; not sent to the buyer."
-          >
-            <Textarea
-              {...describe(id("note"), errors.note, true)}
-              name="note"
-              rows={3}
-              onChange={() => clearError("note")}
-              maxLength={REFUND_NOTE_MAX_LENGTH}
-            />
-          </Field>
-          <p className="rounded-md border border-border bg-muted/40 p-3 text-sm" aria-live="polite">
-            {amountText
-              ? `${amountText} will be refunded to the card that paid for order ${order.reference} (${order.buyerName}). This cannot be undone.`
-              : `Enter the amount to refund on order ${order.reference}.`}
-          </p>
-          {formError ? (
-            <p className="text-sm text-destructive" role="alert">
-              {formError}
+              <Input
+                {...describe(id("amount"), errors.amount, true)}
+                name="amount"
+                inputMode="decimal"
+                autoComplete="off"
+                defaultValue={penceToPounds(remaining)}
+                onChange={(event) => {
+                  setTyped(event.currentTarget.value);
+                  clearError("amount");
+                }}
+              />
+            </Field>
+            <Field id={id("reason")} label="Reason" required error={errors.reason}>
+              <NativeSelect
+                {...describe(id("reason"), errors.reason)}
+                name="reason"
+                defaultValue=""
+                onChange={() => clearError("reason")}
+              >
+                <option value="">Choose a reason…</option>
+                <SelectOptions values={REFUND_REASONS} labels={REFUND_REASON_LABELS} />
+              </NativeSelect>
+            </Field>
+            <Field
+              id={id("note")}
+              label="Note"
+              error={errors.note}
+              hint="Kept with the order's history; not sent to the buyer."
+            >
+              <Textarea
+                {...describe(id("note"), errors.note, true)}
+                name="note"
+                rows={3}
+                onChange={() => clearError("note")}
+                maxLength={REFUND_NOTE_MAX_LENGTH}
+              />
+            </Field>
+            <p
+              className="rounded-md border border-border bg-muted/40 p-3 text-sm"
+              aria-live="polite"
+            >
+              {amountText
+                ? `${amountText} will be refunded to the card that paid for order ${order.reference} (${order.buyerName}). This cannot be undone.`
+                : `Enter the amount to refund on order ${order.reference}.`}
             </p>
-          ) : null}
+            {formError ? (
+              <p className="text-sm text-destructive" role="alert">
+                {formError}
+              </p>
+            ) : null}
+          </DialogBody>
           <DialogFooter>
             <DialogClose asChild>
               <Button type="button" variant="outline" disabled={busy}>

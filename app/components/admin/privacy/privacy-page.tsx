@@ -130,7 +130,7 @@ function PersonalDataView({
     );
   }
   return (
-    <section aria-labelledby="privacy-results" className="grid gap-6">
+    <section aria-labelledby="privacy-results" className="grid grid-cols-[minmax(0,1fr)] gap-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h2 id="privacy-results" className="text-lg font-semibold break-all">

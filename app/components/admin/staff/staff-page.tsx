@@ -69,7 +69,31 @@ export function StaffPageView({
         <h2 id={headingId} className="p-4 text-lg font-semibold">
           Admins ({staff.length})
         </h2>
-        <Table>
+        {/* Below 768 px: one card per admin, the same actions (no sideways scrolling). */}
+        <ul className="divide-y divide-border border-t border-border md:hidden">
+          {staff.map((member) => (
+            <li key={member.id} className="grid gap-3 p-4">
+              <div className="flex flex-wrap items-center gap-2">
+                <h3 className="min-w-0 font-medium">
+                  <EmailAddress email={member.email} />
+                </h3>
+                <StaffBadges member={member} isMe={member.id === meId} />
+              </div>
+              <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-muted-foreground">Added</dt>
+                <dd>{formatDateTime(member.createdAt)}</dd>
+                <dt className="text-muted-foreground">Two-factor</dt>
+                <dd>
+                  <TwoFactorBadge on={member.twoFactorEnabled} />
+                </dd>
+                <dt className="text-muted-foreground">Last sign-in</dt>
+                <dd>{member.lastSignInAt ? formatDateTime(member.lastSignInAt) : "—"}</dd>
+              </dl>
+              <StaffRowActions member={member} isMe={member.id === meId} />
+            </li>
+          ))}
+        </ul>
+        <Table wrapperClassName="hidden md:block">
           <TableHeader>
             <TableRow>
               <TableHead>Email</TableHead>
@@ -85,27 +109,14 @@ export function StaffPageView({
                 <TableCell>
                   <div className="flex flex-wrap items-center gap-2">
                     <EmailAddress email={member.email} className="font-medium" />
-                    {member.id === meId ? <Badge variant="muted">You</Badge> : null}
-                    {member.invitationPending ? (
-                      <Badge variant="warning">Invitation pending</Badge>
-                    ) : null}
+                    <StaffBadges member={member} isMe={member.id === meId} />
                   </div>
                 </TableCell>
                 <TableCell className="whitespace-nowrap">
                   {formatDateTime(member.createdAt)}
                 </TableCell>
                 <TableCell>
-                  {member.twoFactorEnabled ? (
-                    <Badge variant="success">
-                      <ShieldCheck aria-hidden className="mr-1 size-3" />
-                      On
-                    </Badge>
-                  ) : (
-                    <Badge variant="muted">
-                      <ShieldOff aria-hidden className="mr-1 size-3" />
-                      Off
-                    </Badge>
-                  )}
+                  <TwoFactorBadge on={member.twoFactorEnabled} />
                 </TableCell>
                 <TableCell className="whitespace-nowrap text-muted-foreground">
                   {member.lastSignInAt ? formatDateTime(member.lastSignInAt) : "—"}
@@ -119,6 +130,29 @@ export function StaffPageView({
         </Table>
       </section>
     </div>
+  );
+}
+
+function StaffBadges({ member, isMe }: { member: StaffMember; isMe: boolean }) {
+  return (
+    <>
+      {isMe ? <Badge variant="muted">You</Badge> : null}
+      {member.invitationPending ? <Badge variant="warning">Invitation pending</Badge> : null}
+    </>
+  );
+}
+
+function TwoFactorBadge({ on }: { on: boolean }) {
+  return on ? (
+    <Badge variant="success">
+      <ShieldCheck aria-hidden className="mr-1 size-3" />
+      On
+    </Badge>
+  ) : (
+    <Badge variant="muted">
+      <ShieldOff aria-hidden className="mr-1 size-3" />
+      Off
+    </Badge>
   );
 }
 
