@@ -135,7 +135,7 @@ export async function transitionOrder(
     admin?: AuditActor;
     /** An admin's cancellation: tell the buyer by e-mail (the order page's checkbox). */
     notifyBuyer?: boolean;
-    /** A cancellation's reason, printed on the credit note (default 'Order canceled'). */
+    /** A cancellation's reason, printed on the credit note (default 'Order cancelled'). */
     reason?: string;
   },
 ): Promise<TransitionResult> {
@@ -206,7 +206,7 @@ export async function transitionOrder(
     } else if (to === "canceled") {
       // Null unless an invoice was issued (only an invoiced order has one to credit).
       const creditNote = await issueCreditNote(tx, updated, {
-        reason: options.reason?.trim() || "Order canceled",
+        reason: options.reason?.trim() || "Order cancelled",
         actor,
       });
       if (creditNote) issued.creditNote = creditNote.number;

@@ -341,14 +341,14 @@ export function renderOrderCanceled(
   creditNote: DocumentSnapshot | null,
 ): RenderedEmail {
   const reference = orderReference(order.id);
-  const subject = headerText(`Your order ${reference} has been canceled`);
+  const subject = headerText(`Your order ${reference} has been cancelled`);
   const rows: Row[] = [
     ...orderRows(order),
     ["Credit note", creditNote?.number],
     ["Credits invoice", creditNote?.credits?.number],
     ...(creditNote ? amountRows(creditNote, "Total credited") : []),
   ];
-  const news = `Your booking of ${order.courseTitle} (order ${reference}) has been canceled.`;
+  const news = `Your booking of ${order.courseTitle} (order ${reference}) has been cancelled.`;
   const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
   const paragraphs = [
     ...(creditNote

@@ -92,7 +92,7 @@ export function refundEmail(order: OrderRow, facts: RefundEmailFacts): OutgoingE
   };
 }
 
-/** To staff: a refund failed or was canceled in Stripe, so the buyer has not been paid back. */
+/** To staff: a refund failed or was cancelled in Stripe, so the buyer has not been paid back. */
 export function refundFailedAlert(
   order: OrderRow,
   facts: {

@@ -359,7 +359,7 @@ async function applyRefundStatus(
   ]);
   log.warn(
     { orderId: order.id, refundId: existing.stripeRefundId, status: facts.status },
-    "a refund failed or was canceled in Stripe: its amount may be refunded again",
+    "a refund failed or was cancelled in Stripe: its amount may be refunded again",
   );
   return { refund: refund!, order: after! };
 }

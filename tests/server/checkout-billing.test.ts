@@ -329,7 +329,7 @@ describe("the success page shows the order only to the buyer who placed it", () 
       ...buyerFields,
       ...BILLING_FORM,
     });
-    expect(location).toBe(`/courses/${course.slug}/success?invoice=true`);
+    expect(location).toBe(`/courses/${course.slug}/success?invoice=true#main`);
     expect(setCookie).toMatch(/^nw_orders=/);
     expect(setCookie).toMatch(/; HttpOnly/i);
     expect(setCookie).toMatch(/; SameSite=Lax/i);

@@ -339,7 +339,7 @@ describe("credit notes", () => {
       netAmountCents: inv.netAmountCents,
       vatAmountCents: inv.vatAmountCents,
       totalAmountCents: inv.totalAmountCents,
-      reason: "Order canceled",
+      reason: "Order cancelled",
       issuedBy: "admin@example.com",
     });
     expect(cn.snapshot).toMatchObject({
@@ -398,7 +398,7 @@ describe("telling the buyer of a cancellation", () => {
     expect(mail).toMatchObject({
       toAddress: "ada@example.com",
       documentId: creditNote.id,
-      subject: `Your order ${orderReference(invoiced.id)} has been canceled`,
+      subject: `Your order ${orderReference(invoiced.id)} has been cancelled`,
     });
     expect(mail!.text).toContain(`Credit note: ${number("CN", 1)}`);
     expect(mail!.text).toContain(`Credits invoice: ${number("INV", 1)}`);
@@ -526,7 +526,7 @@ describe("the PDF", () => {
     expect(text).toContain("Credit note");
     expect(text).toContain(number("CN", 1));
     expect(text).toContain(`credits invoice ${number("INV", 1)}`);
-    expect(text).toContain("Reason: Order canceled");
+    expect(text).toContain("Reason: Order cancelled");
     expect(text).toContain("£5,220.00");
   });
 

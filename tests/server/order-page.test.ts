@@ -198,7 +198,7 @@ describe("the order page's data", () => {
       ["invoice_issued", ADMIN.email, expect.stringMatching(/^INV-/)],
       ["note", ADMIN.email, "Buyer called: PO follows by Friday."],
       ["canceled", "ops@example.com", "Buyer notified by e-mail"],
-      ["email_queued", null, expect.stringMatching(/has been canceled” to ada@example\.com$/)],
+      ["email_queued", null, expect.stringMatching(/has been cancelled” to ada@example\.com$/)],
       ["credit_note_issued", "ops@example.com", expect.stringMatching(/^CN-/)],
     ]);
     expect(page!.timeline.find((e) => e.kind === "email_failed")!.title).toBe(

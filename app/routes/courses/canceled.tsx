@@ -19,7 +19,7 @@ export function headers() {
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: "Payment Canceled",
-    description: "Your payment was canceled. No charges were made.",
+    description: "Your payment was cancelled. No charges were made.",
     noindex: true,
   });
 
@@ -30,7 +30,7 @@ export default function Canceled({ loaderData }: Route.ComponentProps) {
       <XCircle className="size-14 text-muted-foreground" aria-hidden />
       <h1 className="mt-6 text-3xl font-bold tracking-tight">Payment Canceled</h1>
       <p className="mt-3 text-lg text-muted-foreground">
-        Your payment for {loaderData.course.title} was canceled. No charges were made.
+        Your payment for {loaderData.course.title} was cancelled. No charges were made.
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to={`/courses/${slug}/checkout`} className={buttonVariants()}>
