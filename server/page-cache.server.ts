@@ -66,8 +66,9 @@ function isAnonymousPageRequest(req: ExpressRequest): boolean {
   // Anyone with a cookie (an admin session, a consent flag, anything) gets their own render.
   if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return false;
   const path = req.path;
-  // Client-side navigations' data requests are small and answered as usual.
-  if (path.endsWith(".data")) return false;
+  // Only pages: a path with a file extension is something else (client navigations' `.data`,
+  // a course's artwork or Open Graph PNG, the sitemap), answered and compressed as usual.
+  if (/\.[a-z0-9]+$/i.test(path)) return false;
   return !PRIVATE_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 

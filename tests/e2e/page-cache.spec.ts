@@ -110,6 +110,21 @@ test.describe("page cache", () => {
     expect(checkout.headers()["x-page-cache"]).not.toBe("hit");
   });
 
+  test("files are not pages: a PNG goes out as it is, an SVG compressed as usual", async () => {
+    const png = await visitor.get(`${COURSE}/og.png`, { headers: { "accept-encoding": "br" } });
+    expect(png.status()).toBe(200);
+    expect(png.headers()["x-page-cache"]).toBeUndefined();
+    expect(png.headers()["content-encoding"]).toBeUndefined();
+    expect((await png.body()).subarray(1, 4).toString("latin1")).toBe("PNG");
+
+    const svg = await visitor.get(`${COURSE}/artwork.svg`, {
+      headers: { "accept-encoding": "br" },
+    });
+    expect(svg.status()).toBe(200);
+    expect(svg.headers()["x-page-cache"]).toBeUndefined();
+    expect(svg.headers()["content-encoding"]).toBe("br");
+  });
+
   test("a forged Host header never reaches the shared copy", async ({ baseURL }) => {
     const forged = await visitor.get("/about", { headers: { host: "evil.example" } });
     expect(forged.status()).toBe(200);
