@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_2FA_ADMIN, E2E_ADMIN } from "./tests/support/e2e-fixtures.ts";
+import { E2E_2FA_ADMIN, E2E_ADMIN, E2E_SELLER_ENV } from "./tests/support/e2e-fixtures.ts";
 
 /**
  * End-to-end tests in Chromium against the production build (`npm run build` first), on a
@@ -82,16 +82,7 @@ export default defineConfig({
         STRIPE_SECRET_KEY: "sk_test_e2e_nightwatch",
         STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
         STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
-        // A VAT-registered seller whose prices include VAT: totals stay the course prices, and
-        // invoices show net, VAT and total.
-        SELLER_LEGAL_NAME: "NightWatch Intelligence Ltd",
-        SELLER_ADDRESS: "1 Example Street, London, EC1A 1AA",
-        SELLER_COMPANY_NUMBER: "01234567",
-        SELLER_VAT_NUMBER: "GB123456789",
-        PRICES_INCLUDE_VAT: "true",
-        BANK_ACCOUNT_NAME: "NightWatch Intelligence Ltd",
-        BANK_SORT_CODE: "12-34-56",
-        BANK_ACCOUNT_NUMBER: "12345678",
+        ...E2E_SELLER_ENV,
         ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
       },
     },

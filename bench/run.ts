@@ -23,7 +23,7 @@ import { runSsrBench } from "./ssr.ts";
  * Each part prints a table and writes bench/results/<part>-<time>.json (and <part>-latest.json).
  *
  * Options: --only ssr,bundle,… --postgres (SSR and soak on a fresh PostgreSQL database)
- *          --no-build --connections 50 --seconds 10 --lighthouse-runs 1 --scale-requests 200
+ *          --no-build --connections 50 --seconds 10 --lighthouse-runs 5 --scale-requests 200
  *          --pdf-runs 200 --soak-seconds 300 --soak-connections 20 --soak-idle-seconds 30
  *          --soak-snapshots DIR (heap snapshots early and late, written to DIR: tens of MB each,
  *          keep them out of the repository)
@@ -44,7 +44,7 @@ const { values } = parseArgs({
     "no-build": { type: "boolean", default: false },
     connections: { type: "string", default: "50" },
     seconds: { type: "string", default: "10" },
-    "lighthouse-runs": { type: "string", default: "1" },
+    "lighthouse-runs": { type: "string", default: "5" },
     "scale-requests": { type: "string", default: "200" },
     "pdf-runs": { type: "string", default: "200" },
     "soak-seconds": { type: "string", default: "300" },

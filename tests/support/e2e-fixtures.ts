@@ -40,6 +40,22 @@ export const E2E_2FA_ADMIN = {
   password: "e2e-2fa-admin-password-1",
 } as const;
 
+/**
+ * The seller the end-to-end sites run as: VAT-registered, prices including VAT, so totals stay
+ * the course prices and invoices show net, VAT and total (playwright.config.ts and the visual
+ * spec's own site).
+ */
+export const E2E_SELLER_ENV = {
+  SELLER_LEGAL_NAME: "NightWatch Intelligence Ltd",
+  SELLER_ADDRESS: "1 Example Street, London, EC1A 1AA",
+  SELLER_COMPANY_NUMBER: "01234567",
+  SELLER_VAT_NUMBER: "GB123456789",
+  PRICES_INCLUDE_VAT: "true",
+  BANK_ACCOUNT_NAME: "NightWatch Intelligence Ltd",
+  BANK_SORT_CODE: "12-34-56",
+  BANK_ACCOUNT_NUMBER: "12345678",
+} as const;
+
 let cookies: Awaited<ReturnType<ReturnType<Page["context"]>["cookies"]>> | undefined;
 
 /**

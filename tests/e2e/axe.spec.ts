@@ -1,0 +1,240 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { routePatterns } from "#tests/support/site-pages.ts";
+
+/**
+ * axe (WCAG 2.0/2.1 A and AA, and axe's best practices) on every page of app/routes.ts, public
+ * and admin, at 1366 px and at 375 px, with the main admin dialogs and the phone menu open too.
+ * The list below is checked against app/routes.ts: a new route without an entry here fails.
+ */
+
+const COURSE = "introduction-to-counter-fraud"; // demo content, published
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+interface Visit {
+  /** What the test is called (a route may be visited more than once, e.g. with a dialog open). */
+  name: string;
+  /** The address; `:orderId` is an order this spec places. */
+  url: string;
+  /** Opens what should be checked too (a dialog, a menu); returns it to wait for. */
+  open?: (page: Page) => Promise<Locator>;
+  /** Only at this width (the phone menu exists only on a narrow screen). */
+  only?: "1366" | "375";
+}
+
+/** Routes that are no page (downloads, text files, API endpoints, a POST-only action). */
+const NOT_PAGES = new Set([
+  "/auth/sign-out",
+  "/sitemap.xml",
+  "/robots.txt",
+  "/courses/:slug/artwork.svg",
+  "/courses/:slug/og.png",
+  "/api/auth/*",
+  "/api/stripe/webhook",
+  "/api/admin/media",
+  "/admin/inquiries/export",
+  "/admin/newsletter-subscriptions/export",
+  "/admin/payments/export",
+  "/admin/privacy/export",
+  "/admin/payments/:orderId/documents/:documentId",
+]);
+
+/** Each page route of app/routes.ts, and what to check of it. */
+const PUBLIC: Record<string, Visit[]> = {
+  "/": [
+    { name: "home", url: "/" },
+    {
+      name: "home, phone menu open",
+      url: "/",
+      only: "375",
+      open: async (page) => {
+        await page.getByLabel("Open menu").click();
+        return page.getByRole("navigation", { name: "Mobile" });
+      },
+    },
+  ],
+  "/about": [{ name: "about", url: "/about" }],
+  "/contact": [{ name: "contact", url: "/contact" }],
+  "/quote": [{ name: "quote", url: "/quote" }],
+  "/privacy": [{ name: "privacy", url: "/privacy" }],
+  "/terms": [{ name: "terms", url: "/terms" }],
+  "/gdpr": [{ name: "gdpr", url: "/gdpr" }],
+  "/newsletter": [{ name: "newsletter", url: "/newsletter" }],
+  "/newsletter/unsubscribe": [
+    { name: "newsletter unsubscribe, bad token", url: "/newsletter/unsubscribe?token=not-a-token" },
+  ],
+  "/training": [{ name: "training (redirect)", url: "/training" }],
+  "/services/dark-web-monitoring": [
+    { name: "dark web monitoring", url: "/services/dark-web-monitoring" },
+  ],
+  "/services/security-consultancy": [
+    { name: "security consultancy", url: "/services/security-consultancy" },
+  ],
+  "/services/file-interrogator": [
+    { name: "file interrogator", url: "/services/file-interrogator" },
+  ],
+  "/services/counter-fraud-training": [
+    { name: "catalogue", url: "/services/counter-fraud-training" },
+  ],
+  "/courses/:slug": [{ name: "course", url: `/courses/${COURSE}` }],
+  "/courses/:slug/checkout": [{ name: "checkout", url: `/courses/${COURSE}/checkout` }],
+  "/courses/:slug/success": [
+    { name: "success, invoice", url: `/courses/${COURSE}/success?invoice=true` },
+    {
+      name: "success, unknown card session",
+      url: `/courses/${COURSE}/success?session_id=cs_test_not_a_session`,
+    },
+  ],
+  "/courses/:slug/canceled": [{ name: "canceled", url: `/courses/${COURSE}/canceled` }],
+  "/auth": [{ name: "sign-in", url: "/auth" }],
+  "/auth/forgot-password": [{ name: "forgot password", url: "/auth/forgot-password" }],
+  "/auth/reset-password": [
+    { name: "reset password, bad token", url: "/auth/reset-password?token=not-a-token" },
+  ],
+  "/*": [{ name: "not found", url: "/no-such-page" }],
+};
+
+const ADMIN: Record<string, Visit[]> = {
+  "/admin": [{ name: "admin (redirect)", url: "/admin" }],
+  "/admin/dashboard": [{ name: "dashboard", url: "/admin/dashboard" }],
+  "/admin/inquiries": [
+    { name: "inquiries", url: "/admin/inquiries" },
+    {
+      name: "inquiries, details open",
+      url: "/admin/inquiries",
+      open: async (page) => {
+        await page
+          .getByRole("button", { name: /View details/ })
+          .first()
+          .click();
+        return page.getByRole("dialog", { name: "Inquiry Details" });
+      },
+    },
+  ],
+  "/admin/payments": [{ name: "payments", url: "/admin/payments" }],
+  "/admin/payments/:orderId": [{ name: "order", url: "/admin/payments/:orderId" }],
+  "/admin/newsletter": [{ name: "newsletter (redirect)", url: "/admin/newsletter" }],
+  "/admin/newsletter-subscriptions": [
+    { name: "newsletter subscriptions", url: "/admin/newsletter-subscriptions" },
+  ],
+  "/admin/courses": [
+    { name: "courses", url: "/admin/courses" },
+    {
+      name: "courses, Add Course open",
+      url: "/admin/courses",
+      open: async (page) => {
+        await page.getByRole("button", { name: "Add Course" }).click();
+        return page.getByRole("dialog", { name: "Add Course" });
+      },
+    },
+  ],
+  "/admin/categories": [{ name: "categories", url: "/admin/categories" }],
+  "/admin/partners": [{ name: "partners", url: "/admin/partners" }],
+  "/admin/account": [{ name: "my account", url: "/admin/account" }],
+  "/admin/staff": [{ name: "staff", url: "/admin/staff" }],
+  "/admin/audit": [{ name: "audit", url: "/admin/audit" }],
+  "/admin/privacy": [{ name: "privacy", url: "/admin/privacy" }],
+  "/admin/*": [{ name: "admin not found", url: "/admin/no-such-page" }],
+};
+
+const VIEWPORTS = [
+  { name: "1366", use: { viewport: { width: 1366, height: 768 } } },
+  { name: "375", use: { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true } },
+] as const;
+
+test("every page route of app/routes.ts is checked here", () => {
+  const listed = new Set([...Object.keys(PUBLIC), ...Object.keys(ADMIN), ...NOT_PAGES]);
+  const routes = routePatterns().map((r) => r.path);
+  expect(
+    routes.filter((r) => !listed.has(r)),
+    "routes without an entry in axe.spec.ts",
+  ).toEqual([]);
+  expect(
+    [...listed].filter((r) => !routes.includes(r)),
+    "entries for routes that no longer exist",
+  ).toEqual([]);
+});
+
+/** Waits until `locator` is shown and its enter animation has ended. */
+async function settled(locator: Locator) {
+  await expect(locator).toBeVisible();
+  await locator.evaluate((el) =>
+    Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => {}))),
+  );
+}
+
+async function expectNoViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(
+    violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
+}
+
+async function check(page: Page, visit: Visit, url: string) {
+  const response = await page.goto(url);
+  expect(response, `${url} answered`).not.toBeNull();
+  await page.waitForLoadState("networkidle");
+  if (visit.open) await settled(await visit.open(page));
+  await expectNoViolations(page);
+}
+
+/** An inquiry and an invoice booking of this spec's own, for the details dialog and order page. */
+let orderUrl: string | undefined;
+async function ensureOrder(page: Page): Promise<string> {
+  if (orderUrl) return orderUrl;
+  const email = `axe.${Date.now().toString(36)}@example.com`;
+  await page.goto("/contact");
+  const contact = page.locator("form#contact-form");
+  await contact.getByLabel("Full Name").fill("Axe Inquirer");
+  await contact.getByLabel("Email").fill(email);
+  await contact.getByLabel("Message").fill("An enquiry for the accessibility checks.");
+  await contact.getByRole("button", { name: "Send Message" }).click();
+  await expect(page.getByText("Message sent successfully!").first()).toBeVisible();
+
+  await page.goto(`/courses/${COURSE}/checkout`);
+  await expect(page.locator('input[name="enhanced"]')).toHaveCount(1);
+  await page.getByLabel("First Name").first().fill("Axe");
+  await page.getByLabel("Last Name").first().fill("Buyer");
+  await page.getByLabel("Email").first().fill(email);
+  await page.getByLabel("Organisation").fill("Accessible Ltd");
+  await page.getByLabel("Address Line 1").fill("1 Ramp Street");
+  await page.getByLabel("Town or City").fill("London");
+  await page.getByLabel("Postcode").fill("EC1A 1BB");
+  await page.getByRole("checkbox", { name: /I accept the terms/ }).check();
+  await page.getByRole("button", { name: "Request Manual Invoice" }).click();
+  await expect(page).toHaveURL(`/courses/${COURSE}/success?invoice=true`);
+
+  await signInAsAdmin(page);
+  await page.goto(`/admin/payments?q=${encodeURIComponent(email)}`);
+  const link = page.locator('a[href^="/admin/payments/"]').filter({ hasText: /NW-/ }).first();
+  orderUrl = (await link.getAttribute("href")) ?? undefined;
+  expect(orderUrl, "the order just placed is listed").toMatch(/^\/admin\/payments\/[0-9a-f-]+$/);
+  return orderUrl!;
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.name} px`, () => {
+    test.use(viewport.use);
+
+    for (const visit of Object.values(PUBLIC).flat()) {
+      if (visit.only && visit.only !== viewport.name) continue;
+      test(`${visit.name} (${visit.url})`, async ({ page }) => {
+        await check(page, visit, visit.url);
+      });
+    }
+
+    for (const visit of Object.values(ADMIN).flat()) {
+      if (visit.only && visit.only !== viewport.name) continue;
+      test(`admin: ${visit.name} (${visit.url})`, async ({ page }) => {
+        // Once per worker: the inquiry and the order this spec looks at.
+        const order = await ensureOrder(page);
+        await signInAsAdmin(page);
+        await check(page, visit, visit.url.replace("/admin/payments/:orderId", order));
+        await expect(page).not.toHaveURL(/\/auth(\?|$)/);
+      });
+    }
+  });
+}
