@@ -310,7 +310,7 @@ export function courseArtworkSvg(
 /* ------------------------------------------------------------------------------------------ */
 /* PNG for Open Graph                                                                           */
 
-// A few dozen courses at ≈ 50–150 KB each: bounded by bytes, not by count.
+// About 250–400 KB per course: bounded by bytes (some 60–90 courses), not by count.
 const pngCache = new LRUCache<string, Buffer>({
   maxSize: 24 * 1024 * 1024,
   sizeCalculation: (png) => png.length,

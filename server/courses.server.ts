@@ -448,6 +448,15 @@ export function publicUrlOrNull(value: string | null | undefined): string | null
   return null;
 }
 
+/** A partner's logo for the public pages: its name and URL, when it has one that may be shown. */
+export function partnerLogo(
+  partnerName: string | null | undefined,
+  logoUrl: string | null | undefined,
+): { name: string; url: string } | null {
+  const url = publicUrlOrNull(logoUrl);
+  return partnerName && url ? { name: partnerName, url } : null;
+}
+
 /** A partner course's 'Buy Now' target: the partner's purchase URL, else the course's own link. */
 export function courseBuyUrl(course: {
   externalLink: string | null;

@@ -5,7 +5,6 @@
  */
 
 import type { OrderStatus } from "./orders.ts";
-import type { SpamReason } from "./suspected-spam.ts";
 import { BUSINESS_TIME_ZONE } from "./admin-time.ts";
 
 /** How many of the latest orders the Dashboard lists. */
@@ -22,7 +21,6 @@ export interface DashboardOrder {
   courseTitle: string;
   totalAmountCents: number;
   status: OrderStatus;
-  spamReason: SpamReason | null;
   createdAt: string;
 }
 

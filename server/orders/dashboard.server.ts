@@ -30,7 +30,6 @@ export async function latestOrders(limit = DASHBOARD_ORDER_COUNT): Promise<Dashb
       billingOrganisation: orders.billingOrganisation,
       courseTitle: orders.courseTitleSnapshot,
       totalAmountCents: orders.totalAmountCents,
-      spamReason: orders.spamReason,
       createdAt: orders.createdAt,
     })
     .from(orders)
@@ -45,7 +44,6 @@ export async function latestOrders(limit = DASHBOARD_ORDER_COUNT): Promise<Dashb
     courseTitle: row.courseTitle,
     totalAmountCents: row.totalAmountCents,
     status: row.status,
-    spamReason: row.spamReason,
     createdAt: row.createdAt.toISOString(),
   }));
 }

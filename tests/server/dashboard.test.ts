@@ -171,7 +171,6 @@ describe("latest orders", () => {
       courseTitle: "Introduction to Counter Fraud",
       totalAmountCents: 7_000,
       status: "paid",
-      spamReason: null,
       createdAt: new Date(base + 6 * 3_600_000).toISOString(),
     });
     expect(latest[1]).toMatchObject({ organisation: null, status: "pending" });

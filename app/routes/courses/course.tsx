@@ -16,7 +16,7 @@ import {
   findPublishedCourse,
   isBookableOnline,
   partnerBadge,
-  publicUrlOrNull,
+  partnerLogo,
 } from "#server/courses.server.ts";
 import { sanitizeCourseHtml } from "#server/html.server.ts";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
@@ -66,9 +66,8 @@ export async function loader({ params }: Route.LoaderArgs) {
       durationLabel: formatDuration(course.durationHours),
       categoryName: course.categoryName ?? "Uncategorized",
       badge: partnerBadge(course.partner?.name),
-      partner: course.partner
-        ? { name: course.partner.name, logoUrl: publicUrlOrNull(course.partner.logoUrl) }
-        : null,
+      partner: course.partner ? { name: course.partner.name } : null,
+      partnerLogo: partnerLogo(course.partner?.name, course.partner?.logoUrl),
       buyUrl: courseBuyUrl(course),
       bookableOnline: isBookableOnline(course),
     },
@@ -203,8 +202,12 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
             </Link>
             <div className="mt-6 flex flex-wrap items-center gap-3">
               <PartnerBadgeChip badge={course.badge} />
-              {course.partner?.logoUrl ? (
-                <PartnerLogo name={course.partner.name} url={course.partner.logoUrl} size="lg" />
+              {course.partnerLogo ? (
+                <PartnerLogo
+                  name={course.partnerLogo.name}
+                  url={course.partnerLogo.url}
+                  size="lg"
+                />
               ) : null}
             </div>
             <h1 className="mt-4 max-w-4xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">

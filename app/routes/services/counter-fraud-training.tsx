@@ -6,7 +6,7 @@ import {
   coursePicture,
   listCatalogue,
   partnerBadge,
-  publicUrlOrNull,
+  partnerLogo,
 } from "#server/courses.server.ts";
 import { CourseCard } from "#app/components/site/course-card.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
@@ -40,12 +40,6 @@ export async function loader({ request }: Route.LoaderArgs) {
       partnerLogo: partnerLogo(course.partnerName, course.partnerLogoUrl),
     })),
   };
-}
-
-/** A partner course's logo, when its partner has one that may be shown. */
-function partnerLogo(name: string | null, logoUrl: string | null) {
-  const url = publicUrlOrNull(logoUrl);
-  return name && url ? { name, url } : null;
 }
 
 export const headers = publicPageHeaders;
