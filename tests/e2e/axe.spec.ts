@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { fillCheckoutAddress, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 import { routePatterns } from "#tests/support/site-pages.ts";
 
 /**
@@ -199,11 +199,7 @@ async function ensureOrder(page: Page): Promise<string> {
   await page.getByLabel("First Name").first().fill("Axe");
   await page.getByLabel("Last Name").first().fill("Buyer");
   await page.getByLabel("Email").first().fill(email);
-  await page.getByLabel("Organisation").fill("Accessible Ltd");
-  await page.getByLabel("Address Line 1").fill("1 Ramp Street");
-  await page.getByLabel("Town or City").fill("London");
-  await page.getByLabel("Postcode").fill("EC1A 1BB");
-  await page.getByRole("checkbox", { name: /I accept the terms/ }).check();
+  await fillCheckoutAddress(page);
   await page.getByRole("button", { name: "Request Manual Invoice" }).click();
   await expect(page).toHaveURL(`/courses/${COURSE}/success?invoice=true`);
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { londonDate } from "#app/lib/admin-time.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
-import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { expectToast, fillCheckoutAddress, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * Checkout in Chromium (issue 5): invoice and card flows end to end, cancel, self vs someone
@@ -49,15 +49,7 @@ async function fillBilling(page: Page, email: string) {
   await page.getByLabel("First Name").first().fill("Ada");
   await page.getByLabel("Last Name").first().fill("Lovelace");
   await page.getByLabel("Email").first().fill(email);
-  await fillAddress(page);
-}
-
-async function fillAddress(page: Page) {
-  await page.getByLabel("Organisation").fill("Analytical Engines Ltd");
-  await page.getByLabel("Address Line 1").fill("12 Babbage Street");
-  await page.getByLabel("Town or City").fill("London");
-  await page.getByLabel("Postcode").fill("EC1A 1BB");
-  await page.getByRole("checkbox", { name: /I accept the terms/ }).check();
+  await fillCheckoutAddress(page);
 }
 
 async function fillStudent(page: Page, n: number, first: string, email: string) {
@@ -481,7 +473,7 @@ test.describe("checkout without JavaScript", () => {
     await page.getByLabel("First Name").first().fill("Ada");
     await page.getByLabel("Last Name").first().fill("Lovelace");
     await page.getByLabel("Email").first().fill(uniqueEmail("nojs"));
-    await fillAddress(page);
+    await fillCheckoutAddress(page);
     await page.getByRole("radio", { name: /Someone else/ }).check();
     await page.getByLabel("Number of students").selectOption("2");
     await page.getByRole("button", { name: "Update student details" }).click();
@@ -520,7 +512,7 @@ test.describe("checkout without JavaScript", () => {
     await page.locator("#checkout-firstName").fill("Ada");
     await page.locator("#checkout-lastName").fill("Lovelace");
     await page.locator("#checkout-email").fill(uniqueEmail("nojs-live"));
-    await fillAddress(page);
+    await fillCheckoutAddress(page);
     await fillStudent(page, 1, "Grace", "grace@example.com");
     await fillStudent(page, 2, "Alan", "alan@example.com");
     await page.getByRole("button", { name: "Request Manual Invoice" }).click();

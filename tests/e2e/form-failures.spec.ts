@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from "@playwright/test";
-import { expectToast } from "#tests/support/e2e-fixtures.ts";
+import { expectToast, fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * When a form's post gets no answer from the site — the connection drops, or a proxy in front
@@ -80,7 +80,7 @@ for (const how of ["abort", "502"] as const) {
       await page.getByLabel("First Name").first().fill("Ada");
       await page.getByLabel("Last Name").first().fill("Lovelace");
       await page.getByLabel("Email").first().fill("ada@example.com");
-      await fillAddress(page);
+      await fillCheckoutAddress(page);
       await page.getByLabel("Someone else").check();
       await page.getByLabel("Number of students").selectOption("2");
       for (const n of [1, 2]) {
@@ -105,15 +105,6 @@ for (const how of ["abort", "502"] as const) {
       await expect(page.getByTestId("total")).toHaveText("£590.00");
     });
   });
-}
-
-/** The checkout's billing address and the terms ticked. */
-async function fillAddress(page: Page) {
-  await page.getByLabel("Organisation").fill("Analytical Engines Ltd");
-  await page.getByLabel("Address Line 1").fill("12 Babbage Street");
-  await page.getByLabel("Town or City").fill("London");
-  await page.getByLabel("Postcode").fill("EC1A 1BB");
-  await page.getByRole("checkbox", { name: /I accept the terms/ }).check();
 }
 
 test.describe("checkout field errors", () => {
@@ -182,7 +173,7 @@ test.describe("checkout field errors", () => {
     await page.getByLabel("First Name").first().fill("Ada");
     await page.getByLabel("Last Name").first().fill("Lovelace");
     await page.getByLabel("Email").first().fill("ada@example.com");
-    await fillAddress(page);
+    await fillCheckoutAddress(page);
     // Rewritten on its way: the server finds the billing e-mail invalid.
     let done = false;
     await page.route("**/*", async (route) => {

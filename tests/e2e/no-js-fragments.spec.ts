@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * A public form posted without JavaScript answers with a page opened at the form, its result in
@@ -172,11 +173,7 @@ for (const viewport of [
       await page.locator("#checkout-firstName").fill("Ada");
       await page.locator("#checkout-lastName").fill("Lovelace");
       await page.locator("#checkout-email").fill(uniqueEmail("frag-checkout"));
-      await page.getByLabel("Organisation").fill("Analytical Engines Ltd");
-      await page.getByLabel("Address Line 1").fill("12 Babbage Street");
-      await page.getByLabel("Town or City").fill("London");
-      await page.getByLabel("Postcode").fill("EC1A 1BB");
-      await page.getByRole("checkbox", { name: /I accept the terms/ }).check();
+      await fillCheckoutAddress(page);
       await page.getByRole("radio", { name: /Someone else/ }).check();
       await page.getByLabel("Number of students").selectOption("2");
       await page.getByRole("button", { name: "Update student details" }).click();

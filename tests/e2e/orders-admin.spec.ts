@@ -1,6 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { BILLING_FORM } from "#tests/support/checkout.ts";
-import { E2E_ADMIN, expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { expect, test, type Page } from "@playwright/test";
+import {
+  bookByInvoice,
+  E2E_ADMIN,
+  expectToast,
+  signInAsAdmin,
+  type InvoiceBooking,
+} from "#tests/support/e2e-fixtures.ts";
 
 /**
  * The admin order page and the safer Payments actions (issue 16) in Chromium: an order booked
@@ -9,45 +14,11 @@ import { E2E_ADMIN, expectToast, signInAsAdmin } from "#tests/support/e2e-fixtur
  * else made first is reported and shown; the table fits a 1366 px laptop and a 375 px phone.
  */
 
-const COURSE = "introduction-to-counter-fraud"; // £295.00, no partner, published
-const CHECKOUT = `/courses/${COURSE}/checkout`;
-
 let run = 0;
 const tagOf = (label: string) => `${label}${Date.now().toString(36)}${++run}`;
 
-interface Booking {
-  firstName: string;
-  email: string;
-  company: string;
-  phone: string;
-  students: { firstName: string; email: string }[];
-}
-
-/**
- * Books by invoice through the public checkout, as a browser without JavaScript posts it. The
- * one place the checkout's fields are filled: when the checkout asks for more (billing address,
- * PO), add them here.
- */
-async function bookByInvoice(request: APIRequestContext, booking: Booking): Promise<void> {
-  const form: Record<string, string> = {
-    intent: "invoice",
-    firstName: booking.firstName,
-    lastName: "Buyer",
-    email: booking.email,
-    phone: booking.phone,
-    studentMode: booking.students.length ? "others" : "self",
-    quantity: String(Math.max(1, booking.students.length)),
-    ...BILLING_FORM,
-    company: booking.company,
-  };
-  booking.students.forEach((s, i) => {
-    form[`students[${i}].firstName`] = s.firstName;
-    form[`students[${i}].lastName`] = "Student";
-    form[`students[${i}].email`] = s.email;
-  });
-  const response = await request.post(CHECKOUT, { form, maxRedirects: 0 });
-  expect(response.status(), await response.text()).toBe(303);
-}
+/** A booking with every detail given, which the checks below read back. */
+type Booking = Required<InvoiceBooking>;
 
 function booking(tag: string, students = 2): Booking {
   return {

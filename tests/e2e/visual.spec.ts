@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createAdmin, signIn, startSite, type Site } from "#tests/support/site-process.ts";
-import { E2E_SELLER_ENV } from "#tests/support/e2e-fixtures.ts";
+import { E2E_SELLER_ENV, fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * Visual regression (issue 18): full-page screenshots of the main public pages and admin screens
@@ -143,11 +143,7 @@ async function addFixedRecords(browser: Browser) {
     await page.getByLabel("First Name").first().fill("Alan");
     await page.getByLabel("Last Name").first().fill("Turing");
     await page.getByLabel("Email").first().fill("alan@example.com");
-    await page.getByLabel("Organisation").fill("Analytical Engines Ltd");
-    await page.getByLabel("Address Line 1").fill("12 Babbage Street");
-    await page.getByLabel("Town or City").fill("London");
-    await page.getByLabel("Postcode").fill("EC1A 1BB");
-    await page.getByRole("checkbox", { name: /I accept the terms/ }).check();
+    await fillCheckoutAddress(page);
     await page.getByRole("button", { name: "Request Manual Invoice" }).click();
     await expect(page).toHaveURL(`/courses/${COURSE}/success?invoice=true`);
   } finally {
