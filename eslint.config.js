@@ -101,6 +101,37 @@ export default defineConfig(
       "no-restricted-properties": ["error", processEnv],
     },
   },
+  // One zod flavour per side (decision 0027): what reaches the browser (app/) uses `zod/mini`,
+  // whose functions the bundler keeps only when used; the server uses `zod`. Both read the same
+  // schemas (app/lib) and the same core (`zod/v4/core`: types, `safeParse`).
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["zod", "zod/v4", "zod/v4/classic", "zod/v3"].map((name) => ({
+            name,
+            message: "Code in app/ reaches the browser: use `zod/mini` (decision 0027).",
+          })),
+        },
+      ],
+    },
+  },
+  {
+    files: ["server/**/*.ts", "server.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["zod/mini", "zod/v4/mini", "zod/v4-mini"].map((name) => ({
+            name,
+            message: "The server uses `zod`; `zod/mini` is for code in app/ (decision 0027).",
+          })),
+        },
+      ],
+    },
+  },
   {
     files: ["server/config.server.ts"],
     rules: { "no-restricted-properties": "off" },

@@ -1,6 +1,6 @@
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -23,6 +23,34 @@ const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
 const server = express();
 server.disable("x-powered-by");
+
+/*
+ * The process's phase, for every request it answers: starting (503 until the database is open
+ * and the workers run), serving, or draining after SIGTERM — `/readyz` answers 503 at once, so a
+ * load balancer stops sending, and each response closes its connection. Requests in flight are
+ * counted, so shutdown waits for them and logs any it has to cut.
+ */
+let phase: "starting" | "serving" | "draining" = "starting";
+const inFlight = new Map<object, string>();
+server.use((req, res, next) => {
+  const entry = {};
+  inFlight.set(entry, `${req.method} ${req.path}`);
+  res.once("close", () => inFlight.delete(entry));
+  if (phase === "serving") return next();
+  res.setHeader("Cache-Control", "no-store");
+  if (phase === "starting") {
+    if (req.path === "/healthz") return next();
+    res.setHeader("Retry-After", "1");
+    res.status(503).json({ status: "starting" });
+    return;
+  }
+  res.setHeader("Connection", "close");
+  if (req.path === "/readyz") {
+    res.status(503).json({ status: "draining" });
+    return;
+  }
+  next();
+});
 
 let appModule: AppModule;
 if (dev) {
@@ -69,9 +97,32 @@ if (dev) {
   server.use(appModule.app);
 }
 
-const { config, log, start, stop } = appModule;
+const { config, log, start, stop, SERVER_TIMEOUTS, capConnectionsPerClient } = appModule;
 // Rate limits and sign-in throttling key on req.ip: only believe X-Forwarded-For from our proxies.
 server.set("trust proxy", config.trustProxy);
+
+// Node's own server, with deadlines for slow requests and a cap per client address
+// (server/request-limits.server.ts). It listens before anything starts, so a port already in use
+// ends the process before any worker sends an e-mail or runs a job.
+const http: Server = createServer(SERVER_TIMEOUTS, server);
+capConnectionsPerClient(http, config.connectionsPerClient);
+try {
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(config.port, config.host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+} catch (error) {
+  const inUse = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+  const message = inUse
+    ? `Port ${config.port} is already in use (is the site already running?): set PORT to a free one.`
+    : `Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`;
+  log.error({ err: error, port: config.port }, message);
+  console.error(`\n${message}\n`);
+  process.exit(1);
+}
 
 try {
   await start();
@@ -80,24 +131,38 @@ try {
   console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-
-const http: Server = server.listen(config.port, config.host, () => {
+phase = "serving";
+{
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   log.info({ port, url: config.publicUrl }, `NightWatch site listening on port ${port}`);
-});
+}
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  log.info({ signal }, "shutting down");
-  // Stop accepting, let in-flight requests finish (bounded), then close the database.
+  const { graceMs, timeoutMs } = config.shutdown;
+  log.info({ signal, graceMs, timeoutMs }, "shutting down: /readyz now answers 503");
+  // Draining: /readyz fails at once while requests are still served for the grace period, so a
+  // load balancer stops sending before new connections are refused.
+  phase = "draining";
+  await new Promise((resolve) => setTimeout(resolve, graceMs));
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeIdleConnections();
-  const timeout = setTimeout(() => http.closeAllConnections(), 10_000);
+  // Requests in flight finish, up to the deadline; any still going then are cut, and said so.
+  const deadline = Date.now() + timeoutMs;
+  while (inFlight.size > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (inFlight.size > 0) {
+    log.warn(
+      { cut: inFlight.size, requests: [...inFlight.values()].slice(0, 20) },
+      "requests cut at shutdown: still running at the deadline",
+    );
+  }
+  http.closeAllConnections();
   await closed;
-  clearTimeout(timeout);
   try {
     await stop();
   } catch (error) {

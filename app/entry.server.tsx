@@ -4,9 +4,9 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { isRouteErrorResponse, ServerRouter, type EntryContext } from "react-router";
-import { isSharedPage } from "#app/lib/http-cache.ts";
-import { StylesProvider } from "#app/lib/inline-styles.tsx";
-import { NonceProvider } from "#app/lib/nonce.ts";
+import { isSharedPage } from "#app/lib/ui/http-cache.ts";
+import { StylesProvider } from "#app/lib/ui/inline-styles.tsx";
+import { NonceProvider } from "#app/lib/ui/nonce.ts";
 import siteCss from "./app.css?inline";
 import { log } from "#server/log.server.ts";
 import { documentPolicy, freshNonce, inlineScriptHashes } from "#server/security-headers.server.ts";
@@ -16,8 +16,8 @@ export const streamTimeout = 5_000;
 /**
  * React Router's Node entry, plus the page's Content-Security-Policy:
  * - a page every anonymous visitor shares (it says so with a public, s-maxage Cache-Control) is
- *   rendered whole and its inline scripts are allowed by their hashes, so the same bytes and
- *   headers can be kept by any cache;
+ *   rendered whole and the inline scripts the render wrote are allowed by their hashes, so the
+ *   same bytes and headers can be kept by any cache, and a script injected into the page is not;
  * - every other page (admin, a form's answer, an error) streams, its scripts carrying a fresh
  *   nonce.
  */
@@ -28,7 +28,10 @@ export default function handleRequest(
   routerContext: EntryContext,
 ) {
   const shared = isSharedPage(responseHeaders);
-  const nonce = shared ? "" : freshNonce();
+  // Every render marks the inline scripts it writes with a fresh nonce. A page for one visitor
+  // is allowed them by that nonce; a shared page by the hashes of the scripts so marked (the
+  // nonce attribute then only tells ours from anything injected).
+  const nonce = freshNonce();
   if (!shared) responseHeaders.set("Content-Security-Policy", documentPolicy({ nonce }));
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -52,11 +55,11 @@ export default function handleRequest(
       <NonceProvider value={nonce}>
         <StylesProvider css={siteCss}>
           <LowPriorityModulePreloads context={routerContext} nonce={nonce} />
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </StylesProvider>
       </NonceProvider>,
       {
-        nonce: nonce || undefined,
+        nonce,
         [readyOption]() {
           shellRendered = true;
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
@@ -80,7 +83,7 @@ export default function handleRequest(
           text(body).then((html) => {
             responseHeaders.set(
               "Content-Security-Policy",
-              documentPolicy({ hashes: inlineScriptHashes(html) }),
+              documentPolicy({ hashes: inlineScriptHashes(html, nonce) }),
             );
             resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
           }, reject);

@@ -11,8 +11,8 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { Toaster } from "./components/ui/toast.tsx";
-import { InlineStyles } from "./lib/inline-styles.tsx";
-import { useNonce } from "./lib/nonce.ts";
+import { InlineStyles } from "./lib/ui/inline-styles.tsx";
+import { useNonce } from "./lib/ui/nonce.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
-/** The route table of spec §2, grouped as the spec groups it. */
+/** The route table, written out by hand and grouped by area (public, checkout, admin, API). */
 export default [
   layout("routes/site/layout.tsx", [
     // site
@@ -38,6 +38,7 @@ export default [
     route("auth", "routes/auth/sign-in.tsx"),
     route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
     route("auth/reset-password", "routes/auth/reset-password.tsx"),
+    route("auth/unlock", "routes/auth/unlock.tsx"),
 
     // any other route
     route("*", "routes/site/not-found.tsx"),
@@ -55,16 +56,9 @@ export default [
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   route("api/admin/media", "routes/api/admin-media.ts"),
 
-  // admin (no site header or footer)
+  // admin (no site header or footer). Every admin route sits under the layout, whose middleware
+  // is the admin guard (decision 0026): pages and downloads alike.
   ...prefix("admin", [
-    // CSV and text downloads (resource routes, guarded like the pages)
-    route("inquiries/export", "routes/admin/inquiries-export.ts"),
-    route("newsletter-subscriptions/export", "routes/admin/newsletter-export.ts"),
-    route("payments/export", "routes/admin/payments-export.ts"),
-    // one person's data, for a data-protection access request (JSON or CSV)
-    route("privacy/export", "routes/admin/privacy-export.ts"),
-    // an order's invoice, receipt or credit note as a PDF download
-    route("payments/:orderId/documents/:documentId", "routes/admin/order-document.ts"),
     layout("routes/admin/layout.tsx", [
       index("routes/admin/index.tsx"),
       route("dashboard", "routes/admin/dashboard.tsx"),
@@ -80,6 +74,14 @@ export default [
       route("staff", "routes/admin/staff.tsx"),
       route("audit", "routes/admin/audit.tsx"),
       route("privacy", "routes/admin/privacy.tsx"),
+      // CSV and text downloads (resource routes: no shell, the layout's guard all the same)
+      route("inquiries/export", "routes/admin/inquiries-export.ts"),
+      route("newsletter-subscriptions/export", "routes/admin/newsletter-export.ts"),
+      route("payments/export", "routes/admin/payments-export.ts"),
+      // one person's data, for a data-protection access request (JSON or CSV)
+      route("privacy/export", "routes/admin/privacy-export.ts"),
+      // an order's invoice, receipt or credit note as a PDF download
+      route("payments/:orderId/documents/:documentId", "routes/admin/order-document.ts"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

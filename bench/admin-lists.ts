@@ -8,10 +8,10 @@ import {
   inquiriesCsvResponse,
   inquiriesScreen,
   latestInquiries,
-} from "#server/inquiry-admin.server.ts";
-import { activeSubscriberEmails, subscriptionsScreen } from "#server/newsletter.server.ts";
-import { INQUIRY_PAGE_SIZE, type InquiryFilters } from "#app/lib/admin-inquiries.ts";
-import { SUBSCRIPTION_PAGE_SIZE } from "#app/lib/admin-newsletter.ts";
+} from "#server/inquiries/admin.server.ts";
+import { activeSubscriberEmails, subscriptionsScreen } from "#server/newsletter/admin.server.ts";
+import { INQUIRY_PAGE_SIZE, type InquiryFilters } from "#app/lib/inquiries/admin.ts";
+import { SUBSCRIPTION_PAGE_SIZE } from "#app/lib/newsletter/admin.ts";
 import { createScratchDatabase, postgresReachable, ROOT } from "#tests/support/site-process.ts";
 
 /**

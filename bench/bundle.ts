@@ -3,15 +3,16 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT } from "#tests/support/site-process.ts";
 import { kb, table } from "./lib.ts";
+import { JS_BUDGET_KB_GZIP, jsBudgetOf } from "./page-js.ts";
 
 /**
  * JavaScript and CSS each public page needs once hydrated, gzipped, from React Router's
  * client manifest (build/client/assets/manifest-*.js): the client entry, then for the route
  * chain root → site layout → page each module with its imports, plus the style sheets those
  * modules link. Files loaded later on demand (lazy imports) are listed apart. Also proves that
- * no admin-editor chunk (Quill) can be reached from a public page, even lazily. A page that
- * hydrates on interaction is sent none of its JS until then: page-js.ts measures what Chromium
- * downloads, and judges the budget for /.
+ * no admin-editor chunk (Quill) can be reached from a public page, even lazily, and checks every
+ * public page against the budgets (decision 0028); page-js.ts measures what Chromium downloads
+ * for four of them and checks those too.
  */
 
 interface ManifestRoute {
@@ -48,7 +49,7 @@ function readManifest(clientDir: string): Manifest {
 }
 
 /**
- * The site's style sheet is inlined in every page's <head> (app/lib/inline-styles.tsx), so it is
+ * The site's style sheet is inlined in every page's <head> (app/lib/ui/inline-styles.tsx), so it is
  * in the server bundle, not the client manifest: find the string that starts with Tailwind's
  * banner and measure it as it is sent (inside the HTML).
  */
@@ -218,6 +219,14 @@ export function runBundleReport(buildDir: string) {
     `JS of / once hydrated: ${home ? `${home.jsGzipKb} KB` : "no / route"}; ` +
       `admin editor reachable from a public page: ${editorLeaks.length ? `YES (${editorLeaks.map((p) => p.path).join(", ")})` : "no"}`,
   );
+  const over = pages.filter((p) => p.jsGzipKb > jsBudgetOf(p.path));
+  console.log(
+    `Budget of JS on load, gzip: / ≤ ${JS_BUDGET_KB_GZIP.home} KB, ` +
+      `every other public page ≤ ${JS_BUDGET_KB_GZIP.page} KB: ` +
+      (over.length === 0
+        ? "met"
+        : `MISSED on ${over.map((p) => `${p.path} (${p.jsGzipKb} KB)`).join(", ")}`),
+  );
   const editorChunksInBuild = [
     ...new Set(readdirSync(path.join(clientDir, "assets")).filter((f) => ADMIN_EDITOR.test(f))),
   ];
@@ -228,6 +237,7 @@ export function runBundleReport(buildDir: string) {
     inlineStylesKb: styles ? { raw: kb(styles.raw), gzip: kb(styles.gz) } : null,
     editorChunksInBuild,
     homeHydratedJsGzipKb: home?.jsGzipKb ?? null,
+    budgets: { onLoadGzipKbAtMost: JS_BUDGET_KB_GZIP, met: over.length === 0 },
     adminEditorUnreachableFromPublicPages: editorLeaks.length === 0,
   };
 }

@@ -15,7 +15,10 @@ import { BROWSER_PAGES, kb, PORTS, table } from "./lib.ts";
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const JS_TARGET_KB_GZIP = 160;
+/** The budgets of JS on load, gzip (decision 0028): the home page, and every other public page. */
+export const JS_BUDGET_KB_GZIP = { home: 150, page: 160 } as const;
+export const jsBudgetOf = (path: string) =>
+  path === "/" ? JS_BUDGET_KB_GZIP.home : JS_BUDGET_KB_GZIP.page;
 
 async function scriptBytes(page: Page, buildDir: string, work: () => Promise<void>) {
   const files: { file: string; bytes: number; gzip: number }[] = [];
@@ -111,10 +114,11 @@ export async function runPageJsReport(options: { buildDir: string }) {
         ]),
       ),
     );
-    const over = pages.filter((p) => p.onLoadGzipKb > JS_TARGET_KB_GZIP);
+    const over = pages.filter((p) => p.onLoadGzipKb > jsBudgetOf(p.path));
     const met = over.length === 0;
     console.log(
-      `Target JS per public page on load ≤ ${JS_TARGET_KB_GZIP} KB gzip: ` +
+      `Budget of JS on load, gzip: / ≤ ${JS_BUDGET_KB_GZIP.home} KB, ` +
+        `every other public page ≤ ${JS_BUDGET_KB_GZIP.page} KB: ` +
         (met
           ? "met"
           : `MISSED on ${over.map((p) => `${p.path} (${p.onLoadGzipKb} KB)`).join(", ")}`),
@@ -122,7 +126,7 @@ export async function runPageJsReport(options: { buildDir: string }) {
     return {
       chromium: CHROMIUM,
       pages,
-      targets: { onLoadGzipKbAtMost: JS_TARGET_KB_GZIP, met },
+      targets: { onLoadGzipKbAtMost: JS_BUDGET_KB_GZIP, met },
     };
   } finally {
     await browser.close();

@@ -4,7 +4,7 @@ import { drawDocumentPdf } from "#server/invoices/pdf.server.ts";
 import { percentile, round, table } from "./lib.ts";
 
 /**
- * PDF documents (issue 16): how long drawing one invoice, receipt or credit note takes in this
+ * PDF documents (decision 0015): how long drawing one invoice, receipt or credit note takes in this
  * process (what the outbox worker and the admin download spend per document) and how large the
  * file is. No server or database: the snapshot is what order_documents stores.
  */

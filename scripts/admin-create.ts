@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { checkAdminPassword, createAdmin, generatePassword } from "#server/auth.server.ts";
+import { checkAdminPassword, createAdmin, generatePassword } from "#server/auth/accounts.server.ts";
 import { withDatabase } from "./cli.ts";
 
 /**

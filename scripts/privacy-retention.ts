@@ -1,5 +1,5 @@
 import { config } from "#server/config.server.ts";
-import { anonymiseExpiredInquiries } from "#server/privacy.server.ts";
+import { anonymiseExpiredInquiries } from "#server/privacy/retention.server.ts";
 import { withDatabase } from "./cli.ts";
 
 // For cron: the same retention run the server makes hourly (INQUIRY_RETENTION_MONTHS, 0 = off).

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, count, gt, inArray, lt, sql } from "drizzle-orm";
-import { HONEYPOT_FIELD } from "#app/lib/inquiry-schemas.ts";
-import type { SpamReason } from "#app/lib/suspected-spam.ts";
+import { and, count, gt, inArray, lt, sql, type AnyColumn } from "drizzle-orm";
+import { HONEYPOT_FIELD } from "#app/lib/inquiries/schemas.ts";
+import type { SpamReason } from "#app/lib/admin/suspected-spam.ts";
 import { config } from "./config.server.ts";
 import { db, type Database, type Transaction } from "./db/client.server.ts";
 import { emailOutbox, rateLimitHits } from "./db/schema.ts";
@@ -14,13 +14,6 @@ import { log } from "./log.server.ts";
  * shared by every anonymous visitor (and any cache). A post the guards suspect is stored and
  * marked, never dropped (decision 0012).
  */
-
-declare module "react-router" {
-  interface AppLoadContext {
-    /** The client's address as Express sees it (honours Express's `trust proxy`). */
-    clientIp?: string;
-  }
-}
 
 export type SpamVerdict = "human" | "bot";
 
@@ -51,8 +44,22 @@ export const LIMITED_CONFIRMATION_KINDS = [
 const RECIPIENT_WINDOW = "1 hour";
 
 /**
+ * The mailbox an address delivers to, for counting: lower-cased, without a `+tag` (most mail
+ * services deliver `name+anything@` to `name@`). The SQL below is the same rule, and the outbox's
+ * recipient index is built on it (server/db/schema.ts).
+ */
+export function mailboxOf(address: string): string {
+  return address
+    .trim()
+    .toLowerCase()
+    .replace(/\+[^@]*@/, "@");
+}
+const mailboxSql = (column: AnyColumn) => sql`regexp_replace(lower(${column}), '\\+[^@]*@', '@')`;
+
+/**
  * Whether one more confirmation may be queued to `address` in this transaction: fewer than
- * `limit` confirmations were queued to it (any casing) in the last hour, whoever posted them.
+ * `limit` e-mails of `kinds` (by default the visitor confirmations) were queued to its mailbox
+ * (any casing, any `+tag`) in the last hour, whoever posted them.
  * Counted from the outbox itself; a transaction-scoped advisory lock per address makes
  * concurrent posts (on any instance) count one another, so the limit cannot be raced.
  */
@@ -60,18 +67,19 @@ export async function confirmationAllowed(
   tx: Transaction | Database,
   address: string,
   limit: number = config.recipientConfirmationsPerHour,
+  kinds: readonly string[] = LIMITED_CONFIRMATION_KINDS,
 ): Promise<boolean> {
-  const recipient = address.trim().toLowerCase();
+  const recipient = mailboxOf(address);
   await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`confirmation:${recipient}`}, 0))`,
+    sql`select pg_advisory_xact_lock(hashtextextended(${`confirmation:${kinds.join(",")}:${recipient}`}, 0))`,
   );
   const [row] = await tx
     .select({ n: count() })
     .from(emailOutbox)
     .where(
       and(
-        sql`lower(${emailOutbox.toAddress}) = ${recipient}`,
-        inArray(emailOutbox.kind, [...LIMITED_CONFIRMATION_KINDS]),
+        sql`${mailboxSql(emailOutbox.toAddress)} = ${recipient}`,
+        inArray(emailOutbox.kind, [...kinds]),
         gt(emailOutbox.createdAt, sql`now() - ${RECIPIENT_WINDOW}::interval`),
       ),
     );

@@ -1,7 +1,7 @@
 import * as orm from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { AdminList } from "#app/lib/admin-list.ts";
-import type { SpamFilter } from "#app/lib/suspected-spam.ts";
+import type { AdminList } from "#app/lib/admin/list.ts";
+import type { SpamFilter } from "#app/lib/admin/suspected-spam.ts";
 import { db } from "./db/client.server.ts";
 
 /**

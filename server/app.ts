@@ -1,21 +1,22 @@
 import compression from "compression";
 import { constants as zlibConstants } from "node:zlib";
 import express from "express";
-import { sql } from "drizzle-orm";
 import { createRequestHandler as createReactRouterHandler } from "react-router";
 import { config } from "./config.server.ts";
-import { onCatalogueChange } from "./catalogue-write.server.ts";
-import { closeDatabase, db, openDatabase } from "./db/client.server.ts";
+import { onCatalogueChange } from "./catalogue/write.server.ts";
+import { closeDatabase, databaseReady, openDatabase } from "./db/client.server.ts";
 import { seedDemoContent } from "./db/seed.server.ts";
 import { configuredTarget, describeTarget } from "./db/target.server.ts";
 import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
-import { startRetentionSchedule, stopRetentionSchedule } from "./privacy.server.ts";
-import { ensureInitialAdmin } from "./auth.server.ts";
-import { log } from "./log.server.ts";
+import { startRetentionSchedule, stopRetentionSchedule } from "./privacy/retention.server.ts";
+import { ensureInitialAdmin } from "./auth/accounts.server.ts";
+import { loadSharedAuthSecret } from "./auth/secret.server.ts";
+import { log, requestScope } from "./log.server.ts";
 import { createPageCache } from "./page-cache.server.ts";
-import { reactRouterHandler } from "./react-router-handler.server.ts";
+import { reactRouterHandler, requestContext } from "./react-router-handler.server.ts";
 import { requestLimits } from "./request-limits.server.ts";
 import { logRequest } from "./request-log.server.ts";
+import { metricsEndpoint, watchDatabasePool } from "./metrics.server.ts";
 import { securityHeaders } from "./security-headers.server.ts";
 import { serveLocalMedia } from "./storage/local.server.ts";
 
@@ -26,6 +27,8 @@ import { serveLocalMedia } from "./storage/local.server.ts";
  */
 
 export { config, log };
+// For server.ts, which builds the HTTP server around the app.
+export { capConnectionsPerClient, SERVER_TIMEOUTS } from "./request-limits.server.ts";
 
 // A router, not a second Express application: mounting an application would re-run Express's
 // per-request set-up on every request. server.ts owns the application and its settings
@@ -33,8 +36,8 @@ export { config, log };
 export const app = express.Router();
 
 app.use((req, res, next) => {
-  logRequest(req, res);
-  next();
+  const requestId = logRequest(req, res);
+  requestScope.run({ requestId }, next);
 });
 
 app.use(securityHeaders());
@@ -48,10 +51,13 @@ app.get("/healthz", (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   res.json({ status: "ok" });
 });
+// Prometheus metrics, to a bearer of METRICS_TOKEN (no such page without it).
+app.get("/metrics", metricsEndpoint());
 app.get("/readyz", async (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   try {
-    await db().execute(sql`select 1`);
+    // On a connection of its own, with a short timeout: slow pages cannot make it slow.
+    await databaseReady();
     res.json({ status: "ready" });
   } catch (error) {
     log.warn({ err: error }, "readiness check failed");
@@ -72,7 +78,7 @@ const pageCache = createPageCache({
   ttlMs: config.env === "development" ? 0 : config.pageCacheMs,
   publicUrl: config.publicUrl,
   // A shared render knows nothing of the visitor: no headers, no address.
-  render: (request) => handleRequest(request, {}),
+  render: (request) => handleRequest(request, requestContext()),
 });
 onCatalogueChange(() => pageCache.clear());
 app.use(pageCache.middleware);
@@ -85,15 +91,18 @@ const BROTLI_WINDOW = { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } };
 app.use(
   compression({ brotli: BROTLI_WINDOW }),
   // For per-client rate limits on public forms (Express's `trust proxy` decides what req.ip is).
-  reactRouterHandler(handleRequest, (req) => ({
-    clientIp: req.ip ?? req.socket.remoteAddress ?? "",
-  })),
+  reactRouterHandler(handleRequest, (req) =>
+    requestContext(req.ip ?? req.socket.remoteAddress ?? ""),
+  ),
 );
 
 export async function start(): Promise<void> {
   const target = configuredTarget();
   const handle = await openDatabase(target);
   log.info({ database: describeTarget(target) }, "database ready");
+  if (handle.poolStats) watchDatabasePool(handle.poolStats);
+  // Several instances on one PostgreSQL share one secret (unless BETTER_AUTH_SECRET sets it).
+  if (handle.kind === "postgres") await loadSharedAuthSecret(handle.db);
   if (config.seedDemoContent) {
     const { seeded } = await seedDemoContent(handle.db);
     if (seeded) log.info("demo content inserted into the empty database");

@@ -1,6 +1,6 @@
 import * as orm from "drizzle-orm";
-import type { AdminList } from "#app/lib/admin-list.ts";
-import { startOfLondonDay } from "#app/lib/admin-time.ts";
+import type { AdminList } from "#app/lib/admin/list.ts";
+import { startOfLondonDay } from "#app/lib/admin/time.ts";
 import {
   AUDIT_PAGE_SIZE,
   auditSubjectHref,
@@ -10,14 +10,14 @@ import {
   type AuditFilters,
   type AuditPerson,
   type AuditSubject,
-} from "#app/lib/audit.ts";
+} from "#app/lib/admin/audit.ts";
 import { allOf, readListPage } from "./admin-list.server.ts";
 import { db, type Database, type Transaction } from "./db/client.server.ts";
 import { auditLog, orders } from "./db/schema.ts";
 import { isUuid } from "./db/sql.server.ts";
 
 /**
- * The audit log (issue 17): who did what, when, to what, with the changed fields before and
+ * The audit log (decision 0019): who did what, when, to what, with the changed fields before and
  * after. Every admin change writes its row with `recordAudit(tx, …)` inside the transaction
  * of the change itself, so the log holds a change if and only if the change committed. The
  * table is append-only (a trigger refuses UPDATE and DELETE).
@@ -29,7 +29,7 @@ export interface AuditActor {
   email: string;
 }
 
-export { AUDIT_SUBJECTS, type AuditSubject } from "#app/lib/audit.ts";
+export { AUDIT_SUBJECTS, type AuditSubject } from "#app/lib/admin/audit.ts";
 
 export interface AuditEntry {
   /** `<subject>.<verb>`, e.g. course.update, order.status, auth.sign_in_failed. */

@@ -53,7 +53,8 @@ const schema = z.object({
     .default(5),
   // Admins must turn on two-factor sign-in before any other admin page (default: on in production).
   REQUIRE_ADMIN_2FA: z.enum(["true", "false"]).optional(),
-  // An admin session ends after this many hours without use, and in any case this many days after sign-in.
+  // An admin session ends after this many hours without use, and in any case this many days after
+  // sign-in.
   ADMIN_IDLE_TIMEOUT_HOURS: z.coerce
     .number({ message: "must be a number of hours" })
     .min(0.05)
@@ -146,8 +147,8 @@ const schema = z.object({
       .regex(/^https?:\/\//, "must be an absolute http(s) URL, e.g. http://127.0.0.1:12111")
       .optional(),
   ),
-  // The seller as invoices, receipts and the footer name it (issue 16). Without a VAT number no
-  // VAT is charged or shown (a business under the registration threshold).
+  // The seller as invoices, receipts and the footer name it (decision 0015). Without a VAT number
+  // no VAT is charged or shown (a business under the registration threshold).
   SELLER_LEGAL_NAME: z.string().trim().min(1).default("NightWatch"),
   // Address lines separated by commas or new lines, e.g. "1 High Street, London, EC1A 1AA".
   SELLER_ADDRESS: z.string().trim().min(1).default("London, United Kingdom"),
@@ -239,6 +240,61 @@ const schema = z.object({
     .min(0)
     .max(10_000)
     .default(2000),
+  // Failed sign-ins nobody was signed in for (unknown or mistyped addresses, with the client's
+  // address) are kept this many days in the audit log (0: kept for ever); better-auth's
+  // per-address counters are cleared after a day whatever this says.
+  SIGN_IN_LOG_RETENTION_DAYS: z.coerce
+    .number({ message: "must be a whole number of days" })
+    .int()
+    .min(0)
+    .max(3650)
+    .default(90),
+  // Bodies of e-mails sent longer ago than this are emptied (who, what subject, when and whether
+  // it went are kept): the outbox is not an archive of personal data (0: kept for ever).
+  EMAIL_BODY_RETENTION_DAYS: z.coerce
+    .number({ message: "must be a whole number of days" })
+    .int()
+    .min(0)
+    .max(3650)
+    .default(180),
+  // /metrics (Prometheus): served only to a bearer of this token; unset, there is no such page.
+  METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  // On SIGTERM: how long /readyz fails while requests are still served (for a load balancer to
+  // notice), then how long requests in flight may take to finish before they are cut.
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(0)
+    .max(120_000)
+    .default(3_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(10_000),
+  // PostgreSQL (DATABASE_URL): connections per instance, and the longest a statement may run
+  // before the server cancels it (a runaway query must not hold a connection for ever).
+  DB_POOL_SIZE: z.coerce
+    .number({ message: "must be a whole number" })
+    .int()
+    .min(1)
+    .max(200)
+    .default(10),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .default(30_000),
+  // Open connections one client address may hold at once (0: no cap). A proxy in front
+  // (TRUST_PROXY) connects for everyone, so the cap is then left to it.
+  CONNECTIONS_PER_CLIENT: z.coerce
+    .number({ message: "must be a whole number" })
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(128),
   // Where `npm run build` wrote the site (react-router.config.ts and server.ts read the same).
   BUILD_DIR: z.string().trim().min(1).default("build"),
   SEED_DEMO_CONTENT: z
@@ -317,6 +373,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     seller: sellerConfig(e),
     media: mediaStorageConfig(e),
     pageCacheMs: e.PAGE_CACHE_MS,
+    connectionsPerClient: trustProxy === false ? e.CONNECTIONS_PER_CLIENT : 0,
+    database: { poolSize: e.DB_POOL_SIZE, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS },
+    shutdown: { graceMs: e.SHUTDOWN_GRACE_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },
+    metricsToken: e.METRICS_TOKEN,
+    signInLogRetentionDays: e.SIGN_IN_LOG_RETENTION_DAYS,
+    emailBodyRetentionDays: e.EMAIL_BODY_RETENTION_DAYS,
     buildDir: path.resolve(e.BUILD_DIR),
     seedDemoContent: e.SEED_DEMO_CONTENT,
     logLevel: e.LOG_LEVEL,
@@ -327,7 +389,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 export type SellerConfig = ReturnType<typeof sellerConfig>;
 
 /**
- * Who sells, and how VAT and payment work (issue 16): what invoices, receipts, credit notes,
+ * Who sells, and how VAT and payment work (decision 0015): what invoices, receipts, credit notes,
  * the checkout's prices and the footer show. VAT is charged only with a VAT number.
  */
 function sellerConfig(e: z.output<typeof schema>) {
@@ -410,7 +472,8 @@ function mediaStorageConfig(e: z.output<typeof schema>): MediaStorageConfig {
   };
 }
 
-/** STRIPE_API_BASE as the host/port/protocol options of the Stripe SDK (tests point it at a fake). */
+/** STRIPE_API_BASE as the host/port/protocol options of the Stripe SDK (tests point it at a fake).
+ */
 function stripeApiBase(value: string): { host: string; port: number; protocol: "http" | "https" } {
   const url = new URL(value);
   const protocol = url.protocol === "http:" ? "http" : "https";

@@ -1,7 +1,8 @@
 import sanitizeHtml, { type IOptions } from "sanitize-html";
+import { LOCAL_MEDIA_URL_PREFIX, parseMediaKey } from "./storage/media.server.ts";
 
 /**
- * Course content is rich text from the admin editor (spec §5: headers 1–3, bold, italic,
+ * Course content is rich text from the admin editor (decision 0002: headers 1–3, bold, italic,
  * underline, strike, lists, indent, link, align, colour, background, images). Whatever is
  * stored, the public site only ever renders what that toolbar can produce; everything else is
  * removed. Why sanitize-html (and this version): docs/decisions/0002-html-sanitiser.md.
@@ -50,10 +51,19 @@ function linkHref(raw: string | undefined): { href: string; external: boolean } 
   return null;
 }
 
+/** An image from the web, or one of our media files: `/media/<folder>/<name>` exactly. */
 function imageSrc(raw: string | undefined): string | null {
   const url = readUrl(raw);
   if (!url) return null;
-  return ABSOLUTE_WEB.test(url.probe) || url.probe.startsWith("/media/") ? url.clean : null;
+  if (ABSOLUTE_WEB.test(url.probe)) return url.clean;
+  if (!url.clean.startsWith(LOCAL_MEDIA_URL_PREFIX)) return null;
+  try {
+    parseMediaKey(url.clean.slice(LOCAL_MEDIA_URL_PREFIX.length));
+    return url.clean;
+  } catch {
+    // '/media/../db', another folder, a query or an encoded name: not a file we stored.
+    return null;
+  }
 }
 
 const OPTIONS: IOptions = {

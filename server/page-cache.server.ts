@@ -7,7 +7,7 @@ import type {
   Response as ExpressResponse,
 } from "express";
 import { LRUCache } from "lru-cache";
-import { isSharedPage } from "#app/lib/http-cache.ts";
+import { isSharedPage, PAGE_QUERY_PARAMETERS } from "#app/lib/ui/http-cache.ts";
 
 /**
  * A few-second, in-process cache of whole responses: public pages as rendered for visitors
@@ -19,6 +19,9 @@ import { isSharedPage } from "#app/lib/http-cache.ts";
  * scripts are allowed by hash, not by a per-response nonce), so every visitor gets the same
  * bytes: status, headers and body, compressed once per entry (brotli and gzip, chosen by the
  * request's Accept-Encoding) and revalidated by ETag.
+ *
+ * A page is kept under its path and the query parameters pages read (`pageCacheKey`): a
+ * campaign tag or a cache-buster gets the same copy, and cannot make the server render each time.
  *
  * A shared render never sees anything of the visitor who triggered it: its URL is built on
  * PUBLIC_URL (a forged Host header cannot reach the cached copy) and it gets no request
@@ -55,7 +58,11 @@ const DROPPED_HEADERS = new Set([
   "connection",
   "etag",
 ]);
-const PRIVATE_PREFIXES = ["/admin", "/api/", "/auth"];
+/**
+ * Not pages: the admin, API and sign-in paths, and React Router's route discovery
+ * (`/__manifest?paths=…&version=…`, a JSON answer that must see its whole query).
+ */
+const PRIVATE_PREFIXES = ["/admin", "/api/", "/auth", "/__manifest"];
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -70,6 +77,26 @@ function isAnonymousPageRequest(req: ExpressRequest): boolean {
   // a course's artwork or Open Graph PNG, the sitemap), answered and compressed as usual.
   if (/\.[a-z0-9]+$/i.test(path)) return false;
   return !PRIVATE_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+const PAGE_PARAMETERS = new Set(PAGE_QUERY_PARAMETERS);
+
+/**
+ * The URL a page is kept and rendered under: its path and the query parameters some page reads,
+ * in a fixed order. Anything else (`utm_*`, `fbclid`, `gclid`, a random cache-buster) changes
+ * nothing on any page, so it must not cost a render.
+ */
+export function pageCacheKey(originalUrl: string): string {
+  // The path as sent (the router reads it so); only the query is filtered.
+  const question = originalUrl.indexOf("?");
+  if (question < 0) return originalUrl;
+  const path = originalUrl.slice(0, question);
+  const kept = [...new URLSearchParams(originalUrl.slice(question + 1))].filter(([name]) =>
+    PAGE_PARAMETERS.has(name),
+  );
+  if (kept.length === 0) return path;
+  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${path}?${new URLSearchParams(kept).toString()}`;
 }
 
 function isShareable(response: Response): boolean {
@@ -156,10 +183,14 @@ export function createPageCache(options: PageCacheOptions) {
   let generation = 0;
 
   /** Renders the page for the cache; null when the response is not shareable (then sent as is). */
-  async function render(req: ExpressRequest, res: ExpressResponse): Promise<CachedPage | null> {
+  async function render(
+    key: string,
+    req: ExpressRequest,
+    res: ExpressResponse,
+  ): Promise<CachedPage | null> {
     const startedIn = generation;
     const response = await options.render(
-      new Request(new URL(req.originalUrl, options.publicUrl), {
+      new Request(new URL(key, options.publicUrl), {
         headers: { accept: "text/html" },
       }),
     );
@@ -182,7 +213,7 @@ export function createPageCache(options: PageCacheOptions) {
       return null;
     }
     const page = await compressPage(response);
-    if (startedIn === generation) pages.set(req.originalUrl, page);
+    if (startedIn === generation) pages.set(key, page);
     send(req, res, page, "miss");
     return page;
   }
@@ -193,7 +224,7 @@ export function createPageCache(options: PageCacheOptions) {
    */
   const middleware: RequestHandler = async (req, res, next) => {
     if (options.ttlMs <= 0 || !isAnonymousPageRequest(req)) return next();
-    const key = req.originalUrl;
+    const key = pageCacheKey(req.originalUrl);
     try {
       const cached = pages.get(key);
       if (cached) return send(req, res, cached, "hit");
@@ -203,7 +234,7 @@ export function createPageCache(options: PageCacheOptions) {
         return page ? send(req, res, page, "hit") : next();
       }
       if (req.method === "HEAD") return next();
-      const rendering = render(req, res);
+      const rendering = render(key, req, res);
       renders.set(
         key,
         rendering.catch(() => null),

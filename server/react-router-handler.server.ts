@@ -1,20 +1,41 @@
+/**
+ * Express to React Router (in place of @react-router/express, whose handler reads the body with no
+ * cap): a route reads the request body through `requestBody`, which stops at the route's cap and
+ * answers 413 itself (server/request-limits.server.ts). Whatever the route then returns is dropped.
+ */
+
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type {
   Request as ExpressRequest,
   RequestHandler as ExpressHandler,
   Response as ExpressResponse,
 } from "express";
-import type { AppLoadContext, RequestHandler } from "react-router";
+import { RouterContextProvider, type RequestHandler } from "react-router";
 import { requestBody } from "./request-limits.server.ts";
 
+declare module "react-router" {
+  // What the server hands every loader, action and middleware besides React Router's own context
+  // values: React Router's documented way to keep a load context's fields with middleware on.
+  interface RouterContextProvider {
+    /** The client's address as Express sees it (honours Express's `trust proxy`). */
+    clientIp?: string;
+  }
+}
+
 /**
- * Express to React Router (in place of @react-router/express, whose handler reads the body with no
- * cap): a route reads the request body through `requestBody`, which stops at the route's cap and
- * answers 413 itself (server/request-limits.server.ts). Whatever the route then returns is dropped.
+ * The context of one request (React Router's `context`): a RouterContextProvider, as route
+ * middleware needs (decision 0026), carrying the client's address.
  */
+export function requestContext(clientIp?: string): RouterContextProvider {
+  const context = new RouterContextProvider();
+  if (clientIp !== undefined) context.clientIp = clientIp;
+  return context;
+}
+
+/** Reads the body through the route's cap; whatever the route then returns is dropped. */
 export function reactRouterHandler(
   handle: RequestHandler,
-  getLoadContext: (req: ExpressRequest) => AppLoadContext,
+  getLoadContext: (req: ExpressRequest) => RouterContextProvider,
 ): ExpressHandler {
   return async (req, res, next) => {
     let refused = false;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Request as ExpressRequest, RequestHandler } from "express";
 import { MAX_FORM_BYTES } from "./forms/form-post.server.ts";
 import { log } from "./log.server.ts";
@@ -13,6 +13,10 @@ import { FORM_BODY_LIMIT } from "./uploads.server.ts";
  *   unread; a body without one (chunked) is counted as it is read (`requestBody`) and refused as
  *   soon as it passes the cap. Nothing ever holds more than the cap of one request in memory.
  *
+ * - time and connections (`SERVER_TIMEOUTS`, `capConnectionsPerClient`): a request must arrive
+ *   whole, body included, within REQUEST_DEADLINE_MS, so a client sending slowly holds nothing
+ *   for long; and one client address holds at most `config.connectionsPerClient` connections.
+ *
  * A refused request whose body is still arriving gets its whole answer (with Content-Length and
  * `Connection: close`) at once; the rest of the upload is then read and thrown away, for a bounded
  * time and number of bytes, before the connection closes. Closing a socket while the client is
@@ -20,6 +24,49 @@ import { FORM_BODY_LIMIT } from "./uploads.server.ts";
  * of the answer. Clients stop sending once they have the answer (curl, browsers, Node's fetch),
  * so in practice the connection closes within milliseconds.
  */
+
+/** How long a client has to send a whole request (headers and body), and its headers alone. */
+export const REQUEST_DEADLINE_MS = 60_000;
+const HEADERS_DEADLINE_MS = 20_000;
+
+/**
+ * Node's own deadlines for the server (http.createServer options): a request not received whole
+ * in time is answered 408 and its connection closed, checked every few seconds.
+ */
+export const SERVER_TIMEOUTS = {
+  requestTimeout: REQUEST_DEADLINE_MS,
+  headersTimeout: HEADERS_DEADLINE_MS,
+  connectionsCheckingInterval: 5_000,
+} as const;
+
+/**
+ * At most `perClient` open connections from one client address (0: no cap); more are closed as
+ * they open. Slow requests from one host can then hold only so much.
+ */
+export function capConnectionsPerClient(http: Server, perClient: number): void {
+  if (perClient <= 0) return;
+  const open = new Map<string, number>();
+  let warned = 0;
+  http.on("connection", (socket) => {
+    const address = socket.remoteAddress ?? "";
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > perClient) {
+      socket.destroy();
+      // One line a minute at most: a flood must not flood the log too.
+      if (Date.now() - warned > 60_000) {
+        warned = Date.now();
+        log.warn({ perClient }, "a client reached its cap of open connections: more were closed");
+      }
+      return;
+    }
+    open.set(address, count);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
 
 /** The methods the site answers. */
 export const SITE_METHODS = "GET, HEAD, POST";

@@ -9,7 +9,8 @@ import { config } from "./config.server.ts";
  * app/entry.server.tsx) also gets its Content-Security-Policy there, because only the render
  * knows which inline scripts the page runs:
  * - a page shared by every anonymous visitor (and by any cache in front) allows its inline
- *   scripts by their SHA-256 hashes, so its bytes and headers hold no per-response secret;
+ *   scripts by their SHA-256 hashes — only those the render itself wrote, which it marks with a
+ *   one-off value — so its policy holds no secret a cached copy could give away;
  * - any other page (admin, a form's answer) allows them by a fresh nonce.
  * Styles may be inline because the UI primitives position popovers with style attributes.
  */
@@ -59,13 +60,19 @@ export function documentPolicy(scripts: { nonce: string } | { hashes: readonly s
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 
 /**
- * The CSP sources (`'sha256-…'`) of every inline script in a rendered page, in order, once
- * each. The hash is of the text between the tags, exactly as sent, as the browser computes it.
+ * The CSP sources (`'sha256-…'`) of the inline scripts the server itself wrote into a rendered
+ * page, in order, once each: those carrying `writtenWith`, the nonce this render gave React,
+ * React Router and our own components (a random value no stored or posted content can know in
+ * advance). Anything else in the page that looks like a script — an injection — is not named,
+ * so the browser refuses to run it. The hash is of the text between the tags, exactly as sent,
+ * as the browser computes it.
  */
-export function inlineScriptHashes(html: string): string[] {
+export function inlineScriptHashes(html: string, writtenWith: string): string[] {
   const hashes = new Set<string>();
   for (const [, attributes, text] of html.matchAll(INLINE_SCRIPT)) {
     if (/\bsrc\s*=/i.test(attributes!)) continue;
+    const nonce = /\bnonce\s*=\s*"([^"]*)"/i.exec(attributes!)?.[1];
+    if (!writtenWith || nonce !== writtenWith) continue;
     // Data blocks (JSON-LD) are never run, so the policy need not name them.
     const type = /\btype\s*=\s*"([^"]*)"/i.exec(attributes!)?.[1]?.toLowerCase();
     if (type && type !== "module" && !type.includes("javascript")) continue;

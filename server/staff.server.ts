@@ -1,20 +1,16 @@
-import { asc, eq, sql } from "drizzle-orm";
-import type { StaffMember } from "#app/lib/staff.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { StaffMember } from "#app/lib/admin/staff.ts";
 import { recordAudit, type AuditActor } from "./audit.server.ts";
-import {
-  AdminAccountError,
-  createAdmin,
-  generatePassword,
-  sendPasswordLink,
-} from "./auth.server.ts";
+import { AdminAccountError, createAdmin, generatePassword } from "./auth/accounts.server.ts";
+import { sendPasswordLink } from "./auth/password-links.server.ts";
 import { db } from "./db/client.server.ts";
-import { user } from "./db/schema.ts";
+import { session, twoFactor, user } from "./db/schema.ts";
 
 /**
- * The Staff screen's rules (issue 17, decision 0018): who the admins are, inviting one (the
- * invitee sets their own password through a single-use link), resending an invitation, and
- * removing an admin — never yourself, never the last one who can sign in. Each change writes its
- * audit row in its own transaction.
+ * The Staff screen's rules (decision 0018): who the admins are, inviting one (the
+ * invitee sets their own password through a single-use link), resending an invitation, resetting
+ * a colleague's two-factor sign-in (a lost phone), and removing an admin — never yourself, never
+ * the last one who can sign in. Each change writes its audit row in its own transaction.
  */
 
 /** Every admin, oldest first, with when they last signed in (their newest live session). */
@@ -153,5 +149,49 @@ export async function removeAdmin(actor: AuditActor, userId: string): Promise<Re
       after: null,
     });
     return { ok: true, email: target.email };
+  });
+}
+
+export type ResetTwoFactorResult =
+  | { ok: true; email: string; sessionsEnded: number }
+  | { ok: false; reason: "self" | "not_found" | "not_enabled"; email?: string };
+
+/**
+ * Turns a colleague's two-factor sign-in off (they lost their phone and their backup codes): the
+ * secret and backup codes are deleted and every session of theirs ends, so they sign in again
+ * with their password and set it up afresh (with REQUIRE_ADMIN_2FA, before anything else opens).
+ * Never your own: that is My Account's, behind your password. One transaction with its audit row.
+ */
+export async function resetTwoFactor(
+  actor: AuditActor,
+  userId: string,
+): Promise<ResetTwoFactorResult> {
+  if (userId === actor.id) return { ok: false, reason: "self" };
+  return db().transaction(async (tx): Promise<ResetTwoFactorResult> => {
+    const [target] = await tx
+      .select({ id: user.id, email: user.email, twoFactorEnabled: user.twoFactorEnabled })
+      .from(user)
+      .where(eq(user.id, userId))
+      .for("update");
+    if (!target) return { ok: false, reason: "not_found" };
+    if (!target.twoFactorEnabled) return { ok: false, reason: "not_enabled", email: target.email };
+    await tx
+      .update(user)
+      .set({ twoFactorEnabled: false, updatedAt: sql`now()` })
+      .where(and(eq(user.id, userId), eq(user.twoFactorEnabled, true)));
+    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+    const ended = await tx
+      .delete(session)
+      .where(eq(session.userId, userId))
+      .returning({ id: session.id });
+    await recordAudit(tx, actor, {
+      action: "admin.two_factor_reset",
+      subjectType: "admin",
+      subjectId: target.id,
+      summary: target.email,
+      before: { twoFactorEnabled: true },
+      after: { twoFactorEnabled: false, sessionsEnded: ended.length },
+    });
+    return { ok: true, email: target.email, sessionsEnded: ended.length };
   });
 }

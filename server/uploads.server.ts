@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, NOT_AN_IMAGE } from "#app/lib/image-upload.ts";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, NOT_AN_IMAGE } from "#app/lib/admin/image-upload.ts";
 import { log } from "./log.server.ts";
 import type { MediaFolder } from "./storage/media.server.ts";
 import { mediaStorage } from "./storage/storage.server.ts";
 
 /**
- * Image uploads (spec §7 'Storage', §5): bodies are read with a size cap, images are recognised
+ * Image uploads (decision 0006): bodies are read with a size cap, images are recognised
  * by their first bytes (never by name or declared type), SVG is refused because it can carry
  * script, and stored files get names we make: prefix, timestamp, randomness, an extension that
  * matches the content.
@@ -68,7 +68,7 @@ export function detectImageType(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
-/** What each folder takes: the editor's picker is png, gif, jpeg, bmp and ico (spec §5). */
+/** What each folder takes: the editor's picker is png, gif, jpeg, bmp and ico. */
 const ACCEPTED: Record<MediaFolder, readonly ImageType[]> = {
   thumbnails: [PNG, GIF, JPEG, BMP, ICO, WEBP],
   logos: [PNG, GIF, JPEG, BMP, ICO, WEBP],

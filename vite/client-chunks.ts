@@ -3,37 +3,111 @@ import path from "node:path";
 import type { Plugin, Rolldown } from "vite";
 
 /**
- * Which shared chunk a browser module belongs to, decided by what imports what (decision 0014).
+ * How the browser code is split (decision 0028): the way React Router and Vite split it by
+ * themselves — one file per route module, shared modules in the chunks Rolldown makes for the
+ * routes that share them, and what only a dynamic `import()` reaches (the quote dialog, the toast,
+ * Quill, the hero particles) in its own files, fetched when first needed — with four groups:
+ * `framework`, React and React Router by package name, a long-cached file that changes only when
+ * they are upgraded, and the three below, which keep a page to about ten files instead of forty.
  *
- * Left alone, the bundler makes one chunk per set of routes sharing a module — over forty files
- * for the home page, each one more request on a slow mobile link. Instead:
- * - `framework`: React and React Router, by package name, in one long-cached file;
- * - `site`: each of our modules (app/) that a public route module (or the root, or the client
- *   entry) imports, directly or through our other modules, once two entries share it;
- * - `admin`: each of our modules that only admin route modules (app/routes/admin/) reach;
- * - route modules keep their own files, and what only a dynamic `import()` reaches (Quill, the
- *   hero particles) keeps its own chunks.
- * Other packages go where the modules using them go (Rolldown puts a grouped module's
- * dependencies in its chunk, following the bindings actually used). A file's name or folder plays
- * no part: an admin-only module can't reach the public `site` chunk because of what it is called.
- *
- * The plugin reads the module graph once the build has loaded every module (`buildEnd`); Rolldown
- * forms the chunks after that, calling each group's `test` (which refuses to answer earlier). It
- * also writes `<build>/chunk-modules.json`, outside the public `client/` folder: every browser
- * file with its modules, and who imports each of our modules, for tests/e2e/client-chunks.spec.ts.
+ * The build also writes `<build>/client-modules.json`, outside the public `client/` folder: every
+ * browser file with its modules and its static and dynamic imports, and who imports each of our
+ * modules (app/), for tests/e2e/client-chunks.spec.ts.
  */
-
-export type ClientChunk = "framework" | "site" | "admin";
 
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/;
+
 /**
- * Icons: route modules import them straight from the package's index, which re-exports every
- * icon, so the module graph can't tell which page uses which; two pages sharing one share `site`.
+ * Three files of our own modules that many pages load together (decision 0028):
+ * - `shell`, what every page runs: the client entry and the root route, with what they import;
+ * - `site`, what every public page adds: the public layout (header, footer, newsletter form);
+ * - `pages`, what two or more of the public pages share (a hero, a section, a form panel, the
+ *   SEO tags), counting the home page, the service pages, the legal pages and the course page —
+ *   not the checkout, its return pages or the sign-in pages, whose code stays their own.
+ * `pages` also takes the Lucide icons the build keeps: a page imports them from the package's
+ * index, and the walk below cannot tell which of its exports a page uses.
+ * `shell` and `site` load on those pages whatever their file, so grouping them costs no byte;
+ * `pages` costs a page the shared pieces it does not use (`/` loads 147 KB gzip, against 141 KB
+ * with each piece in a file of its own)
+ * and saves it a dozen or more requests, which queue on the browser's six connections a host.
  */
-const ICONS = /[\\/]node_modules[\\/]lucide-react[\\/]/;
+const SHELL_ROOTS = ["app/entry.client.tsx", "app/root.tsx"];
+const SITE_ROOTS = ["app/routes/site/layout.tsx"];
+const PAGE_ROOTS = /^app\/routes\/(site\/(?!layout\.)[^/]+|services\/[^/]+|courses\/course)\.tsx$/;
+const LUCIDE_ICON = /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/;
+const ROUTE_MODULE = /^app\/routes\//;
+
+/**
+ * Rolldown's `output.codeSplitting.groups`, with the plugin that finds the modules of each group:
+ * it walks the static imports once the graph is built, before Rolldown makes chunks.
+ */
+export function clientChunks(root: string): {
+  groups: Rolldown.CodeSplittingGroup[];
+  plugin: Plugin;
+} {
+  let shell = new Set<string>();
+  let site = new Set<string>();
+  let pages = new Set<string>();
+  const plugin: Plugin = {
+    name: "nightwatch:client-chunk-groups",
+    apply: "build",
+    buildEnd(error) {
+      if (error) return;
+      const byName = new Map<string, string[]>();
+      for (const id of this.getModuleIds()) {
+        const name = nameOfModule(root, id).replace(/\?.*$/, "");
+        byName.set(name, [...(byName.get(name) ?? []), id]);
+      }
+      /** Our modules `roots` reach by static imports, less those of `skip`. */
+      const reach = (roots: string[], skip: Set<string>[] = []): Set<string> => {
+        const found = new Set<string>();
+        const stack = roots.flatMap((r) => byName.get(r) ?? []);
+        if (stack.length === 0) this.error(`client chunks: none of ${roots.join(", ")} was built`);
+        while (stack.length > 0) {
+          const id = stack.pop()!;
+          // Our modules only: the packages they use come with them (Rolldown's
+          // includeDependenciesRecursively), as far as tree-shaking keeps them. Walking into
+          // packages would take a barrel's every export (radix-ui's: the dialog, the toast).
+          if (found.has(id) || skip.some((s) => s.has(id))) continue;
+          if (/[\\/]node_modules[\\/]/.test(id)) continue;
+          found.add(id);
+          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+        return found;
+      };
+      shell = reach(SHELL_ROOTS);
+      site = reach(SITE_ROOTS, [shell]);
+      const pageCount = new Map<string, number>();
+      for (const page of [...byName.keys()].filter((name) => PAGE_ROOTS.test(name))) {
+        for (const id of reach([page], [shell, site])) {
+          if (ROUTE_MODULE.test(nameOfModule(root, id))) continue;
+          pageCount.set(id, (pageCount.get(id) ?? 0) + 1);
+        }
+      }
+      pages = new Set([...pageCount].filter(([, count]) => count >= 2).map(([id]) => id));
+    },
+  };
+  return {
+    plugin,
+    groups: [
+      { name: "framework", test: FRAMEWORK, priority: 4 },
+      { name: "shell", test: (id) => shell.has(id), priority: 3 },
+      { name: "site", test: (id) => site.has(id), priority: 2 },
+      { name: "pages", test: (id) => pages.has(id) || LUCIDE_ICON.test(id), priority: 1 },
+    ],
+  };
+}
+
+/** A stable name: relative to the project, or from `node_modules/` on (ignores symlinks). */
+function nameOfModule(root: string, id: string): string {
+  const clean = id.replaceAll("\\", "/");
+  const packages = clean.lastIndexOf("/node_modules/");
+  if (packages >= 0) return clean.slice(packages + 1);
+  return clean.startsWith("/") ? path.posix.relative(root.replaceAll("\\", "/"), clean) : clean;
+}
 
 /** The report the build writes beside `client/`. Module names are relative to the project. */
-export interface ChunkReport {
+export interface ClientModulesReport {
   chunks: {
     file: string;
     name: string;
@@ -47,81 +121,23 @@ export interface ChunkReport {
   }[];
   /** Each of our modules' (app/) static and dynamic importers. */
   graph: Record<string, { importers: string[]; dynamicImporters: string[] }>;
-  /** The shared chunk chosen for each module that has one. */
-  chosen: Record<string, ClientChunk | null>;
 }
 
-/** A route module's kind: public (the root, the client entry, any route outside admin) or admin. */
-function routeKind(file: string): "public" | "admin" | null {
-  if (/^app\/routes\/admin\//.test(file)) return "admin";
-  if (/^app\/(routes\/|root\.tsx$|entry\.client\.tsx$)/.test(file)) return "public";
-  return null;
-}
+/** Writes `client-modules.json` for the browser build. */
+export function clientModulesReport(root: string): Plugin {
+  let graph: ClientModulesReport["graph"] = {};
+  const nameOf = (id: string) => nameOfModule(root, id);
 
-export function clientChunks(root: string) {
-  /** Module id → its shared chunk; filled in `buildEnd`. */
-  let chosen: Map<string, ClientChunk | null> | null = null;
-  let graph: ChunkReport["graph"] = {};
-
-  /** A stable name: relative to the project, or from `node_modules/` on (ignores symlinks). */
-  const nameOf = (id: string) => {
-    const clean = id.replaceAll("\\", "/");
-    const packages = clean.lastIndexOf("/node_modules/");
-    if (packages >= 0) return clean.slice(packages + 1);
-    return clean.startsWith("/") ? path.posix.relative(root.replaceAll("\\", "/"), clean) : clean;
-  };
-  /** The file a module id stands for (React Router's client route ids carry a query). */
-  const fileOf = (id: string) => nameOf(id).replace(/\?.*$/, "");
-
-  /**
-   * The chunk of each module: the framework by package name; each of our modules (app/, route
-   * modules aside) by the routes that reach it through static imports of our modules.
-   */
-  function choose(ids: string[], info: (id: string) => Rolldown.ModuleInfo | null) {
-    const ours = (id: string) => fileOf(id).startsWith("app/");
-    const reachedBy = new Map<string, Set<"public" | "admin">>();
-    for (const start of ids) {
-      const kind = routeKind(fileOf(start));
-      if (!kind) continue;
-      const queue = [start];
-      const seen = new Set(queue);
-      for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
-        let kinds = reachedBy.get(id);
-        if (!kinds) reachedBy.set(id, (kinds = new Set()));
-        kinds.add(kind);
-        for (const next of info(id)?.importedIds ?? []) {
-          if (seen.has(next) || !ours(next)) continue;
-          seen.add(next);
-          queue.push(next);
-        }
-      }
-    }
-    const map = new Map<string, ClientChunk | null>();
-    for (const id of ids) {
-      if (FRAMEWORK.test(id)) map.set(id, "framework");
-      else if (ICONS.test(id)) map.set(id, "site");
-      else if (!ours(id) || routeKind(fileOf(id))) map.set(id, null);
-      else {
-        // Reached by no route: only a dynamic import loads it, in its own chunk.
-        const by = reachedBy.get(id);
-        map.set(id, by?.has("public") ? "site" : by?.has("admin") ? "admin" : null);
-      }
-    }
-    return map;
-  }
-
-  const plugin: Plugin = {
-    name: "nightwatch:client-chunks",
+  return {
+    name: "nightwatch:client-modules",
     apply: "build",
     buildEnd(error) {
       if (error) return;
-      const ids = [...this.getModuleIds()];
-      const info = (id: string) => this.getModuleInfo(id);
-      chosen = choose(ids, info);
       graph = {};
-      for (const id of ids) {
-        if (!fileOf(id).startsWith("app/")) continue;
-        const module = info(id);
+      for (const id of this.getModuleIds()) {
+        // React Router's client route ids carry a query; the file is what matters here.
+        if (!nameOf(id).replace(/\?.*$/, "").startsWith("app/")) continue;
+        const module = this.getModuleInfo(id);
         graph[nameOf(id)] = {
           importers: (module?.importers ?? []).map(nameOf),
           dynamicImporters: (module?.dynamicImporters ?? []).map(nameOf),
@@ -129,8 +145,7 @@ export function clientChunks(root: string) {
       }
     },
     writeBundle(options, bundle) {
-      const report: ChunkReport = { chunks: [], graph, chosen: {} };
-      for (const [id, chunk] of chosen ?? []) if (chunk) report.chosen[nameOf(id)] = chunk;
+      const report: ClientModulesReport = { chunks: [], graph };
       for (const output of Object.values(bundle)) {
         if (output.type !== "chunk") continue;
         report.chunks.push({
@@ -146,25 +161,7 @@ export function clientChunks(root: string) {
       }
       const dir = path.resolve(options.dir ?? "build/client", "..");
       mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, "chunk-modules.json"), JSON.stringify(report));
+      writeFileSync(path.join(dir, "client-modules.json"), JSON.stringify(report));
     },
   };
-
-  /** The group a module id goes to; only valid once `buildEnd` has read the graph. */
-  function chunkOf(id: string): ClientChunk | null {
-    if (!chosen) {
-      throw new Error("client chunks: the module graph is not read yet (buildEnd has not run)");
-    }
-    return chosen.get(id) ?? null;
-  }
-
-  /** Rolldown's `output.codeSplitting.groups`. */
-  const groups: Rolldown.CodeSplittingGroup[] = [
-    { name: "framework", test: (id) => chunkOf(id) === "framework", priority: 3 },
-    // A module one public page alone uses stays in that page's file.
-    { name: "site", test: (id) => chunkOf(id) === "site", priority: 2, minShareCount: 2 },
-    { name: "admin", test: (id) => chunkOf(id) === "admin", priority: 1 },
-  ];
-
-  return { plugin, groups };
 }

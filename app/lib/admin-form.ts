@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { checkImageFile } from "./image-upload.ts";
+import { z } from "zod/mini";
+import { checkImageFile } from "./admin/image-upload.ts";
 import { hasControlChar, toOneLine } from "./text.ts";
 
 /**
@@ -13,12 +13,16 @@ const tooLong = (max: number) =>
 
 /** Optional free text: trimmed, empty → null. */
 export function optionalText(max: number) {
-  return z
-    .string()
-    .optional()
-    .transform((v) => (v ?? "").trim())
-    .pipe(z.string().max(max, tooLong(max)))
-    .transform((v) => (v === "" ? null : v));
+  return z.pipe(
+    z.pipe(
+      z.pipe(
+        z.optional(z.string()),
+        z.transform((v: string | undefined) => (v ?? "").trim()),
+      ),
+      z.string().check(z.maxLength(max, tooLong(max))),
+    ),
+    z.transform((v: string) => (v === "" ? null : v)),
+  );
 }
 
 /**
@@ -26,10 +30,13 @@ export function optionalText(max: number) {
  * forms), then trimmed, with a message when empty.
  */
 export function requiredText(max: number, missing: string) {
-  return z
-    .string({ error: missing })
-    .transform((v) => toOneLine(v).trim())
-    .pipe(z.string().min(1, missing).max(max, tooLong(max)));
+  return z.pipe(
+    z.pipe(
+      z.string({ error: missing }),
+      z.transform((v: string) => toOneLine(v).trim()),
+    ),
+    z.string().check(z.minLength(1, missing), z.maxLength(max, tooLong(max))),
+  );
 }
 
 export const URL_INVALID = "Please enter a valid URL starting with http:// or https://";
@@ -51,45 +58,51 @@ export function isWebUrl(value: string): boolean {
 
 /** Optional URL field: empty → null, otherwise an http(s) URL. */
 export function optionalUrl(message = URL_INVALID) {
-  return optionalText(2000).refine((v) => v === null || isWebUrl(v), message);
+  return optionalText(2000).check(z.refine((v) => v === null || isWebUrl(v), message));
 }
 
 export const EMAIL_INVALID = "Please enter a valid email address";
 
 /** Optional e-mail field: empty → null, otherwise an address (stored as typed, trimmed). */
 export function optionalEmail() {
-  return optionalText(254).refine(
-    (v) => v === null || z.email().safeParse(v).success,
-    EMAIL_INVALID,
+  const email = z.email();
+  return optionalText(254).check(
+    z.refine((v) => v === null || z.safeParse(email, v).success, EMAIL_INVALID),
   );
 }
 
 /** A checkbox: present ('on', 'true') → true. */
-export const checkbox = z
-  .union([z.string(), z.boolean()])
-  .optional()
-  .transform((v) => v === true || v === "on" || v === "true");
+export const checkbox = z.pipe(
+  z.optional(z.union([z.string(), z.boolean()])),
+  z.transform((v: string | boolean | undefined) => v === true || v === "on" || v === "true"),
+);
 
 /** An optional file input (a File, or nothing / an empty string when none was chosen). */
-export const optionalFile = z
-  .unknown()
-  .optional()
-  .transform((v) =>
+export const optionalFile = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((v: unknown) =>
     typeof File !== "undefined" && v instanceof File && !(v.size === 0 && v.name === "") ? v : null,
-  );
+  ),
+);
 
 /** An optional image input: the browser's type hint and the size cap (the server also reads the bytes). */
-export const optionalImage = optionalFile.superRefine((file, ctx) => {
-  const problem = checkImageFile(file);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
+export const optionalImage = optionalFile.check(
+  z.superRefine((file, ctx) => {
+    const problem = checkImageFile(file);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+);
 
 /** An id chosen in a select: '', 'none' → null; otherwise a UUID. */
 export function optionalId(message: string) {
+  const uuid = z.uuid();
   return z
-    .string()
-    .optional()
-    .transform((v) => (v ?? "").trim())
-    .transform((v) => (v === "" || v === "none" ? null : v))
-    .refine((v) => v === null || z.uuid().safeParse(v).success, message);
+    .pipe(
+      z.pipe(
+        z.optional(z.string()),
+        z.transform((v: string | undefined) => (v ?? "").trim()),
+      ),
+      z.transform((v: string) => (v === "" || v === "none" ? null : v)),
+    )
+    .check(z.refine((v) => v === null || z.safeParse(uuid, v).success, message));
 }

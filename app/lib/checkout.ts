@@ -1,10 +1,16 @@
 import { z } from "zod/mini";
 import { parseForm, type FieldErrors } from "./forms.ts";
-import type { OrderStatus } from "./orders.ts";
+import type { OrderStatus } from "./orders/orders.ts";
 import { toOneLine } from "./text.ts";
+import {
+  formatUkPostcode,
+  isUnitedKingdom,
+  isValidVatNumber,
+  normaliseVatNumber,
+} from "./uk-billing.ts";
 
 /**
- * The checkout form's rules (spec §4 'Checkout', §5 'Checkout', §8 'Payment failure'). The
+ * The checkout form's rules (docs/rules.md, Checkout and orders). The
  * browser runs them before posting; the server runs the same ones on the posted body, and only
  * the server's answer counts. Safe on both sides: no server imports here.
  */
@@ -24,8 +30,8 @@ export interface CheckoutBuyer {
 }
 
 /**
- * Where the invoice goes (issue 16): a UK VAT invoice names the customer and their address, and
- * finance teams want their purchase order number on it. The organisation is the buyer's
+ * Where the invoice goes (decision 0015): a UK VAT invoice names the customer and their address,
+ * and finance teams want their purchase order number on it. The organisation is the buyer's
  * `company`. Country defaults to the United Kingdom; its postcodes are checked.
  */
 export interface CheckoutBilling {
@@ -132,7 +138,8 @@ export const FIELD = {
   student: (i: number, part: keyof CheckoutStudent) => `students[${i}].${part}`,
 } as const;
 
-/** What the buttons post: pay by card, ask for an invoice, or (without JS) redraw the student list. */
+/** What the buttons post: pay by card, ask for an invoice, or (without JS) redraw the student list.
+ */
 export type CheckoutIntent = "card" | "invoice" | "update";
 
 const LIMITS = {
@@ -149,57 +156,6 @@ const LIMITS = {
 } as const;
 
 export const DEFAULT_COUNTRY = "United Kingdom";
-
-/** What visitors type for the United Kingdom (compared lower-cased, spaces collapsed). */
-const UK_NAMES = new Set([
-  "united kingdom",
-  "united kingdom of great britain and northern ireland",
-  "uk",
-  "u.k.",
-  "gb",
-  "great britain",
-  "britain",
-  "england",
-  "scotland",
-  "wales",
-  "northern ireland",
-]);
-
-export function isUnitedKingdom(country: string): boolean {
-  return UK_NAMES.has(country.trim().replace(/\s+/g, " ").toLowerCase());
-}
-
-/** Outward code (area, district) and inward code (sector, unit); GIR 0AA is Girobank's. */
-const UK_POSTCODE = /^(?:[A-Z]{1,2}\d[A-Z\d]?|GIR) ?\d[A-Z]{2}$/;
-
-/**
- * A UK postcode written the Royal Mail way ('sw1a1aa' → 'SW1A 1AA'), or null when it is not
- * one. Only the format is checked, not that the postcode exists.
- */
-export function formatUkPostcode(postcode: string): string | null {
-  const compact = postcode.replace(/\s+/g, "").toUpperCase();
-  if (!UK_POSTCODE.test(compact)) return null;
-  return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
-}
-
-/**
- * A buyer's VAT number without spaces, dots or dashes, upper-cased; nine or twelve digits alone
- * are taken as a UK number ('GB' added).
- */
-export function normaliseVatNumber(vatNumber: string): string {
-  const compact = vatNumber.replace(/[\s.-]+/g, "").toUpperCase();
-  return /^(\d{9}|\d{12})$/.test(compact) ? `GB${compact}` : compact;
-}
-
-/**
- * UK (GB and 9 or 12 digits, or the GD/HA government and health authority numbers; XI for
- * Northern Ireland) or another country's: two letters and 2 to 13 letters or digits, with at
- * least one digit.
- */
-export function isValidVatNumber(vatNumber: string): boolean {
-  if (/^(GB|XI)/.test(vatNumber)) return /^(GB|XI)(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/.test(vatNumber);
-  return /^[A-Z]{2}(?=[A-Z]*\d)[A-Z0-9]{2,13}$/.test(vatNumber);
-}
 
 // Control characters (newlines, tabs) become spaces: names end up in e-mail headers and tables.
 const clean = (value: unknown, max: number) =>
@@ -338,7 +294,6 @@ export const FIELD_MESSAGES = {
   email: "Please enter an email address",
   invalidEmail: "Please enter a valid email address",
   quantity: `Please choose between ${MIN_QUANTITY} and ${MAX_QUANTITY} students`,
-  company: "Please enter the organisation to invoice",
   addressLine1: "Please enter the first line of the billing address",
   town: "Please enter a town or city",
   postcode: "Please enter a postcode",
@@ -350,9 +305,14 @@ export const FIELD_MESSAGES = {
 /**
  * What is wrong with the form: a message for each field, in the order the visitor reads it
  * (billing, quantity, then student 1, 2, …), and the spec's toast for the first problem.
+ *
+ * The buyer's name and e-mail are always needed; phone and organisation never (an individual's
+ * invoice is addressed to them). An invoice request needs a billing address (an invoice must
+ * carry one); a card payment may leave it out, and what it gives is checked all the same.
  */
 export function checkCheckout(
   values: CheckoutValues,
+  intent: CheckoutIntent = "invoice",
 ): { fieldErrors: FieldErrors; toast: CheckoutMessage } | null {
   const fieldErrors: FieldErrors = {};
   let toast: CheckoutMessage | null = null;
@@ -375,15 +335,18 @@ export function checkCheckout(
     MESSAGES.missingBilling,
     MESSAGES.invalidBillingEmail,
   );
-  const { buyer, billing } = values;
-  const required = [
-    [FIELD.company, buyer.company],
+  const { billing } = values;
+  const address = [
     [FIELD.addressLine1, billing.addressLine1],
     [FIELD.town, billing.town],
     [FIELD.postcode, billing.postcode],
   ] as const;
-  for (const [name, value] of required) {
-    if (!value) {
+  // A card payment's address is all or nothing: a first line without a town prints nowhere.
+  const addressNeeded =
+    intent === "invoice" ||
+    Boolean(billing.addressLine1 || billing.addressLine2 || billing.town || billing.postcode);
+  for (const [name, value] of address) {
+    if (addressNeeded && !value) {
       fieldErrors[name] = FIELD_MESSAGES[name];
       toast ??= MESSAGES.missingBilling;
     }
@@ -419,8 +382,11 @@ export function checkCheckout(
 }
 
 /** The spec's toast for the first problem with the form, or null when it can be submitted. */
-export function validateCheckout(values: CheckoutValues): CheckoutMessage | null {
-  return checkCheckout(values)?.toast ?? null;
+export function validateCheckout(
+  values: CheckoutValues,
+  intent: CheckoutIntent = "invoice",
+): CheckoutMessage | null {
+  return checkCheckout(values, intent)?.toast ?? null;
 }
 
 /** The course as the checkout page shows it. */

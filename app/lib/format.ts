@@ -1,4 +1,4 @@
-/** Display formats shared by the server and the UI (spec §9: pounds sterling, en-GB). */
+/** Display formats shared by the server and the UI: pounds sterling, en-GB. */
 
 const gbp = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" });
 

@@ -13,6 +13,22 @@ import { safeParse, type $ZodError, type $ZodType, type output } from "zod/v4/co
  * Safe on both sides: no server imports here.
  */
 
+/**
+ * The hidden field that names one submission of a form (server/forms/submit-once.server.ts): a
+ * repeated post with the same key gets the first post's answer and creates nothing new.
+ */
+export const SUBMISSION_KEY_FIELD = "submission_key";
+
+export function isSubmissionKey(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(value);
+}
+
+/** A new submission key: 128 random bits as hex (getRandomValues works on plain http too). */
+export function newSubmissionKey(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Field name (as posted, e.g. `students[1].email`) → its first message. */
 export type FieldErrors = Record<string, string>;
 
@@ -35,7 +51,7 @@ export type FormFailure = {
   /** Which instance of the form on the page (no-JavaScript answers are matched by it). */
   formId?: string;
   reason: FailureReason;
-  /** The toast's title, when the form's usual one does not fit (checkout, §8). */
+  /** The toast's title, when the form's usual one does not fit (the checkout's). */
   title?: string;
   message?: string;
   fieldErrors: FieldErrors;
@@ -54,6 +70,18 @@ export type FormSuccess<Extra extends object = object> = {
 export type FormAnswer<Extra extends object = object> =
   FormSuccess<Extra> | (FormFailure & Partial<Extra>);
 
+/** Whether an action's data is a form's answer (a page's action data can be anything). */
+export function isFormAnswer(value: unknown): value is FormAnswer {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "ok" in value &&
+    typeof value.ok === "boolean" &&
+    "form" in value &&
+    (typeof value.form === "string" || value.form === null)
+  );
+}
+
 /** The answer the browser gives itself when the server's never arrived. */
 export const NETWORK_MESSAGE =
   "We could not reach the server. Please check your connection and try again.";
@@ -68,41 +96,31 @@ export type ParsedForm<S extends $ZodType> =
 
 /** Checks a form's fields with its schema: the value, or the first message of each field. */
 export function parseForm<S extends $ZodType>(formData: FormData, schema: S): ParsedForm<S> {
-  let fieldErrors: FieldErrors | null = null;
-  let value: output<S> | undefined;
-  let checked = false;
+  // Conform skips the schema for its own intents (a posted `__intent__`): never a valid post here.
+  let parsed: ParsedForm<S> = { ok: false, fieldErrors: { form: UNREADABLE } };
   try {
     parse(formData, {
       resolve(payload) {
-        checked = true;
-        if (!withinListLimit(payload)) {
-          fieldErrors = { form: UNREADABLE };
-          return { error: {} };
-        }
+        if (!withinListLimit(payload)) return { error: {} };
         const result = safeParse(schema, payload);
-        if (result.success) {
-          value = result.data;
-          return { value: result.data };
-        }
-        fieldErrors = fieldErrorsOf(result.error);
-        return { error: {} };
+        parsed = result.success
+          ? { ok: true, value: result.data }
+          : { ok: false, fieldErrors: fieldErrorsOf(result.error) };
+        return result.success ? { value: result.data } : { error: {} };
       },
     });
   } catch {
     // Conform refuses its own reserved names when they are malformed: not a form we sent.
     return { ok: false, fieldErrors: { form: UNREADABLE } };
   }
-  if (fieldErrors) return { ok: false, fieldErrors };
-  // Conform skips the schema for its own intents (a posted `__intent__`): never a valid post here.
-  if (!checked) return { ok: false, fieldErrors: { form: UNREADABLE } };
-  return { ok: true, value: value as output<S> };
+  return parsed;
 }
 
 /** The first message of each field, named as it is posted (`students[0].email`). */
 export function fieldErrorsOf(error: $ZodError): FieldErrors {
   const found: FieldErrors = {};
   for (const issue of error.issues) {
-    const path = issue.path.filter((p) => typeof p !== "symbol") as (string | number)[];
+    const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
     found[path.length ? formatPaths(path) : "form"] ??= issue.message;
   }
   return found;
@@ -131,6 +149,25 @@ export function echoValues(
     if (typeof value === "string" && !(name in values)) values[name] = value.slice(0, max);
   }
   return values;
+}
+
+/**
+ * The browser's check of a form about to post, with the schema the server runs: every form's
+ * `onSubmit`. With messages (the schema's, plus `extra` ones the schema cannot see), the post is
+ * stopped, focus goes to the first field named and the messages are returned; null: it may go.
+ */
+export function checkBeforePost(
+  event: { currentTarget: HTMLFormElement; preventDefault(): void },
+  schema: $ZodType,
+  extra: FieldErrors = {},
+): FieldErrors | null {
+  const form = event.currentTarget;
+  const parsed = parseForm(new FormData(form), schema);
+  const errors = { ...(parsed.ok ? {} : parsed.fieldErrors), ...extra };
+  if (Object.keys(errors).length === 0) return null;
+  event.preventDefault();
+  focusFirstInvalid(form, errors);
+  return errors;
 }
 
 /** Moves focus to the first control the messages name (in the form's order), if any. */

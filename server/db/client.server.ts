@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { config } from "../config.server.ts";
 import { log } from "../log.server.ts";
 import { ensurePrivateDir, PRIVATE_DIR_MODE, tightenTree } from "../private-files.server.ts";
 import * as schema from "./schema.ts";
@@ -19,7 +20,25 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
+  /** Resolves when the database answers within READY_TIMEOUT_MS, on a connection of its own. */
+  ready(): Promise<void>;
+  /** A PostgreSQL pool's connections (for /metrics); PGlite has none. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+}
+
+/** How long a readiness check waits for the database. */
+export const READY_TIMEOUT_MS = 2_000;
+
+function withTimeout(check: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)),
+      READY_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([check, late]).finally(() => clearTimeout(timer));
 }
 
 export const migrationsFolder = path.resolve(process.cwd(), "drizzle");
@@ -31,12 +50,47 @@ export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "postgres") {
     const { default: pg } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // An idle connection the server closes (restart, failover, an administrator) is an 'error'
-    // on the pool; unheard, it would end the process. The pool replaces it on the next query.
+    const { poolSize, statementTimeoutMs } = config.database;
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: poolSize,
+      // The server cancels a statement that runs longer (0: never).
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+      connectionTimeoutMillis: 10_000,
+    });
+    // A connection the server closes (restart, failover, an administrator) is an 'error' on the
+    // pool while idle, and on its client while in use (a transaction open): unheard, either
+    // would end the process. The query in flight fails (its request answers an error); the pool
+    // replaces the connection on the next query.
     pool.on("error", (error) => log.warn({ err: error }, "an idle database connection was closed"));
+    pool.on("connect", (client) => {
+      client.on("error", (error) =>
+        log.warn({ err: error }, "a database connection in use was closed"),
+      );
+    });
+    // Readiness has a connection of its own, so slow pages holding the pool cannot starve it.
+    const probe = new pg.Pool({
+      connectionString: target.url,
+      max: 1,
+      statement_timeout: READY_TIMEOUT_MS,
+      connectionTimeoutMillis: READY_TIMEOUT_MS,
+    });
+    probe.on("error", (error) => log.warn({ err: error }, "the readiness connection was closed"));
+    probe.on("connect", (client) => client.on("error", () => {}));
     const db = drizzle({ client: pool, schema }) as unknown as Database;
-    return { db, kind: "postgres", close: () => pool.end() };
+    return {
+      db,
+      kind: "postgres",
+      ready: () => withTimeout(probe.query("select 1").then(() => undefined)),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
+      close: async () => {
+        await Promise.all([pool.end(), probe.end()]);
+      },
+    };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   let release = () => {};
@@ -94,6 +148,8 @@ export async function wrapPGlite(client: PGlite, release = () => {}): Promise<Da
   return {
     db,
     kind: "pglite",
+    // One connection in one process: readiness is an answer to a trivial query, in time.
+    ready: () => withTimeout(client.query("select 1").then(() => undefined)),
     close: async () => {
       try {
         await client.close();
@@ -126,6 +182,12 @@ export async function migrate(handle: DatabaseHandle): Promise<void> {
 }
 
 let current: DatabaseHandle | undefined;
+
+/** Whether the open database answers in time (READY_TIMEOUT_MS), for `/readyz`. */
+export function databaseReady(): Promise<void> {
+  if (!current) return Promise.reject(new Error("The database is not open."));
+  return current.ready();
+}
 
 /** The open database. Server modules call this; it throws if start-up has not opened one. */
 export function db(): Database {

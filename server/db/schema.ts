@@ -17,7 +17,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
-/** The data model of spec §3. Enumerations are database enums so no stray value can be stored. */
+/** The data model. Enumerations are database enums so no stray value can be stored. */
 
 export const courseStatus = pgEnum("course_status", ["draft", "published", "archived"]);
 export const inquiryStatus = pgEnum("inquiry_status", ["new", "in_progress", "replied", "closed"]);
@@ -88,7 +88,8 @@ export const courses = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    // NULLS FIRST matches a plain `ORDER BY created_at DESC`, so the catalogue reads the index in order.
+    // NULLS FIRST matches a plain `ORDER BY created_at DESC`, so the catalogue reads the index in
+    // order.
     index("courses_status_created_at_idx").on(t.status, t.createdAt.desc().nullsFirst()),
     index("courses_category_id_idx").on(t.categoryId),
     index("courses_partner_id_idx").on(t.partnerId),
@@ -137,6 +138,8 @@ export const inquiries = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // The privacy search matches an address trimmed and lower-cased.
+    index("inquiries_email_lower_idx").on(sql`lower(trim(${t.email}))`),
     // The 'Suspected spam only' filter: a small partial index, newest first.
     index("inquiries_spam_created_at_idx")
       .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
@@ -164,7 +167,7 @@ export const orders = pgTable(
     currency: text("currency").notNull().default("GBP"),
     isBuyerStudent: boolean("is_buyer_student").notNull().default(true),
     /*
-     * Money (issue 16), fixed when the order is placed: net + VAT = total; the line (unit ×
+     * Money (decision 0015), fixed when the order is placed: net + VAT = total; the line (unit ×
      * quantity) is the net when prices exclude VAT, the total when they include it. Orders from
      * before VAT was recorded have net = total and no VAT.
      */
@@ -174,7 +177,8 @@ export const orders = pgTable(
     pricesIncludeVat: boolean("prices_include_vat").notNull().default(false),
     /** What has been refunded through Stripe so far (never more than the total). */
     refundedAmountCents: integer("refunded_amount_cents").notNull().default(0),
-    /* Billing details for the invoice (issue 16); NULL on orders placed before they were asked. */
+    /* Billing details for the invoice (decision 0015); NULL on orders placed before they were
+     * asked. */
     billingOrganisation: text("billing_organisation"),
     billingAddressLine1: text("billing_address_line1"),
     billingAddressLine2: text("billing_address_line2"),
@@ -187,6 +191,16 @@ export const orders = pgTable(
     stripeCheckoutSessionId: text("stripe_checkout_session_id").unique(),
     /** The card payment, once Stripe reports it paid: what refunds are made against. */
     stripePaymentIntentId: text("stripe_payment_intent_id"),
+    /**
+     * When a card payment arrived for this order after it was cancelled (its buyer paid on a
+     * checkout page still open): the money is here, so staff refund it from the order page.
+     */
+    paidAfterCancellationAt: timestamp("paid_after_cancellation_at", { withTimezone: true }),
+    /**
+     * When the order was paid (set by the transition to paid; orders paid earlier were dated from
+     * their first 'paid' event, else their creation). What monthly revenue counts by.
+     */
+    paidAt: timestamp("paid_at", { withTimezone: true }),
     /** Set when held as suspected spam: no e-mails were sent until an admin releases it. */
     spamReason: spamReason("spam_reason"),
     /** When the buyer's and students' details were replaced after an erasure request. */
@@ -200,6 +214,12 @@ export const orders = pgTable(
     index("orders_status_created_at_idx").on(t.status, t.createdAt.desc()),
     // The admin Payments screen filters by method, newest first.
     index("orders_payment_method_created_at_idx").on(t.paymentMethod, t.createdAt.desc()),
+    // Revenue by the month an order was paid in (server/orders/revenue.server.ts).
+    index("orders_paid_at_idx")
+      .on(t.paidAt)
+      .where(sql`${t.status} = 'paid'`),
+    // The privacy search matches an address trimmed and lower-cased.
+    index("orders_buyer_email_lower_idx").on(sql`lower(trim(${t.buyerEmail}))`),
     // A refund made in Stripe's dashboard names only the PaymentIntent: find its order by it.
     uniqueIndex("orders_stripe_payment_intent_id_idx")
       .on(t.stripePaymentIntentId)
@@ -230,11 +250,15 @@ export const orderStudents = pgTable(
     lastName: text("last_name").notNull(),
     email: text("email").notNull(),
   },
-  (t) => [uniqueIndex("order_students_order_position_idx").on(t.orderId, t.position)],
+  (t) => [
+    uniqueIndex("order_students_order_position_idx").on(t.orderId, t.position),
+    // The privacy search matches an address trimmed and lower-cased.
+    index("order_students_email_lower_idx").on(sql`lower(trim(${t.email}))`),
+  ],
 );
 
 /**
- * Invoices, VAT receipts and credit notes (issue 16): issued once, never edited or deleted (a
+ * Invoices, VAT receipts and credit notes (decision 0015): issued once, never edited or deleted (a
  * trigger in migration 0007 refuses both). `snapshot` holds everything the PDF prints — seller,
  * customer, lines, amounts, due date — as it was at issue, so the PDF drawn from it years later
  * is the document that was sent. Amounts are positive; a credit note's say what it credits.
@@ -300,7 +324,7 @@ export const documentSequences = pgTable(
 );
 
 /**
- * What happened to an order, for its timeline (issue 16): created, invoice issued, paid,
+ * What happened to an order, for its timeline (decision 0015): created, invoice issued, paid,
  * canceled, refunded, released, notes — with who did it. E-mails are read from the outbox.
  */
 export const orderEvents = pgTable(
@@ -310,7 +334,8 @@ export const orderEvents = pgTable(
     orderId: uuid("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
-    /** created | invoiced | paid | failed | canceled | refunded | released | note | … (free text). */
+    /** created | invoiced | paid | failed | canceled | refunded | released | note | … (free text).
+     */
     kind: text("kind").notNull(),
     /** An admin's e-mail, 'buyer', 'stripe' or 'system'. */
     actor: text("actor").notNull(),
@@ -325,8 +350,8 @@ export const orderEvents = pgTable(
 );
 
 /**
- * Refunds of card payments (issue 16), one row per Stripe refund: whether the admin's request or
- * Stripe's webhook records it first, the refund id admits it once, so the order's refunded
+ * Refunds of card payments (decision 0016), one row per Stripe refund: whether the admin's request
+ * or Stripe's webhook records it first, the refund id admits it once, so the order's refunded
  * amount and its credit note are counted once.
  */
 export const orderRefunds = pgTable(
@@ -388,7 +413,7 @@ export const newsletterSubscriptions = pgTable(
     subscribedAt: timestamp("subscribed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // A second sign-up with any casing raises unique-violation 23505 (spec §8 'Already Subscribed').
+    // A second sign-up with any casing raises unique-violation 23505: 'Already Subscribed'.
     uniqueIndex("newsletter_subscriptions_email_lower_idx").on(sql`lower(${t.email})`),
     // The admin list's order (newest first, id breaking ties; NULLS FIRST as ORDER BY … DESC).
     index("newsletter_subscriptions_subscribed_at_idx").on(
@@ -418,7 +443,8 @@ export const emailOutbox = pgTable(
   "email_outbox",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    /** What the message is, e.g. admin_alert, visitor_confirmation (free text: new kinds need no migration). */
+    /** What the message is, e.g. admin_alert, visitor_confirmation (free text: new kinds need no
+     * migration). */
     kind: text("kind").notNull(),
     /** One address or a comma-separated list. */
     toAddress: text("to_address").notNull(),
@@ -445,8 +471,12 @@ export const emailOutbox = pgTable(
     index("email_outbox_status_next_attempt_idx").on(t.status, t.nextAttemptAt),
     index("email_outbox_inquiry_id_idx").on(t.inquiryId),
     index("email_outbox_order_id_idx").on(t.orderId),
-    // The per-recipient limit counts recent confirmations to one address (abuse.server.ts).
-    index("email_outbox_recipient_created_at_idx").on(sql`lower(${t.toAddress})`, t.createdAt),
+    // The per-recipient limit counts recent confirmations to one mailbox: lower-cased, without a
+    // `+tag` (mailboxOf in abuse.server.ts).
+    index("email_outbox_mailbox_created_at_idx").on(
+      sql`regexp_replace(lower(${t.toAddress}), '\\+[^@]*@', '@')`,
+      t.createdAt,
+    ),
     check("email_outbox_attempts_non_negative", sql`${t.attempts} >= 0`),
   ],
 );
@@ -468,6 +498,36 @@ export const rateLimitHits = pgTable(
   ],
 );
 
+/**
+ * One submission, one result (server/forms/submit-once.server.ts): each public post that creates
+ * something, by its form and a hash of its submission key and content. `result` is the first
+ * answer (null while it is being made), returned to a repeated post instead of creating again.
+ * Kept a day.
+ */
+export const formSubmissions = pgTable(
+  "form_submissions",
+  {
+    form: text("form").notNull(),
+    keyHash: text("key_hash").notNull(),
+    result: jsonb("result"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.form, t.keyHash] }),
+    index("form_submissions_created_at_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Secrets every instance must share, made once by whichever starts first (decision 0032): the
+ * auth secret when BETTER_AUTH_SECRET is not set and the site runs on PostgreSQL.
+ */
+export const appSecrets = pgTable("app_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
+
 /* Admin accounts: the four tables better-auth keeps (user, session, account, verification). */
 
 export const user = pgTable("user", {
@@ -486,6 +546,13 @@ export const user = pgTable("user", {
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
   /** Invited from the staff screen and not yet through their set-a-password link. */
   invitationPending: boolean("invitation_pending").notNull().default(false),
+  /**
+   * The admin created on first start, whose random password only the server's operator saw in
+   * its log: the one account that turns two-factor on without an e-mailed code (decision 0029).
+   */
+  initialAdmin: boolean("initial_admin").notNull().default(false),
+  /** When two-factor sign-in was first turned on: later set-ups need no e-mailed code. */
+  twoFactorEnrolledAt: timestamp("two_factor_enrolled_at", { withTimezone: true }),
 });
 
 /** better-auth's two-factor plugin: one row per admin who has begun setting up TOTP. */
@@ -522,8 +589,30 @@ export const session = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * This session passed a second factor (a code from the app or a backup code) — at sign-in or
+     * when turning two-factor sign-in on. The account's setting alone says nothing about a
+     * session signed in before it (decision 0029).
+     */
+    twoFactorVerified: boolean("two_factor_verified").notNull().default(false),
   },
   (t) => [index("session_user_id_idx").on(t.userId)],
+);
+
+/**
+ * Second-factor codes already accepted, so a code is good once (decision 0029). A code stays
+ * here for as long as it could still be accepted; older rows are cleared as new ones come.
+ */
+export const twoFactorCodeUse = pgTable(
+  "two_factor_code_use",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.code] })],
 );
 
 export const account = pgTable(
@@ -575,9 +664,10 @@ export const rateLimit = pgTable("rate_limit", {
 });
 
 /**
- * What admins did, and sign-ins (issue 17): one row per change, written in the transaction of
- * the change. Append-only: a trigger refuses UPDATE and DELETE, and no screen edits it.
- * `actor_id` is not a foreign key, so removing an admin keeps what they did (with their e-mail).
+ * What admins did, and sign-ins (decisions 0017, 0019): one row per change, written in the
+ * transaction of the change. Append-only: a trigger refuses UPDATE and DELETE, and no screen edits
+ * it. `actor_id` is not a foreign key, so removing an admin keeps what they did (with their
+ * e-mail).
  */
 export const auditLog = pgTable(
   "audit_log",

@@ -5,7 +5,7 @@ import { categories, coursePartners, courses } from "./schema.ts";
 /**
  * Demo content for a fresh database: four categories, two partners and a set of courses that
  * exercise every public rule of the spec (statuses, partner/no partner, price/no price,
- * duration/no duration, the §7 footer and home keyword filter).
+ * duration/no duration, the footer and home keyword filter).
  *
  * It only writes when the database holds no course, no category and no partner at all, and it
  * writes everything in one transaction, so a second call (or a call racing this one) changes

@@ -30,6 +30,10 @@ export async function queueEmails(
   messages: OutgoingEmail[],
 ): Promise<OutboxRow[]> {
   if (messages.length === 0) return [];
+  // Due now by this process's clock, the one claims compare with: the column's default (the
+  // database's now(), in microseconds) could fall a fraction of a millisecond after a claim's
+  // millisecond time and leave a message waiting for the next poll.
+  const now = new Date();
   return tx
     .insert(emailOutbox)
     .values(
@@ -44,6 +48,7 @@ export async function queueEmails(
         orderId: m.orderId ?? null,
         documentId: m.documentId ?? null,
         headers: m.headers ?? null,
+        nextAttemptAt: now,
       })),
     )
     .returning();
@@ -105,6 +110,31 @@ export async function claimDueEmails(
     })
     .where(inArray(emailOutbox.id, due))
     .returning();
+}
+
+/**
+ * Renews the lease of one claimed message just before it is sent, if the claim is still this
+ * worker's (same attempt, still sending): a batch sent one by one through a slow relay could
+ * otherwise outlast its lease, and another worker would send the rest again. False: the message
+ * was taken over (its lease had lapsed) — leave it to whoever holds it now.
+ */
+export async function renewClaim(
+  database: Database,
+  row: Pick<OutboxRow, "id" | "attempts">,
+  leaseMs: number,
+): Promise<boolean> {
+  const renewed = await database
+    .update(emailOutbox)
+    .set({ lockedUntil: new Date(Date.now() + leaseMs) })
+    .where(
+      and(
+        eq(emailOutbox.id, row.id),
+        eq(emailOutbox.status, "sending"),
+        eq(emailOutbox.attempts, row.attempts),
+      ),
+    )
+    .returning({ id: emailOutbox.id });
+  return renewed.length > 0;
 }
 
 export async function markSent(database: Database, id: string, at = new Date()): Promise<void> {

@@ -4,13 +4,15 @@ import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { config } from "../config.server.ts";
 import { db, type Database } from "../db/client.server.ts";
-import { documentPdf } from "../invoices/pdf.server.ts";
+import { documentPdf } from "../invoices/document-files.server.ts";
 import { log } from "../log.server.ts";
+import { jobSucceeded } from "../metrics.server.ts";
 import {
   claimDueEmails,
   markAttemptFailed,
   markSent,
   releaseClaims,
+  renewClaim,
   type OutboxRow,
 } from "./outbox.server.ts";
 
@@ -220,6 +222,16 @@ export class OutboxWorker {
         ).catch((error: unknown) => log.warn({ err: error }, "could not release e-mail claims"));
         break;
       }
+      // The lease covers this message from now: waiting behind earlier ones in a slow batch
+      // must not let it lapse and be sent twice.
+      const ours = await renewClaim(database, row, this.leaseMs).catch((error: unknown) => {
+        log.warn({ err: error, emailId: row.id }, "could not renew an e-mail claim");
+        return false;
+      });
+      if (!ours) {
+        log.warn({ emailId: row.id }, "e-mail claim lapsed and was taken over: not sent here");
+        continue;
+      }
       try {
         const where = await this.mailer.send(row, await attachmentsOf(database, row));
         await markSent(database, row.id);
@@ -239,6 +251,7 @@ export class OutboxWorker {
         );
       }
     }
+    jobSucceeded("outbox");
     return rows.length;
   }
 

@@ -5,7 +5,7 @@ import {
   type FormFailure,
   type FormSuccess,
 } from "#app/lib/forms.ts";
-import { FORM_ID_FIELD } from "#app/lib/inquiry-schemas.ts";
+import { FORM_ID_FIELD } from "#app/lib/inquiries/schemas.ts";
 import { RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 
 /**
@@ -18,8 +18,11 @@ import { RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 /** Generous for the longest allowed message, even fully percent-encoded; more is refused unread. */
 export const MAX_FORM_BYTES = 128 * 1024;
 
-export type PostedForm =
-  { ok: true; formData: FormData } | { ok: false; status: 400 | 413 | 415; message: string };
+export type PostRefusal = { ok: false; status: 400 | 413 | 415; message: string };
+export type PostedForm = { ok: true; formData: FormData } | PostRefusal;
+
+/** A failed post's answer, as every action returns it. */
+export type FailureAnswer = ReturnType<typeof failure>;
 
 export const FORM_TOO_LARGE =
   "The form is too large to send. Please shorten your message and try again.";
@@ -134,9 +137,18 @@ function reasonFor(status: number): FormFailure["reason"] {
 }
 
 /** A post that did what it asked; `message` is the toast's text where the screen shows one. */
-export function success<Extra extends object>(form: string, message?: string, extra?: Extra) {
-  const answer: FormSuccess = { ok: true, form, message, ...extra };
-  return data(answer as FormSuccess<Extra>, { headers: { "Cache-Control": "no-store" } });
+/** An answer with its status and headers, as `data()` makes it. */
+type Answer<T> = ReturnType<typeof data<T>>;
+
+export function success(form: string, message?: string): Answer<FormSuccess>;
+export function success<Extra extends object>(
+  form: string,
+  message: string | undefined,
+  extra: Extra,
+): Answer<FormSuccess<Extra>>;
+export function success(form: string, message?: string, extra: object = {}) {
+  const answer: FormSuccess<object> = { ok: true, form, message, ...extra };
+  return data(answer, { headers: { "Cache-Control": "no-store" } });
 }
 
 /** A post the form's schema refused: 400, a message per field. */
@@ -164,7 +176,7 @@ export function rateLimited(
 }
 
 /** A post that could not be read at all (`readPostedForm`'s refusal), as the form's answer. */
-export function unreadable(form: string | null, refusal: Extract<PostedForm, { ok: false }>) {
+export function unreadable(form: string | null, refusal: PostRefusal) {
   return failure(refusal.status, {
     form,
     formData: null,

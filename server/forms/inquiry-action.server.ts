@@ -9,9 +9,14 @@ import {
   type FormResult,
   type InquiryForm,
   type Modality,
-} from "#app/lib/inquiry-schemas.ts";
-import { createCourseInquiry, createEnquiry, createLicenceInquiry } from "../inquiries.server.ts";
-import { failure, formIdOf, invalid, readPostedForm, unreadable } from "./form-post.server.ts";
+} from "#app/lib/inquiries/schemas.ts";
+import {
+  createCourseInquiry,
+  createEnquiry,
+  createLicenceInquiry,
+} from "../inquiries/inquiries.server.ts";
+import { formAction } from "./form-action.server.ts";
+import { failure, formIdOf, invalid } from "./form-post.server.ts";
 import { answerPublicForm, publicFormSaved } from "./public-form.server.ts";
 
 /**
@@ -20,12 +25,17 @@ import { answerPublicForm, publicFormSaved } from "./public-form.server.ts";
  * With JavaScript the forms post through a fetcher and toast the answer; without it the page
  * renders the answer (success panel, or field errors with the visitor's values kept).
  */
-export async function inquiryAction({ request, context }: ActionFunctionArgs) {
-  const posted = await readPostedForm(request);
-  if (!posted.ok) return unreadable(null, posted);
-  const { formData } = posted;
-  const formName = formData.get(FORM_FIELD);
-  if (typeof formName !== "string" || !(INQUIRY_FORMS as readonly string[]).includes(formName)) {
+export function inquiryAction({ request, context }: ActionFunctionArgs) {
+  return formAction(request, { form: null }, (formData) => answerInquiry(formData, context));
+}
+
+function isInquiryForm(value: unknown): value is InquiryForm {
+  return INQUIRY_FORMS.some((form) => form === value);
+}
+
+async function answerInquiry(formData: FormData, context: ActionFunctionArgs["context"]) {
+  const form = formData.get(FORM_FIELD);
+  if (!isInquiryForm(form)) {
     return failure(400, {
       form: null,
       formData,
@@ -34,7 +44,6 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
       message: "Unknown form.",
     });
   }
-  const form = formName as InquiryForm;
   const names = FIELDS[form];
   const publicForm = {
     name: form,
@@ -73,6 +82,10 @@ export async function inquiryAction({ request, context }: ActionFunctionArgs) {
   });
 }
 
+function isModality(value: unknown): value is Modality {
+  return MODALITIES.some((modality) => modality === value);
+}
+
 function success(form: InquiryForm, formData: FormData, modality?: Modality) {
   const posted = formData.get("modality");
   const result: FormResult = {
@@ -80,12 +93,7 @@ function success(form: InquiryForm, formData: FormData, modality?: Modality) {
     form,
     formId: formIdOf(formData),
     modality:
-      form === "course_quote"
-        ? (modality ??
-          ((MODALITIES as readonly unknown[]).includes(posted)
-            ? (posted as Modality)
-            : "face_to_face"))
-        : null,
+      form === "course_quote" ? (modality ?? (isModality(posted) ? posted : "face_to_face")) : null,
   };
   return publicFormSaved(result);
 }

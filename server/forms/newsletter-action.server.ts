@@ -5,16 +5,21 @@ import {
   newsletterSchema,
   safeReturnPath,
   type FormResult,
-} from "#app/lib/inquiry-schemas.ts";
+} from "#app/lib/inquiries/schemas.ts";
 import {
   CONSENT_PAGE_FIELD,
   NEWSLETTER_CONSENT_TEXT,
   consentPageOf,
-} from "#app/lib/newsletter-consent.ts";
-import { NEWSLETTER_SOURCE_FOOTER, subscribe } from "../newsletter.server.ts";
-import { failure, formIdOf, invalid, readPostedForm, unreadable } from "./form-post.server.ts";
+} from "#app/lib/newsletter/consent.ts";
+import { NEWSLETTER_SOURCE_FOOTER, subscribe } from "../newsletter/subscribe.server.ts";
+import { formAction } from "./form-action.server.ts";
+import { failure, formIdOf, invalid, unreadable, type PostRefusal } from "./form-post.server.ts";
 import { answerPublicForm, publicFormSaved } from "./public-form.server.ts";
 
+/**
+ * The newsletter sign-up's action (the footer's 'Stay Updated' form): parse, store the
+ * subscription with its consent record, answer "already subscribed" with 409.
+ */
 const names = FIELDS.newsletter;
 const RETURN_TO_FIELD = "return_to";
 
@@ -28,11 +33,14 @@ function withReturnTo<T extends { data: FormResult }>(response: T, formData: For
  * POST /newsletter, from the footer's 'Stay Updated' form: with JavaScript through a fetcher
  * (the footer toasts the answer), without it as a page that shows the answer.
  */
-export async function newsletterAction({ request, context }: ActionFunctionArgs) {
-  const posted = await readPostedForm(request);
-  if (!posted.ok) return withReturnTo(unreadable("newsletter", posted), null);
-  const { formData } = posted;
-  return withReturnTo(await subscribeFromForm(formData, context), formData);
+export function newsletterAction({ request, context }: ActionFunctionArgs) {
+  const frame = {
+    form: "newsletter",
+    unreadable: (refusal: PostRefusal) => withReturnTo(unreadable("newsletter", refusal), null),
+  };
+  return formAction(request, frame, async (formData) =>
+    withReturnTo(await subscribeFromForm(formData, context), formData),
+  );
 }
 
 const newsletterForm = {

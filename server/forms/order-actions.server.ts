@@ -1,12 +1,14 @@
 import { parseForm } from "#app/lib/forms.ts";
 import {
   ORDER_RELEASED_MESSAGE,
+  PAID_AT_STRIPE_MESSAGE,
+  STRIPE_UNREACHABLE_MESSAGE,
   orderNoteFormSchema,
   orderReference,
   orderReleaseFormSchema,
   orderStatusFormSchema,
   statusConflictMessage,
-} from "#app/lib/orders.ts";
+} from "#app/lib/orders/orders.ts";
 import type { AuditActor } from "../audit.server.ts";
 import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
 import { addOrderNote } from "../orders/order-page.server.ts";
@@ -30,6 +32,8 @@ export function orderStatusIntents(admin: AuditActor) {
         notifyBuyer: status === "canceled" ? notifyBuyer : undefined,
       });
       if (!result.ok) {
+        if (result.reason === "paid_at_stripe") return refuse(409, PAID_AT_STRIPE_MESSAGE);
+        if (result.reason === "stripe_unreachable") return refuse(502, STRIPE_UNREACHABLE_MESSAGE);
         if (result.reason === "not_found" || !result.status) return refuse(404);
         return refuse(409, statusConflictMessage(orderReference(orderId), result.status));
       }

@@ -1,15 +1,16 @@
 import { data, type ActionFunctionArgs } from "react-router";
-import type { FormResult } from "#app/lib/inquiry-schemas.ts";
-import type { SpamReason } from "#app/lib/suspected-spam.ts";
+import type { FormResult } from "#app/lib/inquiries/schemas.ts";
+import type { SpamReason } from "#app/lib/admin/suspected-spam.ts";
 import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
 import { log } from "../log.server.ts";
 import { failure, rateLimited } from "./form-post.server.ts";
+import { SUBMISSION_IN_PROGRESS, submitOnce } from "./submit-once.server.ts";
 
 /**
  * What the site's public forms (enquiries, newsletter) do around their own work once the post is
- * read and the form known, so each form's action says only what is its own: the client's rate
- * limit for that form, the honeypot's mark, and an answer with the form's message (never an
- * error page) when saving fails.
+ * read and the form known, so each form's action says only what is its own: one result per
+ * submission, the client's rate limit for that form, the honeypot's mark, and an answer with the
+ * form's message (never an error page) when saving fails.
  */
 
 export interface PublicForm {
@@ -23,6 +24,16 @@ export interface PublicForm {
   failureLog: string;
 }
 
+/** A form action's answer as React Router's `data()` makes it. */
+interface DataAnswer {
+  data: unknown;
+  init: ResponseInit | null;
+}
+
+function isDataAnswer(value: unknown): value is DataAnswer {
+  return typeof value === "object" && value !== null && "data" in value && "init" in value;
+}
+
 export async function answerPublicForm<Answer>(
   form: PublicForm,
   formData: FormData,
@@ -30,11 +41,34 @@ export async function answerPublicForm<Answer>(
   save: (suspected: SpamReason | null) => Promise<Answer>,
 ): Promise<Answer | ReturnType<typeof failure>> {
   try {
-    const limit = await hitRateLimit(`form:${form.name}`, clientAddress(context));
-    if (!limit.allowed) return rateLimited(form.name, formData, form.names, limit.retryAfter);
-    // Honeypot filled: checked and stored like any post, but marked and held with no e-mails
-    // (decision 0012), so the usual answer is true.
-    return await save(honeypotMark(formData));
+    // Once per submission: a repeated post gets the first one's answer (submit-once.server.ts).
+    const once = await submitOnce(
+      form.name,
+      formData,
+      async () => {
+        const limit = await hitRateLimit(`form:${form.name}`, clientAddress(context));
+        if (!limit.allowed) return rateLimited(form.name, formData, form.names, limit.retryAfter);
+        // Honeypot filled: checked and stored like any post, but marked and held with no
+        // e-mails (decision 0012), so the usual answer is true.
+        return await save(honeypotMark(formData));
+      },
+      {
+        keep: (answer) => isDataAnswer(answer) && (answer.init?.status ?? 200) === 200,
+        store: (answer) => (answer as DataAnswer).data,
+      },
+    );
+    if (once.kind === "first") return once.answer;
+    if (once.kind === "repeat") {
+      // The data of this form's own first answer (kept only when it was a saved one, 200).
+      return data(once.stored, { status: 200, headers: { "Cache-Control": "no-store" } }) as Answer;
+    }
+    return failure(409, {
+      form: form.name,
+      formData,
+      names: form.names,
+      reason: "conflict",
+      message: SUBMISSION_IN_PROGRESS,
+    });
   } catch (error) {
     log.error({ err: error, form: form.name }, form.failureLog);
     return failure(500, {

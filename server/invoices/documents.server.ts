@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { orderReference } from "#app/lib/orders.ts";
-import { lineAmounts } from "#app/lib/vat.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
+import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { config, type SellerConfig } from "../config.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
 import { documentSequences, orderDocuments } from "../db/schema.ts";
@@ -9,7 +9,7 @@ import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
 import type { OrderRow, OrderStudent } from "../orders/records.server.ts";
 
 /**
- * Invoices, VAT receipts and credit notes (issue 16): numbered without gaps, issued inside the
+ * Invoices, VAT receipts and credit notes (decision 0015): numbered without gaps, issued inside the
  * transaction that changes the order, and kept as a snapshot of everything the document prints,
  * so what is drawn as a PDF later (pdf.server.ts) is exactly what was issued. Rows are final: a
  * database trigger refuses UPDATE and DELETE.

@@ -1,15 +1,11 @@
-import { eq } from "drizzle-orm";
 import PDFDocument from "pdfkit";
-import { BUSINESS_TIME_ZONE } from "#app/lib/admin-time.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { formatVatRate } from "#app/lib/vat.ts";
-import { db, type Database } from "../db/client.server.ts";
-import { orderDocuments } from "../db/schema.ts";
-import { isUuid } from "../db/sql.server.ts";
+import { formatVatRate } from "#app/lib/orders/vat.ts";
 import type { DocumentLine, DocumentSnapshot } from "./documents.server.ts";
+import { formatDocumentDate, winAnsiText } from "./pdf-text.server.ts";
 
 /**
- * An invoice, VAT receipt or credit note drawn as a PDF (issue 16), from the snapshot stored
+ * An invoice, VAT receipt or credit note drawn as a PDF (decision 0015), from the snapshot stored
  * when it was issued (documents.server.ts), so the PDF drawn today or in six years is the one
  * that was sent. It prints what HMRC asks of a full VAT invoice (VAT Notice 700 §16.3): number,
  * date of issue, time of supply, the seller's name, address and VAT number, the customer's name
@@ -33,66 +29,6 @@ const INK = "#111111";
 const MUTED = "#555555";
 const RULE = "#cccccc";
 const SHADE = "#f0f1f3";
-
-/** Unicode code points above Latin-1 that WinAnsi (Windows-1252) has. */
-const WIN_ANSI_EXTRA = new Set([
-  0x152, 0x153, 0x160, 0x161, 0x178, 0x17d, 0x17e, 0x192, 0x2c6, 0x2dc, 0x2013, 0x2014, 0x2018,
-  0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039, 0x203a,
-  0x20ac, 0x2122,
-]);
-
-/** Letters with no decomposition to a base letter that WinAnsi has. */
-const NEAREST: Record<string, string> = {
-  Ł: "L",
-  ł: "l",
-  Đ: "D",
-  đ: "d",
-  Ħ: "H",
-  ħ: "h",
-  ı: "i",
-  Ŧ: "T",
-  ŧ: "t",
-  "\u2212": "-",
-  "\u00ad": "",
-};
-
-function inWinAnsi(char: string): boolean {
-  const code = char.codePointAt(0)!;
-  return (
-    (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(code)
-  );
-}
-
-/** `text` in characters the standard fonts can draw (see above); line breaks become spaces. */
-export function winAnsiText(text: string): string {
-  let out = "";
-  for (const char of text.replace(/[\r\n\t]+/g, " ")) {
-    if (inWinAnsi(char)) out += char;
-    else if (char in NEAREST) out += NEAREST[char];
-    else {
-      const base = char.normalize("NFKD").replace(/\p{M}/gu, "");
-      out += base && [...base].every(inWinAnsi) ? base : "?";
-    }
-  }
-  return out;
-}
-
-const ukDate = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: BUSINESS_TIME_ZONE,
-});
-
-/** '23 November 2026', the London calendar date of an ISO instant. */
-export function formatDocumentDate(iso: string): string {
-  return ukDate.format(new Date(iso));
-}
-
-/** The attachment's and the download's file name: 'INV-2026-0001.pdf'. */
-export function documentFilename(number: string): string {
-  return `${number.replace(/[^A-Za-z0-9-]/g, "_")}.pdf`;
-}
 
 const NUMBER_LABELS: Record<DocumentSnapshot["kind"], string> = {
   invoice: "Invoice number",
@@ -488,68 +424,4 @@ export function drawDocumentPdf(snapshot: DocumentSnapshot): Promise<Buffer> {
     return done.then(() => Promise.reject(error));
   }
   return done;
-}
-
-export interface DocumentPdf {
-  number: string;
-  filename: string;
-  orderId: string;
-  pdf: Buffer;
-}
-
-/**
- * A document's PDF, read from `database` (the outbox worker's; by default the site's): null
- * when there is no such document, or, with `orderId`, when it belongs to another order.
- */
-export async function documentPdf(
-  documentId: string,
-  options: { orderId?: string; database?: Database } = {},
-): Promise<DocumentPdf | null> {
-  if (!isUuid(documentId) || (options.orderId !== undefined && !isUuid(options.orderId))) {
-    return null;
-  }
-  const [row] = await (options.database ?? db())
-    .select({
-      orderId: orderDocuments.orderId,
-      number: orderDocuments.number,
-      snapshot: orderDocuments.snapshot,
-    })
-    .from(orderDocuments)
-    .where(eq(orderDocuments.id, documentId));
-  if (!row || (options.orderId !== undefined && row.orderId !== options.orderId)) return null;
-  return {
-    number: row.number,
-    filename: documentFilename(row.number),
-    orderId: row.orderId,
-    pdf: await drawDocumentPdf(row.snapshot as DocumentSnapshot),
-  };
-}
-
-/**
- * GET /admin/payments/:orderId/documents/:documentId (after requireAdmin): the PDF as a
- * download, never cached on the way; 404 when the document is not that order's.
- */
-export async function documentDownloadResponse(
-  orderId: string,
-  documentId: string,
-): Promise<Response> {
-  const file = await documentPdf(documentId, { orderId });
-  if (!file) {
-    return new Response("Not found", {
-      status: 404,
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Cache-Control": "private, no-store",
-      },
-    });
-  }
-  return new Response(new Uint8Array(file.pdf), {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${file.filename}"`,
-      "Content-Length": String(file.pdf.length),
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
 }

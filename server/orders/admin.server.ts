@@ -1,13 +1,15 @@
 import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import {
   ORDERS_PAGE_SIZE,
+  orderListStatus,
   orderReference,
+  type OrderListStatus,
   type AdminOrder,
   type OrderFilters,
   type OrderStats,
   type OrderStatus,
-} from "#app/lib/orders.ts";
-import type { AdminList } from "#app/lib/admin-list.ts";
+} from "#app/lib/orders/orders.ts";
+import type { AdminList } from "#app/lib/admin/list.ts";
 import { allOf, readListPage } from "../admin-list.server.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
@@ -16,7 +18,8 @@ import { containsPattern, isUuid } from "../db/sql.server.ts";
 import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
-import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
+import { closeCheckoutSession } from "../payments/stripe.server.ts";
+import { invoiceRequestEmails } from "./emails.server.ts";
 import {
   orderBooking,
   studentsOfOrder,
@@ -25,10 +28,11 @@ import {
   type OrderStudent,
 } from "./records.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
+import { revenue } from "./revenue.server.ts";
 import { adminActions, transitionOrder } from "./state-machine.server.ts";
 
 /**
- * The admin Payments screen (spec §6): the stat cards, the filtered list, an admin's status
+ * The admin Payments screen: the stat cards, the filtered list, an admin's status
  * change and the release of a suspected-spam order. The CSV export reads the same filter and
  * order as the list (csv.server.ts).
  */
@@ -93,37 +97,67 @@ function orderSearchCondition(search: string): SQL {
   )`;
 }
 
+/** The orders of a status as shown (orderListStatus): refunds split the paid ones three ways. */
+function listStatusCondition(status: OrderListStatus): SQL {
+  switch (status) {
+    case "paid":
+      return and(eq(orders.status, "paid"), sql`${orders.refundedAmountCents} <= 0`)!;
+    case "partly_refunded":
+      return and(
+        eq(orders.status, "paid"),
+        sql`${orders.refundedAmountCents} > 0`,
+        sql`${orders.refundedAmountCents} < ${orders.totalAmountCents}`,
+      )!;
+    case "refunded":
+      return and(
+        eq(orders.status, "paid"),
+        sql`${orders.refundedAmountCents} > 0`,
+        sql`${orders.refundedAmountCents} >= ${orders.totalAmountCents}`,
+      )!;
+    default:
+      return eq(orders.status, status);
+  }
+}
+
 /** The WHERE condition of the Payments screen's status, method and search filters. */
 export function orderFilterCondition(filters: Omit<OrderFilters, "page">): SQL | undefined {
   return allOf([
-    filters.status ? eq(orders.status, filters.status) : undefined,
+    filters.status ? listStatusCondition(filters.status) : undefined,
     filters.method ? eq(orders.paymentMethod, filters.method) : undefined,
     filters.search ? orderSearchCondition(filters.search) : undefined,
   ]);
 }
 
-/** Counters for the stat cards, in one aggregate query (no rows are loaded). */
+/**
+ * Counters for the stat cards in one aggregate query (no rows are loaded), and the revenue as
+ * revenue.server.ts defines it. 'Paid' counts the paid orders without refunds, as its filter
+ * shows them; refunded ones (in part or in full) have their own count.
+ */
 export async function orderStats(): Promise<OrderStats> {
-  const [row] = await db()
-    .select({
-      total: sql<number>`count(*)::int`,
-      pending: sql<number>`(count(*) filter (where ${orders.status} = 'pending'))::int`,
-      invoiced: sql<number>`(count(*) filter (where ${orders.status} = 'invoiced'))::int`,
-      paid: sql<number>`(count(*) filter (where ${orders.status} = 'paid'))::int`,
-      failed: sql<number>`(count(*) filter (where ${orders.status} = 'failed'))::int`,
-      canceled: sql<number>`(count(*) filter (where ${orders.status} = 'canceled'))::int`,
-      // bigint as text: a sum of many totals may exceed 2^31; pence stay exact up to 2^53.
-      revenueCents: sql<string>`coalesce(sum(${orders.totalAmountCents}) filter (where ${orders.status} = 'paid'), 0)::text`,
-    })
-    .from(orders);
+  const count = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const [[row], money] = await Promise.all([
+    db()
+      .select({
+        total: sql<number>`count(*)::int`,
+        pending: count(eq(orders.status, "pending")),
+        invoiced: count(eq(orders.status, "invoiced")),
+        paid: count(listStatusCondition("paid")),
+        refunded: count(and(eq(orders.status, "paid"), sql`${orders.refundedAmountCents} > 0`)!),
+        failed: count(eq(orders.status, "failed")),
+        canceled: count(eq(orders.status, "canceled")),
+      })
+      .from(orders),
+    revenue(),
+  ]);
   return {
     total: Number(row?.total ?? 0),
     pending: Number(row?.pending ?? 0),
     invoiced: Number(row?.invoiced ?? 0),
     paid: Number(row?.paid ?? 0),
+    refunded: Number(row?.refunded ?? 0),
     failed: Number(row?.failed ?? 0),
     canceled: Number(row?.canceled ?? 0),
-    revenueCents: Number(row?.revenueCents ?? 0),
+    revenue: money,
   };
 }
 
@@ -136,6 +170,8 @@ export function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOr
     ...orderBooking(order),
     currency: order.currency,
     spamReason: order.spamReason,
+    refundedAmountCents: order.refundedAmountCents,
+    listStatus: orderListStatus(order),
     createdAt: order.createdAt.toISOString(),
     students,
     actions: adminActions(order),
@@ -169,15 +205,36 @@ export async function listOrders(
 
 export type AdminStatusChange =
   | { ok: true; order: AdminOrder }
-  | { ok: false; reason: "not_found" | "not_allowed"; status?: OrderStatus };
+  | { ok: false; reason: "not_found" | "not_allowed"; status?: OrderStatus }
+  /** Cancelling a card order: its buyer paid at Stripe first, or Stripe could not be reached. */
+  | { ok: false; reason: "paid_at_stripe" | "stripe_unreachable"; status?: undefined };
 
-/** An admin's 'Mark Invoiced' / 'Mark Paid' / 'Cancel'; anything the state machine forbids is refused. */
+/**
+ * An admin's 'Mark Invoiced' / 'Mark Paid' / 'Cancel'; anything the state machine forbids is
+ * refused. Cancelling a pending card order first closes its Checkout Session at Stripe, so the
+ * buyer cannot pay for a cancelled order; if the buyer paid first, or Stripe cannot be reached,
+ * the order is left as it is.
+ */
 export async function changeOrderStatusByAdmin(
   orderId: string,
   to: OrderStatus,
   admin: AuditActor,
   options: { notifyBuyer?: boolean } = {},
 ): Promise<AdminStatusChange> {
+  if (to === "canceled" && isUuid(orderId)) {
+    const [order] = await db()
+      .select({
+        status: orders.status,
+        sessionId: orders.stripeCheckoutSessionId,
+      })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    if (order?.status === "pending" && order.sessionId) {
+      const closed = await closeCheckoutSession(order.sessionId);
+      if (closed === "paid") return { ok: false, reason: "paid_at_stripe" };
+      if (closed === "error") return { ok: false, reason: "stripe_unreachable" };
+    }
+  }
   const result = await transitionOrder(orderId, to, {
     source: "admin",
     admin,

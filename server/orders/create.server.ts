@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { validateCheckout, type CheckoutMessage, type CheckoutValues } from "#app/lib/checkout.ts";
-import type { PaymentMethod } from "#app/lib/orders.ts";
-import type { SpamReason } from "#app/lib/suspected-spam.ts";
-import { lineAmounts } from "#app/lib/vat.ts";
+import type { PaymentMethod } from "#app/lib/orders/orders.ts";
+import type { SpamReason } from "#app/lib/admin/suspected-spam.ts";
+import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { confirmationAllowed } from "../abuse.server.ts";
 import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
@@ -11,14 +11,14 @@ import { isUuid } from "../db/sql.server.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
-import { invoiceRequestEmails } from "../payments/order-emails.server.ts";
+import { invoiceRequestEmails } from "./emails.server.ts";
 import { isPurchasable, MAX_TOTAL_CENTS, orderTotal, priceToPence } from "./pricing.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
 import type { OrderRow } from "./records.server.ts";
 
 /**
- * Placing an order from the checkout (spec §4 Order/Checkout, §7 create-payment), tying it to
- * its Stripe Checkout Session, and finding it again when the buyer or Stripe comes back.
+ * Placing an order from the checkout (decision 0005; docs/rules.md, Checkout and orders), tying it
+ * to its Stripe Checkout Session, and finding it again when the buyer or Stripe comes back.
  */
 
 export interface CreateOrderInput {
@@ -37,7 +37,7 @@ export type CreateOrderResult =
   | { ok: false; reason: "unavailable" };
 
 /**
- * Creates a pending order (spec §7 create-payment) with the billing details and the time the
+ * Creates a pending order with the billing details and the time the
  * terms were accepted: the course is read by id inside the transaction and must be published,
  * priced and not a partner's; unit price from the database, total = unit ×
  * quantity; the students in order_students. An invoice request also queues the admin alert and
@@ -46,7 +46,10 @@ export type CreateOrderResult =
  * had its hourly confirmations is marked 'recipient_limit' and only staff are told.
  */
 export async function createOrder(input: CreateOrderInput): Promise<CreateOrderResult> {
-  const problem = validateCheckout(input.values);
+  const problem = validateCheckout(
+    input.values,
+    input.paymentMethod === "stripe" ? "card" : "invoice",
+  );
   if (problem) return { ok: false, reason: "invalid", message: problem };
   if (!isUuid(input.courseId)) return { ok: false, reason: "unavailable" };
   const { buyer, billing, studentMode } = input.values;
@@ -157,7 +160,8 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
   return result;
 }
 
-/** Stores the Stripe Checkout Session id on its order (once; a different id is never overwritten). */
+/** Stores the Stripe Checkout Session id on its order (once; a different id is never overwritten).
+ */
 export async function attachCheckoutSession(orderId: string, sessionId: string): Promise<boolean> {
   const updated = await db()
     .update(orders)

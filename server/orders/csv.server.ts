@@ -1,11 +1,12 @@
 import { and, sql, type SQL } from "drizzle-orm";
 import { formatPence } from "#app/lib/format.ts";
 import {
-  ORDER_STATUS_LABELS,
+  ORDER_LIST_STATUS_LABELS,
   PAYMENT_METHOD_LABELS,
+  orderListStatus,
   orderReference,
   type OrderFilters,
-} from "#app/lib/orders.ts";
+} from "#app/lib/orders/orders.ts";
 import { csvResponse, type CsvValue } from "../csv.server.ts";
 import { db } from "../db/client.server.ts";
 import { orders } from "../db/schema.ts";
@@ -32,6 +33,7 @@ export const ORDER_CSV_HEADER = [
   "Unit price (GBP)",
   "Quantity",
   "Total (GBP)",
+  "Refunded (GBP)",
   "Currency",
   "Buyer attends",
   "Students",
@@ -42,7 +44,7 @@ function csvValues(order: OrderRow, students: OrderStudent[]): CsvValue[] {
     orderReference(order.id),
     order.id,
     order.createdAt,
-    ORDER_STATUS_LABELS[order.status],
+    ORDER_LIST_STATUS_LABELS[orderListStatus(order)],
     PAYMENT_METHOD_LABELS[order.paymentMethod],
     order.buyerFirstName,
     order.buyerLastName,
@@ -54,6 +56,7 @@ function csvValues(order: OrderRow, students: OrderStudent[]): CsvValue[] {
     formatPence(order.unitPriceCents, { plain: true }),
     order.quantity,
     formatPence(order.totalAmountCents, { plain: true }),
+    formatPence(order.refundedAmountCents, { plain: true }),
     order.currency,
     order.isBuyerStudent ? "Yes" : "No",
     students.map((s) => `${s.firstName} ${s.lastName} <${s.email}>`).join("; "),

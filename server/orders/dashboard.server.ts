@@ -1,17 +1,19 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import {
   DASHBOARD_ORDER_COUNT,
+  type DashboardLatePayment,
   type DashboardOrder,
   type MonthRevenue,
-} from "#app/lib/admin-dashboard.ts";
-import { londonMonth } from "#app/lib/admin-time.ts";
-import { orderReference } from "#app/lib/orders.ts";
+} from "#app/lib/orders/dashboard.ts";
+import { londonMonth } from "#app/lib/admin/time.ts";
+import { orderListStatus, orderReference } from "#app/lib/orders/orders.ts";
 import { db } from "../db/client.server.ts";
-import { orderEvents, orders } from "../db/schema.ts";
+import { orders } from "../db/schema.ts";
 import { NEWEST_FIRST } from "./admin.server.ts";
+import { revenue } from "./revenue.server.ts";
 
 /**
- * What the admin Dashboard shows of orders (issue 18): the latest orders and this month's
+ * What the admin Dashboard shows of orders (decision 0024): the latest orders and this month's
  * revenue. Callers have already passed requireAdmin().
  */
 
@@ -30,6 +32,7 @@ export async function latestOrders(limit = DASHBOARD_ORDER_COUNT): Promise<Dashb
       billingOrganisation: orders.billingOrganisation,
       courseTitle: orders.courseTitleSnapshot,
       totalAmountCents: orders.totalAmountCents,
+      refundedAmountCents: orders.refundedAmountCents,
       createdAt: orders.createdAt,
     })
     .from(orders)
@@ -44,57 +47,65 @@ export async function latestOrders(limit = DASHBOARD_ORDER_COUNT): Promise<Dashb
     courseTitle: row.courseTitle,
     totalAmountCents: row.totalAmountCents,
     status: row.status,
+    listStatus: orderListStatus(row),
     createdAt: row.createdAt.toISOString(),
   }));
 }
 
 /**
- * When an order was paid: its first 'paid' event (written by the state machine in the
- * transaction that marked it paid, whether Stripe or an admin did), or, for an order paid before
- * events were recorded, when it was placed — as the refund's receipt dates it
- * (payments/refund-records.server.ts).
+ * Cancelled card orders that were paid all the same (the buyer paid on a checkout page still
+ * open) and are not yet refunded in full, oldest first: money staff owe back.
  */
-const paidAt = sql`coalesce(
-  (select min(${orderEvents.createdAt}) from ${orderEvents}
-    where ${orderEvents.orderId} = ${orders.id} and ${orderEvents.kind} = 'paid'),
-  ${orders.createdAt}
-)`;
+export async function unrefundedLatePayments(): Promise<DashboardLatePayment[]> {
+  const rows = await db()
+    .select({
+      id: orders.id,
+      buyerFirstName: orders.buyerFirstName,
+      buyerLastName: orders.buyerLastName,
+      totalAmountCents: orders.totalAmountCents,
+      refundedAmountCents: orders.refundedAmountCents,
+      paidAfterCancellationAt: orders.paidAfterCancellationAt,
+    })
+    .from(orders)
+    .where(
+      and(
+        isNotNull(orders.paidAfterCancellationAt),
+        lt(orders.refundedAmountCents, orders.totalAmountCents),
+      ),
+    )
+    .orderBy(asc(orders.paidAfterCancellationAt))
+    .limit(50);
+  return rows.map((row) => ({
+    id: row.id,
+    reference: orderReference(row.id),
+    buyerName: `${row.buyerFirstName} ${row.buyerLastName}`,
+    owedCents: row.totalAmountCents - row.refundedAmountCents,
+    paidAt: row.paidAfterCancellationAt!.toISOString(),
+  }));
+}
 
 /**
- * This month's revenue, defined as: the sum, in pence, of `total_amount_cents` (what the buyer
- * paid, VAT included) less `refunded_amount_cents` (everything refunded on that order so far,
- * whenever it was refunded) over the orders that are paid now (status 'paid') in pounds sterling
- * and were paid within the current calendar month in Europe/London — from midnight on the 1st
- * (GMT or BST) up to midnight on the 1st of the next month. Orders held as suspected spam count
- * too once paid: the money is real. Pending, invoiced, failed and canceled orders never count.
+ * When an order was paid: `paid_at`, set by the transition to paid (orders paid before it existed
+ * were dated from their first 'paid' event by migration 0018), or when it was placed for one
+ * without — as the refund's receipt dates it (payments/refund-records.server.ts).
+ */
+const paidAt = sql`coalesce(${orders.paidAt}, ${orders.createdAt})`;
+
+/**
+ * This month's revenue: revenue as revenue.server.ts defines it (paid orders, VAT included, less
+ * everything refunded on them, whenever refunded), over the orders paid within the current
+ * calendar month in Europe/London — from midnight on the 1st (GMT or BST) up to midnight on the
+ * 1st of the next month.
  *
  * `now` picks the month (tests pass their own clock).
  */
 export async function monthRevenue(now: Date = new Date()): Promise<MonthRevenue> {
   const { start, end } = londonMonth(now);
-  const [row] = await db()
-    .select({
-      // bigint as text: a sum of many totals may exceed 2^31; pence stay exact up to 2^53.
-      paid: sql<string>`coalesce(sum(${orders.totalAmountCents}), 0)::text`,
-      refunded: sql<string>`coalesce(sum(${orders.refundedAmountCents}), 0)::text`,
-      count: sql<number>`count(*)::int`,
-    })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.status, "paid"),
-        eq(orders.currency, "GBP"),
-        sql`${paidAt} >= ${start.toISOString()}::timestamptz`,
-        sql`${paidAt} < ${end.toISOString()}::timestamptz`,
-      ),
-    );
-  const paidCents = Number(row?.paid ?? 0);
-  const refundedCents = Number(row?.refunded ?? 0);
-  return {
-    monthStart: start.toISOString(),
-    paidCents,
-    refundedCents,
-    netCents: paidCents - refundedCents,
-    orderCount: Number(row?.count ?? 0),
-  };
+  const money = await revenue(
+    and(
+      sql`${paidAt} >= ${start.toISOString()}::timestamptz`,
+      sql`${paidAt} < ${end.toISOString()}::timestamptz`,
+    ),
+  );
+  return { monthStart: start.toISOString(), ...money };
 }

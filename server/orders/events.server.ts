@@ -3,8 +3,8 @@ import { db, type Transaction } from "../db/client.server.ts";
 import { orderEvents } from "../db/schema.ts";
 
 /**
- * An order's history (issue 16): each change is recorded in the transaction that makes it, with
- * who made it, so the timeline on the admin order page cannot disagree with the order.
+ * An order's history (decision 0015): each change is recorded in the transaction that makes it,
+ * with who made it, so the timeline on the admin order page cannot disagree with the order.
  */
 
 /** An admin's e-mail, or one of these for what no admin did. */

@@ -7,7 +7,7 @@ import {
   type AdminOrderPage,
   type OrderDocumentKind,
   type OrderTimelineEntry,
-} from "#app/lib/orders.ts";
+} from "#app/lib/orders/orders.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
@@ -20,10 +20,10 @@ import { toAdminOrder } from "./admin.server.ts";
 import { studentsOfOrders, type OrderRow, type OrderStudent } from "./records.server.ts";
 
 /**
- * The admin order page (issue 16): one order with its buyer, billing details, students, amounts,
- * documents and timeline, and the internal notes admins add to it. The timeline merges the
- * order's recorded events (who did what) with its e-mails as the outbox holds them (queued,
- * sent, failed), so it shows what really went out, not what was meant to.
+ * The admin order page (decisions 0015, 0016): one order with its buyer, billing details, students,
+ * amounts, documents and timeline, and the internal notes admins add to it. The timeline merges the
+ * order's recorded events (who did what) with its e-mails as the outbox holds them (queued, sent,
+ * failed), so it shows what really went out, not what was meant to.
  */
 
 type OutboxRow = Pick<
@@ -52,6 +52,7 @@ const EVENT_TITLES: Record<string, string> = {
   receipt_issued: "Receipt issued",
   credit_note_issued: "Credit note issued",
   refunded: "Refunded",
+  paid_after_cancellation: "Paid after cancellation",
   note: "Note",
 };
 
@@ -225,10 +226,11 @@ function pageOf(
     },
     refundable:
       order.paymentMethod === "stripe" &&
-      order.status === "paid" &&
+      (order.status === "paid" || order.paidAfterCancellationAt !== null) &&
       // A payment from before the PaymentIntent was stored is found through its session.
       (order.stripePaymentIntentId !== null || order.stripeCheckoutSessionId !== null) &&
       order.refundedAmountCents < order.totalAmountCents,
+    paidAfterCancellationAt: order.paidAfterCancellationAt?.toISOString() ?? null,
     documents: documents.map(documentLink),
     timeline: mergeTimeline(events, mails),
   };

@@ -1,8 +1,8 @@
 import { isValidQuantity } from "#app/lib/checkout.ts";
 
 /**
- * What an order costs (spec §7 create-payment): prices come from the database, never from the
- * browser, and are counted in whole pence so no binary float ever touches money.
+ * What an order costs (docs/rules.md, Checkout and orders): prices come from the database, never
+ * from the browser, and are counted in whole pence so no binary float ever touches money.
  */
 
 /** The largest total an order can hold (orders.total_amount_cents is a PostgreSQL integer). */

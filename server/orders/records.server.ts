@@ -13,7 +13,21 @@ export type OrderRow = typeof orders.$inferSelect;
  * Who booked what and for how much, as the order e-mails and the Payments screen both show it
  * (the course by the title it had when ordered).
  */
-export function orderBooking(order: OrderRow) {
+export type OrderBooking = Pick<
+  OrderRow,
+  | "paymentMethod"
+  | "buyerFirstName"
+  | "buyerLastName"
+  | "buyerEmail"
+  | "buyerPhone"
+  | "buyerCompany"
+  | "unitPriceCents"
+  | "quantity"
+  | "totalAmountCents"
+  | "isBuyerStudent"
+> & { courseTitle: OrderRow["courseTitleSnapshot"] };
+
+export function orderBooking(order: OrderRow): OrderBooking {
   return {
     paymentMethod: order.paymentMethod,
     buyerFirstName: order.buyerFirstName,
@@ -30,11 +44,10 @@ export function orderBooking(order: OrderRow) {
 }
 
 /** A student named on an order (order_students), as e-mails and the admin list show them. */
-export interface OrderStudent {
-  firstName: string;
-  lastName: string;
-  email: string;
-}
+export type OrderStudent = Pick<
+  typeof orderStudents.$inferSelect,
+  "firstName" | "lastName" | "email"
+>;
 
 /** One order's named students, in the order they were entered (inside the caller's transaction). */
 export function studentsOfOrder(tx: Transaction, orderId: string): Promise<OrderStudent[]> {

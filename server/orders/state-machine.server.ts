@@ -1,25 +1,22 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { orderReference, type OrderStatus, type PaymentMethod } from "#app/lib/orders.ts";
+import { orderReference, type OrderStatus, type PaymentMethod } from "#app/lib/orders/orders.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
-import { db } from "../db/client.server.ts";
+import { db, type Transaction } from "../db/client.server.ts";
 import { orders, stripeEvents } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
-import {
-  invoiceIssuedEmail,
-  orderCanceledEmail,
-  paidOrderEmails,
-} from "../payments/order-emails.server.ts";
+import { paidAfterCancellationAlert } from "../email/templates/refund.server.ts";
+import { invoiceIssuedEmail, orderCanceledEmail, paidOrderEmails } from "./emails.server.ts";
 import { recordOrderEvent, type OrderActor } from "./events.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
 
 /**
- * The order state machine (spec §3 Order): the one function through which the Stripe webhook,
- * the success page, the checkout and an admin change an order's status, so the rules are
- * written once and races between them have exactly one winner.
+ * The order state machine (decision 0005; docs/rules.md, Checkout and orders): the one function
+ * through which the Stripe webhook, the success page, the checkout and an admin change an order's
+ * status, so the rules are written once and races between them have exactly one winner.
  */
 
 /** Who asks for a transition. 'checkout': the checkout itself, when Stripe refused to start. */
@@ -96,6 +93,25 @@ const DEFAULT_ACTORS: Record<TransitionSource, OrderActor> = {
   admin: "admin",
 };
 
+/**
+ * Records a Stripe event as applied, in the transaction that applies it: false when it was
+ * recorded before (a replay: nothing more to do). Without an event id (not from the webhook),
+ * there is nothing to record.
+ */
+async function admitStripeEvent(
+  tx: Transaction,
+  event: { eventId?: string; eventType?: string },
+  orderId: string | null,
+): Promise<boolean> {
+  if (!event.eventId) return true;
+  const recorded = await tx
+    .insert(stripeEvents)
+    .values({ eventId: event.eventId, type: event.eventType ?? "unknown", orderId })
+    .onConflictDoNothing()
+    .returning({ eventId: stripeEvents.eventId });
+  return recorded.length > 0;
+}
+
 export type TransitionResult =
   /** This call moved the order; its e-mails are queued. */
   | { kind: "transitioned"; order: OrderRow }
@@ -109,7 +125,7 @@ export type TransitionResult =
  * Moves an order along the state machine, or does nothing. One transaction holds: the webhook
  * event id (when given — inserted first, so a replay stops here), a conditional UPDATE … WHERE
  * status IN (allowed) (so of concurrent callers exactly one changes the row; the others see 0
- * rows), and what the new status brings (issue 16), so it exists exactly when the change does:
+ * rows), and what the new status brings (decision 0015), so it exists exactly when the change does:
  *
  * - invoiced: the invoice is issued (numbered) and e-mailed to the buyer, the PDF attached;
  * - paid: the receipt e-mail and joining details; a card order's VAT receipt is issued and
@@ -147,24 +163,19 @@ export async function transitionOrder(
       .from(orders)
       .where(eq(orders.id, orderId))
       .for("update");
-    if (options.eventId) {
-      const recorded = await tx
-        .insert(stripeEvents)
-        .values({
-          eventId: options.eventId,
-          type: options.eventType ?? "unknown",
-          orderId: exists ? orderId : null,
-        })
-        .onConflictDoNothing()
-        .returning({ eventId: stripeEvents.eventId });
-      if (recorded.length === 0) return { kind: "duplicate_event" };
+    if (!(await admitStripeEvent(tx, options, exists ? orderId : null))) {
+      return { kind: "duplicate_event" };
     }
     if (!exists) return { kind: "not_found" };
     const allowed = allowedFromCondition(to, options.source);
     const [updated] = allowed
       ? await tx
           .update(orders)
-          .set({ status: to, updatedAt: sql`now()` })
+          .set({
+            status: to,
+            updatedAt: sql`now()`,
+            ...(to === "paid" ? { paidAt: sql`now()` } : {}),
+          })
           .where(and(eq(orders.id, orderId), allowed))
           .returning()
       : [];
@@ -242,6 +253,74 @@ export async function transitionOrder(
       { orderId, status: result.order.status, wanted: to, source: options.source },
       "order transition refused",
     );
+  }
+  return result;
+}
+
+export type LatePaymentResult =
+  /** Recorded now: the timeline entry, the audit row and the staff alert exist. */
+  | { kind: "recorded"; order: OrderRow }
+  /** Recorded before (a replay, or the other path got there first). */
+  | { kind: "already_recorded" }
+  /** The webhook event was applied before. */
+  | { kind: "duplicate_event" }
+  /** Not a cancelled card order (it may have been paid the ordinary way meanwhile). */
+  | { kind: "not_cancelled"; order: OrderRow }
+  | { kind: "not_found" };
+
+/**
+ * A card payment that arrived for an order already cancelled — its buyer paid on a Checkout page
+ * that was still open (docs/rules.md, Checkout and orders). The order stays cancelled; the payment
+ * is recorded on it (`paid_after_cancellation_at`, which the order page and the Dashboard show
+ * and which lets staff refund it), on its timeline and in the audit log, and staff are alerted
+ * by e-mail. Once per order, in one transaction, whichever event or page reports it.
+ */
+export async function recordPaymentAfterCancellation(
+  orderId: string,
+  options: { eventId?: string; eventType?: string } = {},
+): Promise<LatePaymentResult> {
+  if (!isUuid(orderId)) return { kind: "not_found" };
+  const result = await db().transaction(async (tx): Promise<LatePaymentResult> => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    if (!(await admitStripeEvent(tx, options, order ? orderId : null))) {
+      return { kind: "duplicate_event" };
+    }
+    if (!order) return { kind: "not_found" };
+    if (order.status !== "canceled" || order.paymentMethod !== "stripe") {
+      return { kind: "not_cancelled", order };
+    }
+    if (order.paidAfterCancellationAt) return { kind: "already_recorded" };
+    const [updated] = await tx
+      .update(orders)
+      .set({ paidAfterCancellationAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(orders.id, orderId))
+      .returning();
+    await recordOrderEvent(tx, orderId, "paid_after_cancellation", "stripe", {
+      amountCents: updated!.totalAmountCents,
+      ...(options.eventId ? { stripeEventId: options.eventId } : {}),
+    });
+    await queueEmails(tx, [paidAfterCancellationAlert(updated!)]);
+    await recordAudit(tx, null, {
+      action: "order.paid_after_cancellation",
+      subjectType: "order",
+      subjectId: orderId,
+      summary: orderReference(orderId),
+      before: { status: "canceled" },
+      after: {
+        status: "canceled",
+        paidAfterCancellation: true,
+        amountCents: updated!.totalAmountCents,
+        ...(options.eventId ? { stripeEvent: options.eventId } : {}),
+      },
+    });
+    return { kind: "recorded", order: updated! };
+  });
+  if (result.kind === "recorded") {
+    log.error(
+      { orderId, eventId: options.eventId },
+      "a cancelled order was paid at Stripe: recorded on the order for staff to refund",
+    );
+    nudgeOutbox();
   }
   return result;
 }

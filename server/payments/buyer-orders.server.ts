@@ -1,14 +1,14 @@
 import { createCookie } from "react-router";
-import { derivedSecret } from "../auth.server.ts";
+import { derivedSecret } from "../auth/secret.server.ts";
 import { config } from "../config.server.ts";
 import { isUuid } from "../db/sql.server.ts";
 
 /**
- * Which orders this browser placed (issue 16): the success page shows an order's reference and
- * summary only to the buyer who placed it, never to whoever else opens its URL. The checkout
- * sets a signed, HttpOnly, SameSite=Lax cookie holding the ids of the browser's recent orders,
- * newest first; it is sent only to /courses/ pages (so the rest of the site stays cacheable for
- * the buyer) and also on the return from Stripe's page (a top-level GET navigation).
+ * Which orders this browser placed (docs/rules.md, Checkout and orders): the success page shows an
+ * order's reference and summary only to the buyer who placed it, never to whoever else opens its
+ * URL. The checkout sets a signed, HttpOnly, SameSite=Lax cookie holding the ids of the browser's
+ * recent orders, newest first; it is sent only to /courses/ pages (so the rest of the site stays
+ * cacheable for the buyer) and also on the return from Stripe's page (a top-level GET navigation).
  */
 
 /** How many recent orders one browser remembers, and for how long. */

@@ -6,12 +6,13 @@ import {
   type CheckoutCourse,
   type CheckoutMessage,
 } from "#app/lib/checkout.ts";
-import { orderReference } from "#app/lib/orders.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
-import type { VatTerms } from "#app/lib/vat.ts";
+import type { VatTerms } from "#app/lib/orders/vat.ts";
 import { hitRateLimit, honeypotMark, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 import { config } from "../config.server.ts";
-import { findCheckoutCourse, findCourseBySlug } from "../courses.server.ts";
+import { findCheckoutCourse, findPublishedCourseTitle } from "../catalogue/courses.server.ts";
+import { SUBMISSION_IN_PROGRESS, submitOnce } from "../forms/submit-once.server.ts";
 import { log } from "../log.server.ts";
 import { createOrder, findOrdersWithCourse } from "../orders/create.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
@@ -24,7 +25,7 @@ import {
 } from "./stripe.server.ts";
 
 /**
- * The checkout page's post (spec §7 create-payment): read and check the form, create the order,
+ * The checkout page's post (decision 0005): read and check the form, create the order,
  * then either start the Stripe Checkout Session (card) or confirm the invoice request.
  *
  * A post with the honeypot filled is stored as an invoice request held as suspected spam
@@ -75,7 +76,7 @@ export async function submitCheckout(
   });
   if (intent === "update") return { kind: "update" };
   if (intent === "card" && !isCardPaymentEnabled()) return problem(409, MESSAGES.cardUnavailable);
-  const invalid = checkCheckout(values);
+  const invalid = checkCheckout(values, intent);
   if (invalid) {
     return {
       kind: "problem",
@@ -84,7 +85,7 @@ export async function submitCheckout(
       fieldErrors: invalid.fieldErrors,
     };
   }
-  try {
+  const place = async (): Promise<CheckoutOutcome> => {
     // Counted only for complete forms, so a visitor correcting typos is never locked out.
     const limit = await hitRateLimit("checkout", client, CHECKOUT_RATE_LIMIT_PER_MINUTE);
     if (!limit.allowed) {
@@ -104,10 +105,36 @@ export async function submitCheckout(
     return started.ok
       ? { kind: "card", url: started.url, orderId: created.order.id }
       : problem(502, MESSAGES.paymentError);
+  };
+  try {
+    // One order per submission: a double click or a repeated post gets the first post's order
+    // (the same success page, the same Stripe page) — server/forms/submit-once.server.ts.
+    const once = await submitOnce(`checkout:${course.id}`, form, place, {
+      keep: (outcome) => outcome.kind === "invoice" || outcome.kind === "card",
+      store: (outcome) => outcome,
+    });
+    if (once.kind === "first") return once.answer;
+    if (once.kind === "repeat")
+      return placedOutcome(once.stored) ?? problem(500, MESSAGES.paymentError);
+    return problem(409, { title: "Please Wait", description: SUBMISSION_IN_PROGRESS });
   } catch (error) {
     log.error({ err: error, courseSlug }, "checkout failed");
     return problem(500, MESSAGES.paymentError);
   }
+}
+
+/** A stored first outcome read back: an order placed (by invoice or card), or null. */
+function placedOutcome(stored: unknown): CheckoutOutcome | null {
+  const o = (typeof stored === "object" && stored !== null ? stored : {}) as Record<
+    string,
+    unknown
+  >;
+  if (typeof o.orderId !== "string") return null;
+  if (o.kind === "invoice") return { kind: "invoice", orderId: o.orderId };
+  if (o.kind === "card" && typeof o.url === "string") {
+    return { kind: "card", url: o.url, orderId: o.orderId };
+  }
+  return null;
 }
 
 export type SuccessPage =
@@ -128,7 +155,7 @@ export interface CardOutcome {
 }
 
 /**
- * The success page (spec §2 'Success'): ?invoice=true, or ?session_id= to verify with Stripe.
+ * The success page: ?invoice=true, or ?session_id= to verify with Stripe.
  * The order's reference and summary are shown only to the browser that placed it (its signed
  * cookie names the order, buyer-orders.server.ts); anyone else sees the page without them.
  */
@@ -136,7 +163,7 @@ export async function loadSuccessPage(
   courseSlug: string,
   request: Request,
 ): Promise<SuccessPage | null> {
-  const found = await findCourseBySlug(courseSlug);
+  const found = await findPublishedCourseTitle(courseSlug);
   if (!found) return null;
   const query = new URL(request.url).searchParams;
   const course = { slug: found.slug, title: found.title };
@@ -172,10 +199,10 @@ function buyerSummary(order: OrderRow): BuyerOrderSummary {
   };
 }
 
-/** The canceled page names the course (any status: a buyer may return after it was archived). */
+/** The canceled page names the course: a published one (others are not found). */
 export async function loadCanceledPage(
   courseSlug: string,
 ): Promise<{ slug: string; title: string } | null> {
-  const found = await findCourseBySlug(courseSlug);
+  const found = await findPublishedCourseTitle(courseSlug);
   return found ? { slug: found.slug, title: found.title } : null;
 }

@@ -1,25 +1,24 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { orderReference } from "#app/lib/orders.ts";
-import { refundReasonText } from "#app/lib/refunds.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
+import { refundReasonText } from "#app/lib/orders/refunds.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
-import { db, type Transaction } from "../db/client.server.ts";
-import { orderDocuments, orderEvents, orderRefunds, orders, stripeEvents } from "../db/schema.ts";
-import { isUuid } from "../db/sql.server.ts";
+import type { Transaction } from "../db/client.server.ts";
+import { orderDocuments, orderEvents, orderRefunds, orders } from "../db/schema.ts";
 import { queueEmails } from "../email/outbox.server.ts";
-import { nudgeOutbox } from "../email/worker.server.ts";
 import { issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
 import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
 import { studentsOfOrder, type OrderRow } from "../orders/records.server.ts";
-import { refundEmail, refundFailedAlert } from "./refund-emails.server.ts";
+import { refundEmail, refundFailedAlert } from "../email/templates/refund.server.ts";
 
 /**
- * Refunds as this site records them (issue 16), one `order_refunds` row per Stripe refund. Both
- * ways a refund becomes known — the admin's request (refunds.server.ts) and Stripe's webhook
- * (refund.created / refund.updated / refund.failed, for refunds made in Stripe's dashboard too) —
- * call `recordRefund`; the unique refund id admits it once, so the order's refunded amount, its
- * credit note, its timeline entry and the buyer's e-mail happen once, whichever comes first.
- * A refund that later fails or is canceled gives its amount back to what may be refunded.
+ * Refunds as this site records them (decision 0016), one `order_refunds` row per Stripe refund.
+ * Both ways a refund becomes known — the admin's request (refunds.server.ts) and Stripe's webhook
+ * (refund.created / refund.updated / refund.failed, for refunds made in Stripe's dashboard too,
+ * read by stripe-webhook.server.ts) — call `recordRefund`; the unique refund id admits it once, so
+ * the order's refunded amount, its credit note, its timeline entry and the buyer's e-mail happen
+ * once, whichever comes first. A refund that later fails or is canceled gives its amount back to
+ * what may be refunded.
  */
 
 export type OrderRefundRow = typeof orderRefunds.$inferSelect;
@@ -89,8 +88,8 @@ export interface RecordedRefund {
 
 /**
  * The document a credit note credits. A paid card order gets its receipt when it is paid; one
- * paid before receipts were issued gets it now, dated from its payment, so that the refund's
- * credit note has a document to refer to.
+ * paid before receipts were issued, or paid after it was cancelled, gets it now, dated from its
+ * payment, so that the refund's credit note has a document to refer to.
  */
 async function ensureCreditableDocument(tx: Transaction, order: OrderRow): Promise<void> {
   const [document] = await tx
@@ -106,7 +105,12 @@ async function ensureCreditableDocument(tx: Transaction, order: OrderRow): Promi
   const [paid] = await tx
     .select({ at: orderEvents.createdAt })
     .from(orderEvents)
-    .where(and(eq(orderEvents.orderId, order.id), eq(orderEvents.kind, "paid")))
+    .where(
+      and(
+        eq(orderEvents.orderId, order.id),
+        inArray(orderEvents.kind, ["paid", "paid_after_cancellation"]),
+      ),
+    )
     .orderBy(asc(orderEvents.createdAt))
     .limit(1);
   const students = await studentsOfOrder(tx, order.id);
@@ -362,156 +366,4 @@ async function applyRefundStatus(
     "a refund failed or was cancelled in Stripe: its amount may be refunded again",
   );
   return { refund: refund!, order: after! };
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Stripe's refund webhooks                                                                     */
-
-/** The refund events the webhook applies (Stripe: refund.* carry the Refund object itself). */
-export const REFUND_EVENT_TYPES = ["refund.created", "refund.updated", "refund.failed"] as const;
-
-export function isRefundEvent(type: string): boolean {
-  return (REFUND_EVENT_TYPES as readonly string[]).includes(type);
-}
-
-/** What a refund event's object must hold to be applied. */
-interface RefundObject {
-  id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  payment_intent: string | null;
-  reason: string | null;
-  metadata: Record<string, string>;
-  failure_reason: string | null;
-}
-
-const REFUND_ID = /^(re|pyr)_[A-Za-z0-9_]{1,250}$/;
-const PAYMENT_INTENT_ID = /^pi_[A-Za-z0-9_]{1,250}$/;
-const STATUSES: readonly string[] = [
-  "pending",
-  "requires_action",
-  "succeeded",
-  "failed",
-  "canceled",
-];
-
-function refundObject(value: unknown): RefundObject | null {
-  if (typeof value !== "object" || value === null) return null;
-  const o = value as Record<string, unknown>;
-  const paymentIntent =
-    typeof o.payment_intent === "string"
-      ? o.payment_intent
-      : typeof o.payment_intent === "object" && o.payment_intent !== null
-        ? (o.payment_intent as { id?: unknown }).id
-        : null;
-  if (typeof o.id !== "string" || !REFUND_ID.test(o.id)) return null;
-  if (typeof o.amount !== "number" || !Number.isInteger(o.amount) || o.amount <= 0) return null;
-  if (typeof o.status !== "string" || !STATUSES.includes(o.status)) return null;
-  const metadata: Record<string, string> = {};
-  if (typeof o.metadata === "object" && o.metadata !== null) {
-    for (const [key, v] of Object.entries(o.metadata)) if (typeof v === "string") metadata[key] = v;
-  }
-  return {
-    id: o.id,
-    amount: o.amount,
-    currency: typeof o.currency === "string" ? o.currency : "",
-    status: o.status,
-    payment_intent:
-      typeof paymentIntent === "string" && PAYMENT_INTENT_ID.test(paymentIntent)
-        ? paymentIntent
-        : null,
-    reason: typeof o.reason === "string" ? o.reason : null,
-    metadata,
-    failure_reason: typeof o.failure_reason === "string" ? o.failure_reason : null,
-  };
-}
-
-/** The order a refund belongs to: the one our metadata names, else the one paid by its intent. */
-async function orderOfRefund(refund: RefundObject): Promise<OrderRow | null> {
-  const named = refund.metadata.order_id;
-  if (named && isUuid(named)) {
-    const [order] = await db().select().from(orders).where(eq(orders.id, named));
-    if (order && (!order.stripePaymentIntentId || !refund.payment_intent)) return order;
-    if (order && order.stripePaymentIntentId === refund.payment_intent) return order;
-    return null;
-  }
-  if (!refund.payment_intent) return null;
-  const [order] = await db()
-    .select()
-    .from(orders)
-    .where(eq(orders.stripePaymentIntentId, refund.payment_intent));
-  return order ?? null;
-}
-
-/** An admin's address as the site put it in the refund's metadata; anyone else is Stripe. */
-function actorOf(refund: RefundObject): OrderActor {
-  const by = refund.metadata.requested_by;
-  return by && /^[^\s@]{1,64}@[^\s@]{1,255}$/.test(by) ? by : "stripe";
-}
-
-export type RefundEventResult =
-  | { kind: "applied" }
-  | { kind: "duplicate_event" }
-  /** Not a refund this site can place: said received (retrying cannot help), and logged. */
-  | { kind: "ignored" };
-
-/**
- * Applies a signed refund.* event once: the event id is stored in the transaction that records
- * the refund (or its new status), so a replay or a concurrent delivery changes nothing.
- * Throws when the database fails, so the webhook answers 500 and Stripe retries.
- */
-export async function applyRefundEvent(event: {
-  id: string;
-  type: string;
-  data: { object: unknown };
-}): Promise<RefundEventResult> {
-  const refund = refundObject(event.data.object);
-  if (!refund) {
-    log.error({ eventId: event.id, type: event.type }, "Stripe refund event without a refund");
-    return { kind: "ignored" };
-  }
-  const order = await orderOfRefund(refund);
-  if (!order || order.paymentMethod !== "stripe") {
-    log.error(
-      { eventId: event.id, refundId: refund.id, paymentIntent: refund.payment_intent },
-      "Stripe refund for no known card order: not recorded (refund made in Stripe for another payment?)",
-    );
-    return { kind: "ignored" };
-  }
-  if (refund.currency.toUpperCase() !== order.currency) {
-    log.error(
-      { eventId: event.id, refundId: refund.id, orderId: order.id, currency: refund.currency },
-      "Stripe refund in another currency than its order: not recorded",
-    );
-    return { kind: "ignored" };
-  }
-  const result = await db().transaction(async (tx): Promise<RefundEventResult> => {
-    const stored = await tx
-      .insert(stripeEvents)
-      .values({ eventId: event.id, type: event.type, orderId: order.id })
-      .onConflictDoNothing()
-      .returning({ eventId: stripeEvents.eventId });
-    if (stored.length === 0) return { kind: "duplicate_event" };
-    await recordRefund(tx, order.id, {
-      stripeRefundId: refund.id,
-      amountCents: refund.amount,
-      status: refund.status,
-      reason: refund.reason,
-      note: refund.metadata.note?.trim() || null,
-      failureReason: refund.failure_reason,
-      actor: actorOf(refund),
-      // Reported by Stripe: the system's row, whoever asked for the refund.
-      admin: null,
-    });
-    return { kind: "applied" };
-  });
-  if (result.kind === "applied") {
-    log.info(
-      { orderId: order.id, refundId: refund.id, status: refund.status, eventId: event.id },
-      "Stripe refund event applied",
-    );
-    nudgeOutbox();
-  }
-  return result;
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { parseForm } from "#app/lib/forms.ts";
-import { orderReference } from "#app/lib/orders.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
 import {
   REFUND_FORM_FIELDS,
   REFUND_MESSAGES,
@@ -11,7 +11,7 @@ import {
   refundSuccessMessage,
   type RefundAnswerExtra,
   type RefundReason,
-} from "#app/lib/refunds.ts";
+} from "#app/lib/orders/refunds.ts";
 import type { AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { orders } from "../db/schema.ts";
@@ -24,8 +24,8 @@ import { countsAsRefunded, recordRefund } from "./refund-records.server.ts";
 import { isCardPaymentEnabled, stripe } from "./stripe.server.ts";
 
 /**
- * Refunds of card payments from the admin (issue 16): full or partial, with Stripe's reason and
- * a note of our own. The amount is checked here against the order as stored (never what the
+ * Refunds of card payments from the admin (decision 0016): full or partial, with Stripe's reason
+ * and a note of our own. The amount is checked here against the order as stored (never what the
  * browser says is left); Stripe makes the refund; then one transaction records it
  * (refund-records.server.ts): the refund row, the order's refunded amount, a credit note, the
  * timeline and the buyer's e-mail with the credit note attached. If Stripe refuses or cannot be
@@ -75,7 +75,8 @@ export function refundableCents(order: Pick<OrderRow, "totalAmountCents" | "refu
 /** Why an order cannot be refunded from the admin, or null when it can. */
 export function refundRefusal(order: OrderRow): string | null {
   if (order.paymentMethod !== "stripe") return REFUND_REFUSALS.notCard;
-  if (order.status !== "paid") return REFUND_REFUSALS.notPaid;
+  // A payment that arrived after the order was cancelled is owed back as much as a paid order's.
+  if (order.status !== "paid" && !order.paidAfterCancellationAt) return REFUND_REFUSALS.notPaid;
   if (refundableCents(order) <= 0) return REFUND_REFUSALS.fullyRefunded;
   return null;
 }

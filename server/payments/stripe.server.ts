@@ -1,8 +1,8 @@
-import { formatVatRate } from "#app/lib/vat.ts";
+import { formatVatRate } from "#app/lib/orders/vat.ts";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import type { PaymentVerification } from "#app/lib/checkout.ts";
-import type { OrderStatus } from "#app/lib/orders.ts";
+import { hitRateLimit } from "../abuse.server.ts";
 import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
 import { orders } from "../db/schema.ts";
@@ -13,18 +13,21 @@ import {
   findOrderWithCourse,
 } from "../orders/create.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
-import { transitionOrder, type TransitionResult } from "../orders/state-machine.server.ts";
-import { applyRefundEvent, isRefundEvent } from "./refund-records.server.ts";
+import {
+  recordPaymentAfterCancellation,
+  transitionOrder,
+  type TransitionResult,
+} from "../orders/state-machine.server.ts";
 
 export type { PaymentVerification };
 
 /**
- * Card payments through Stripe Checkout (spec §7 create-payment / verify-payment): starting a
- * Checkout Session for an order, verifying the session a buyer returns with, and the signed
- * webhook. Card data never reaches this server. All status changes go through
+ * Card payments through Stripe Checkout (decision 0005; docs/rules.md, Payments and refunds):
+ * starting a Checkout Session for an order, verifying the session a buyer returns with, and the
+ * signed webhook. Card data never reaches this server. All status changes go through
  * `transitionOrder`, so the webhook and the success page may race and exactly one wins. The
- * webhook's refund events are recorded by refund-records.server.ts; refunds are made by
- * refunds.server.ts with this module's client.
+ * webhook's refund events are read by stripe-webhook.server.ts and recorded by
+ * refund-records.server.ts; refunds are made by refunds.server.ts with this module's client.
  */
 
 /** How long a buyer has to pay before Stripe expires the session (Stripe allows 30 min – 24 h). */
@@ -147,7 +150,7 @@ export async function startCheckout(
 /* ------------------------------------------------------------------------------------------ */
 /* Matching a session to its order                                                              */
 
-type SessionLike = Pick<
+export type SessionLike = Pick<
   Stripe.Checkout.Session,
   | "id"
   | "client_reference_id"
@@ -169,7 +172,7 @@ type Match =
 /** What a Stripe Checkout Session id looks like. */
 const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
 
-async function orderForSession(session: SessionLike): Promise<Match> {
+export async function orderForSession(session: SessionLike): Promise<Match> {
   // Only a Checkout Session id can name an order (and anything else must not reach SQL).
   if (typeof session.id !== "string" || !SESSION_ID.test(session.id)) {
     return { ok: false, reason: "no_order" };
@@ -235,16 +238,34 @@ export async function rememberPaymentIntent(
 /* ------------------------------------------------------------------------------------------ */
 /* The success page (verify-payment)                                                            */
 
+/** How often one Checkout Session may be looked up at Stripe by the success page. */
+const VERIFICATIONS_PER_MINUTE = 6;
+
 /**
- * Verifies the session a buyer returns with from Stripe: it must exist, belong to an order of
- * the course at `courseSlug`, and be paid; then the order is moved to paid (idempotently).
- * Never throws: failures are logged and returned.
+ * Verifies the session a buyer returns with from Stripe: it must be one of our orders' sessions,
+ * of the course at `courseSlug`, and be paid; then the order is moved to paid (idempotently).
+ * Stripe is asked only while the order is not yet settled here. Never throws: failures are
+ * logged and returned.
  */
 export async function verifyCheckoutReturn(
   courseSlug: string,
   sessionId: string,
 ): Promise<PaymentVerification> {
   if (!SESSION_ID.test(sessionId)) return { kind: "not_found" };
+  // The database first: a session no order of ours names costs no call to Stripe, and a payment
+  // already recorded (by an earlier visit or the webhook) is answered from here.
+  const known = await findOrderByCheckoutSession(sessionId);
+  const placed = known ? await findOrderWithCourse(known.id) : null;
+  if (!placed || placed.courseSlug !== courseSlug) return { kind: "not_found" };
+  if (placed.status === "paid") {
+    return { kind: "paid", orderId: placed.id, buyerEmail: placed.buyerEmail };
+  }
+  if (placed.paidAfterCancellationAt) {
+    return { kind: "conflict", orderId: placed.id, status: placed.status };
+  }
+  // Still open: Stripe is asked, a few times a minute per session at most.
+  const limit = await hitRateLimit(`verify:${sessionId}`, "", VERIFICATIONS_PER_MINUTE);
+  if (!limit.allowed) return { kind: "processing", orderId: placed.id };
   if (!isCardPaymentEnabled()) {
     log.error({ sessionId }, "payment verification impossible: STRIPE_SECRET_KEY is not set");
     return { kind: "error" };
@@ -272,6 +293,10 @@ export async function verifyCheckoutReturn(
     if (session.payment_status === "paid") {
       await rememberPaymentIntent(order.id, session);
       const result = await transitionOrder(order.id, "paid", { source: "success_page" });
+      if (result.kind === "unchanged" && result.order.status === "canceled") {
+        // Paid after it was cancelled: recorded for staff to refund, whoever reports it first.
+        await recordPaymentAfterCancellation(order.id);
+      }
       return paidOutcome(result, order);
     }
     if (session.status === "complete") return { kind: "processing", orderId: order.id };
@@ -280,6 +305,39 @@ export async function verifyCheckoutReturn(
   } catch (error) {
     log.error({ err: error, sessionId }, "payment verification failed");
     return { kind: "error" };
+  }
+}
+
+/**
+ * Closes a Checkout Session so its buyer can no longer pay on it (before its order is cancelled):
+ * `closed` when Stripe expired it now, or it had expired or never existed; `paid` when it was
+ * completed first (the payment stands, and Stripe's webhook records it); `error` when Stripe
+ * could not say (the order must then stay as it is). Stripe settles the race between a payment
+ * and the expiry: exactly one of them wins.
+ */
+export async function closeCheckoutSession(
+  sessionId: string,
+): Promise<"closed" | "paid" | "error"> {
+  try {
+    await stripe().checkout.sessions.expire(sessionId);
+    return "closed";
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) {
+      return "closed";
+    }
+    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      // Not open any more: it expired, or it was completed first. Ask which.
+      try {
+        const session = await stripe().checkout.sessions.retrieve(sessionId);
+        if (session.status === "expired") return "closed";
+        if (session.status === "complete") return "paid";
+      } catch (retrieveError) {
+        log.error({ err: retrieveError, sessionId }, "could not read a Checkout Session");
+        return "error";
+      }
+    }
+    log.error({ err: error, sessionId }, "could not expire a Checkout Session");
+    return "error";
   }
 }
 
@@ -295,127 +353,4 @@ function paidOutcome(result: TransitionResult, order: OrderRow): PaymentVerifica
     "a paid Checkout Session belongs to an order that can no longer be paid: refund or reinstate it",
   );
   return { kind: "conflict", orderId: order.id, status };
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* The webhook                                                                                  */
-
-export interface WebhookResponse {
-  status: number;
-  body: { received: boolean; error?: string; duplicate?: boolean };
-}
-
-/** The order status each Checkout Session event leads to (null: no change). */
-function isWellFormedEvent(event: unknown): event is Stripe.Event {
-  if (typeof event !== "object" || event === null) return false;
-  const { id, type, data } = event as { id?: unknown; type?: unknown; data?: unknown };
-  if (typeof id !== "string" || typeof type !== "string") return false;
-  if (typeof data !== "object" || data === null) return false;
-  const object = (data as { object?: unknown }).object;
-  return typeof object === "object" && object !== null && !Array.isArray(object);
-}
-
-export function statusForEvent(event: {
-  type: string;
-  data: { object: unknown };
-}): OrderStatus | null {
-  const session = event.data.object as Partial<SessionLike>;
-  switch (event.type) {
-    case "checkout.session.completed":
-      // A delayed payment method completes the session unpaid; async_payment_* follow.
-      return session.payment_status === "paid" || session.payment_status === "no_payment_required"
-        ? "paid"
-        : null;
-    case "checkout.session.async_payment_succeeded":
-      return "paid";
-    case "checkout.session.async_payment_failed":
-      return "failed";
-    case "checkout.session.expired":
-      return "canceled";
-    default:
-      return null;
-  }
-}
-
-/**
- * POST /api/stripe/webhook: verifies the signature on the raw body, then applies the event once.
- * Bad or missing signature → 400 and nothing changes; already applied → 200 (Stripe stops
- * retrying); a failure while applying → 500, nothing recorded, so Stripe's retry can apply it.
- */
-export async function handleStripeWebhook(
-  rawBody: Uint8Array,
-  signature: string | null,
-): Promise<WebhookResponse> {
-  const secret = config.stripe.webhookSecret;
-  if (!secret) {
-    log.error("a Stripe webhook arrived but STRIPE_WEBHOOK_SECRET is not set");
-    return { status: 503, body: { received: false, error: "Webhooks are not configured" } };
-  }
-  if (!signature) return { status: 400, body: { received: false, error: "Missing signature" } };
-  let event: Stripe.Event;
-  try {
-    event = Stripe.webhooks.constructEvent(Buffer.from(rawBody), signature, secret);
-  } catch (error) {
-    log.warn({ err: error }, "Stripe webhook with an invalid signature refused");
-    return { status: 400, body: { received: false, error: "Invalid signature" } };
-  }
-  // Signed is not the same as well-formed (a signed `null` or an event without data parses).
-  if (!isWellFormedEvent(event)) {
-    log.warn("signed Stripe webhook without an event id, type or data object refused");
-    return { status: 400, body: { received: false, error: "Malformed event" } };
-  }
-  if (isRefundEvent(event.type)) return refundWebhook(event);
-  const to = statusForEvent(event);
-  if (!to) return { status: 200, body: { received: true } };
-  const session = event.data.object as SessionLike;
-  try {
-    const match = await orderForSession(session);
-    if (!match.ok) {
-      // Retrying cannot help: say received, and leave a trace for staff.
-      log.error(
-        { eventId: event.id, type: event.type, sessionId: session.id, reason: match.reason },
-        "Stripe event for no known order, or one whose amount does not match: ignored",
-      );
-      return { status: 200, body: { received: true } };
-    }
-    if (to === "paid") await rememberPaymentIntent(match.order.id, session);
-    const result = await transitionOrder(match.order.id, to, {
-      source: "webhook",
-      eventId: event.id,
-      eventType: event.type,
-    });
-    if (result.kind === "duplicate_event") {
-      return { status: 200, body: { received: true, duplicate: true } };
-    }
-    if (result.kind === "unchanged" && to === "paid" && result.order.status !== "paid") {
-      log.error(
-        { orderId: match.order.id, status: result.order.status, eventId: event.id },
-        "a paid Checkout Session belongs to an order that can no longer be paid: refund or reinstate it",
-      );
-    }
-    return { status: 200, body: { received: true } };
-  } catch (error) {
-    log.error(
-      { err: error, eventId: event.id, type: event.type },
-      "could not apply a Stripe event",
-    );
-    return { status: 500, body: { received: false, error: "Could not process the event" } };
-  }
-}
-
-/** refund.created / refund.updated / refund.failed: the refund recorded once on its order. */
-async function refundWebhook(event: Stripe.Event): Promise<WebhookResponse> {
-  try {
-    const result = await applyRefundEvent(event);
-    if (result.kind === "duplicate_event") {
-      return { status: 200, body: { received: true, duplicate: true } };
-    }
-    return { status: 200, body: { received: true } };
-  } catch (error) {
-    log.error(
-      { err: error, eventId: event.id, type: event.type },
-      "could not apply a Stripe refund event",
-    );
-    return { status: 500, body: { received: false, error: "Could not process the event" } };
-  }
 }

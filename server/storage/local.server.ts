@@ -3,6 +3,7 @@ import path from "node:path";
 import express, { type RequestHandler } from "express";
 import {
   InvalidMediaPathError,
+  LOCAL_MEDIA_URL_PREFIX,
   mediaKey,
   parseMediaKey,
   type MediaFolder,
@@ -10,8 +11,6 @@ import {
 } from "./media.server.ts";
 
 /** Media on local disk under DATA_DIR/media, served by the site at /media/<folder>/<name>. */
-
-export const LOCAL_MEDIA_URL_PREFIX = "/media/";
 
 /** The file for a key, refusing anything that would resolve outside the media folder. */
 function fileFor(root: string, folder: string, name: string): string {

@@ -5,6 +5,9 @@
  */
 
 export const MEDIA_FOLDERS = ["thumbnails", "logos", "content"] as const;
+
+/** Where the local store's files are served: `/media/<folder>/<name>`. */
+export const LOCAL_MEDIA_URL_PREFIX = "/media/";
 export type MediaFolder = (typeof MEDIA_FOLDERS)[number];
 
 export interface MediaStorage {

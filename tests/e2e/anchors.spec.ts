@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 
 /**
  * An anchor's target lands below the sticky header, not under it (html's scroll-padding-top),

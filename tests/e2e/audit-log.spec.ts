@@ -1,9 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 import { E2E_ADMIN, expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
- * The audit log (issue 17) in a real browser: an admin edits a course, and /admin/audit shows
+ * The audit log (decision 0019) in a real browser: an admin edits a course, and /admin/audit shows
  * the change — who, what, the old and new values — under the "Courses" kind. The course made
  * here is deleted again, so the demo content other specs rely on is left as it was.
  */

@@ -1,16 +1,14 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { expect, type Page } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
+import { expectToast, holdScripts, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * Nothing a visitor types or chooses before the page's scripts have run is lost when React takes
- * over. Every script of the site is held back for a few seconds, so each page stays plain server
- * HTML for a while whatever decides when it hydrates; the visitor fills the form meanwhile (typing,
+ * over. Every script of the site is held back until the visitor is done, so each page stays plain
+ * server HTML whatever decides when it hydrates; the visitor fills the form meanwhile (typing,
  * radios and selects only: no button is pressed before hydration), then the page hydrates and
  * every value, and everything computed from them, must still be what the visitor chose.
  */
-
-/** How long each script request is held before it may go on. */
-const HOLD_MS = 4_000;
 
 const COURSE = "introduction-to-counter-fraud"; // £295.00, no partner, published
 const CHECKOUT = `/courses/${COURSE}/checkout`;
@@ -18,22 +16,6 @@ const UNPRICED_COURSE = "/courses/insider-fraud-detection"; // no price: quote o
 
 let run = 0;
 const uniqueEmail = (who: string) => `${who}.${Date.now().toString(36)}.${++run}@example.com`;
-
-/** Holds every script request for HOLD_MS until `release()`; later ones go through at once. */
-async function holdScripts(page: Page) {
-  let holding = true;
-  await page.route("**/assets/**/*.js", async (route) => {
-    if (holding) await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
-    await route.continue().catch(() => {
-      // The page may have been closed meanwhile.
-    });
-  });
-  return {
-    release() {
-      holding = false;
-    },
-  };
-}
 
 /** Opens a page without waiting for its scripts (they may hold up DOMContentLoaded). */
 async function open(page: Page, url: string) {
@@ -53,24 +35,24 @@ async function expectNotHydrated(page: Page) {
   });
 }
 
-/** Waits until React has hydrated the document (root sets `html[data-hydrated]` then). */
-async function waitForHydration(page: Page, hold: { release(): void }) {
+/** Lets the scripts go and waits until React has hydrated the document (root sets `html[data-hydrated]`). */
+async function waitForHydration(page: Page, release: () => void) {
+  release();
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true", {
     timeout: 45_000,
   });
-  hold.release();
 }
 
 const gbp = (pence: number) =>
   new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" }).format(pence / 100);
 
 test.describe("what is typed before hydration is kept", () => {
-  test.describe.configure({ timeout: 90_000 });
+  test.describe.configure({ timeout: 180_000 });
 
   test("checkout: someone else, 3 students, billing; the summary and the stored order follow", async ({
     page,
   }) => {
-    const hold = await holdScripts(page);
+    const release = await holdScripts(page);
     await open(page, CHECKOUT);
 
     const buyerEmail = uniqueEmail("early.buyer");
@@ -108,7 +90,7 @@ test.describe("what is typed before hydration is kept", () => {
     }
     await expectNotHydrated(page);
 
-    await waitForHydration(page, hold);
+    await waitForHydration(page, release);
     // Hydrated and enhanced: the checkout now posts through the page's script.
     await expect(page.locator('input[name="enhanced"]')).toHaveCount(1);
     await expect(page.getByRole("radio", { name: /Someone else/ })).toBeChecked();
@@ -152,7 +134,7 @@ test.describe("what is typed before hydration is kept", () => {
   });
 
   test("enquiry form: the chosen service and the message", async ({ page }) => {
-    const hold = await holdScripts(page);
+    const release = await holdScripts(page);
     await open(page, "/contact");
     const form = page.locator("form#contact-form");
     const email = uniqueEmail("early.enquiry");
@@ -163,7 +145,7 @@ test.describe("what is typed before hydration is kept", () => {
     await form.getByLabel("Message").fill("Typed before the page's scripts ran.");
     await expectNotHydrated(page);
 
-    await waitForHydration(page, hold);
+    await waitForHydration(page, release);
     await expect(form.getByLabel("Full Name")).toHaveValue("Jane Early");
     await expect(form.getByLabel("Email")).toHaveValue(email);
     await expect(form.getByLabel("Company")).toHaveValue("Acme Bank");
@@ -177,7 +159,7 @@ test.describe("what is typed before hydration is kept", () => {
   test("licence form: the four required fields enable its button once hydrated", async ({
     page,
   }) => {
-    const hold = await holdScripts(page);
+    const release = await holdScripts(page);
     await open(page, "/services/file-interrogator?licence=1");
     const form = page.locator("form#licence-form");
     const email = uniqueEmail("early.licence");
@@ -189,7 +171,7 @@ test.describe("what is typed before hydration is kept", () => {
     await form.getByLabel("Additional Information").fill("Two analysts' laptops.");
     await expectNotHydrated(page);
 
-    await waitForHydration(page, hold);
+    await waitForHydration(page, release);
     await expect(form.getByLabel("Full Name")).toHaveValue("Lee Analyst");
     await expect(form.getByLabel("Email")).toHaveValue(email);
     await expect(form.getByLabel("Company / Organisation")).toHaveValue("City Police");
@@ -202,7 +184,7 @@ test.describe("what is typed before hydration is kept", () => {
   test("licence form: with a required field left empty its button is disabled once hydrated", async ({
     page,
   }) => {
-    const hold = await holdScripts(page);
+    const release = await holdScripts(page);
     await open(page, "/services/file-interrogator?licence=1");
     const form = page.locator("form#licence-form");
     await form.getByLabel("Full Name").fill("Lee Analyst");
@@ -212,7 +194,7 @@ test.describe("what is typed before hydration is kept", () => {
     // Before hydration the button works (the server checks the fields).
     await expect(form.getByRole("button", { name: "Request Licence Quote" })).toBeEnabled();
 
-    await waitForHydration(page, hold);
+    await waitForHydration(page, release);
     const submit = form.getByRole("button", { name: "Request Licence Quote" });
     await expect(submit).toBeDisabled();
     await form.getByLabel("Number of Licences").selectOption("1");
@@ -223,7 +205,7 @@ test.describe("what is typed before hydration is kept", () => {
     page,
   }) => {
     // The dialog opens only with scripts; before them its form is in the page (`?quote=`).
-    const hold = await holdScripts(page);
+    const release = await holdScripts(page);
     await open(page, `${UNPRICED_COURSE}?quote=online`);
     const form = page.getByRole("form", { name: /^Enquiry about / });
     const email = uniqueEmail("early.quote");
@@ -236,7 +218,7 @@ test.describe("what is typed before hydration is kept", () => {
     await form.locator('textarea[name="message"]').fill("Two days at our Leeds office.");
     await expectNotHydrated(page);
 
-    await waitForHydration(page, hold);
+    await waitForHydration(page, release);
     await expect(form.getByLabel("Face-to-face (classroom)")).toBeChecked();
     await expect(form.getByLabel("Online")).not.toBeChecked();
     await expect(form.getByLabel("Full Name")).toHaveValue("Sam Trainer");
@@ -257,14 +239,14 @@ test.describe("what is typed before hydration is kept", () => {
   });
 
   test("newsletter: the e-mail address", async ({ page }) => {
-    const hold = await holdScripts(page);
+    const release = await holdScripts(page);
     await open(page, "/about");
     const form = page.locator("form#newsletter-form");
     const email = uniqueEmail("early.news");
     await form.getByLabel("Email address").fill(email);
     await expectNotHydrated(page);
 
-    await waitForHydration(page, hold);
+    await waitForHydration(page, release);
     await expect(form.getByLabel("Email address")).toHaveValue(email);
     await form.getByRole("button", { name: "Subscribe" }).click();
     await expectToast(
@@ -278,13 +260,13 @@ test.describe("what is typed before hydration is kept", () => {
   test("course catalogue: the filter chosen before hydration is kept and applied", async ({
     page,
   }) => {
-    const hold = await holdScripts(page);
+    const release = await holdScripts(page);
     await open(page, "/services/counter-fraud-training");
     const filter = page.getByRole("group", { name: "Filter courses" });
     await filter.getByRole("radio", { name: "NightWatch Exclusive" }).check();
     await expectNotHydrated(page);
 
-    await waitForHydration(page, hold);
+    await waitForHydration(page, release);
     await expect(filter.getByRole("radio", { name: "NightWatch Exclusive" })).toBeChecked();
     await expect(page).toHaveURL(/\?partner=exclusive$/);
     // Partner courses are gone from the list; the provider's own remain.

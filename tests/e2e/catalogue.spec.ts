@@ -1,8 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 
 /**
- * The course catalogue, the course pages, the sitemap and robots.txt of issue 3, on the demo
+ * The course catalogue, the course pages, the sitemap and robots.txt, on the demo
  * content (server/db/seed.server.ts): 12 published courses (9 without a partner, 2 with Cifas,
  * 1 with Harbourside Counter Fraud Academy), one draft and one archived course.
  */

@@ -1,4 +1,5 @@
-import { expect, test, type Page, type Route } from "@playwright/test";
+import { expect, type Page, type Route } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 import { expectToast, fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 
 /**
@@ -132,15 +133,16 @@ test.describe("checkout field errors", () => {
     await expect(first).toBeFocused();
     await expect(first).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("Last Name").first()).toHaveAttribute("aria-invalid", "true");
-    // The billing address and the terms too; the optional fields are not marked.
-    for (const label of ["Organisation", "Address Line 1", "Town or City", "Postcode"]) {
+    // The billing address (an invoice needs one) and the terms too; the optional fields, the
+    // organisation among them, are not marked.
+    for (const label of ["Address Line 1", "Town or City", "Postcode"]) {
       await expect(page.getByLabel(label)).toHaveAttribute("aria-invalid", "true");
     }
     await expect(page.getByRole("checkbox", { name: /I accept the terms/ })).toHaveAttribute(
       "aria-invalid",
       "true",
     );
-    for (const label of ["Address Line 2", "PO Number", "VAT Number", "Phone"]) {
+    for (const label of ["Organisation", "Address Line 2", "PO Number", "VAT Number", "Phone"]) {
       await expect(page.getByLabel(label)).not.toHaveAttribute("aria-invalid", "true");
     }
     const email = page.getByLabel("Email").first();

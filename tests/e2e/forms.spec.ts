@@ -1,80 +1,21 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type Route } from "@playwright/test";
-import { simpleParser } from "mailparser";
+import { expect } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import {
+  expectTwoEmails,
+  fillEnquiry,
+  mailsFor,
+  tamperNextPost,
+  uniqueEmail,
+} from "#tests/support/public-forms.ts";
 
 /**
- * The visitor forms end to end: enquiry, licence quote, course quote dialog, newsletter. The
- * web server runs without SMTP_URL, so every e-mail lands as an .eml file under
- * DATA_DIR/outbox — which is how these tests see that exactly two messages followed a post.
+ * The visitor forms end to end: the enquiry form (and its suspected-spam path), the forms' states
+ * and accessibility, and the newsletter. The web server runs without SMTP_URL, so every e-mail
+ * lands as an .eml file under DATA_DIR/outbox — which is how these tests see that exactly two
+ * messages followed a post.
  */
-
-const port = Number(process.env.E2E_PORT ?? 4317);
-// Same folder as playwright.config.ts gives the web server.
-const outboxDir = path.resolve(`test-results/e2e-data-${port}/outbox`);
-
-let counter = 0;
-function uniqueEmail(label: string): string {
-  counter += 1;
-  return `e2e-${label}-${Date.now().toString(36)}-${counter}@example.com`;
-}
-
-/** The .eml files (parsed) that mention `address`. */
-async function mailsFor(address: string) {
-  let files: string[];
-  try {
-    files = readdirSync(outboxDir).filter((f) => f.endsWith(".eml"));
-  } catch {
-    return [];
-  }
-  const found = [];
-  for (const file of files) {
-    const raw = readFileSync(path.join(outboxDir, file), "utf8");
-    if (!raw.includes(address)) continue;
-    const parsed = await simpleParser(raw);
-    found.push({ kind: String(parsed.headers.get("x-nightwatch-kind")), parsed, raw });
-  }
-  return found;
-}
-
-/** Waits for the admin alert and the visitor confirmation of one inquiry, and returns them. */
-async function expectTwoEmails(address: string) {
-  await expect.poll(async () => (await mailsFor(address)).length, { timeout: 15_000 }).toBe(2);
-  const mails = await mailsFor(address);
-  const admin = mails.find((m) => m.kind === "admin_alert");
-  const visitor = mails.find((m) => m.kind === "visitor_confirmation");
-  expect(admin, "admin alert").toBeDefined();
-  expect(visitor, "visitor confirmation").toBeDefined();
-  return { admin: admin!, visitor: visitor! };
-}
-
-/**
- * Rewrites the next form post on its way to the server (after the browser's own checks passed),
- * to drive the server's failure paths from a real page.
- */
-async function tamperNextPost(page: Page, change: (body: URLSearchParams) => void, delayMs = 0) {
-  let done = false;
-  const handler = async (route: Route) => {
-    const request = route.request();
-    if (done || request.method() !== "POST") return route.fallback();
-    done = true;
-    const body = new URLSearchParams(request.postData() ?? "");
-    change(body);
-    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-    await route.continue({ postData: body.toString() });
-  };
-  await page.route("**/*", handler);
-}
-
-async function fillEnquiry(page: Page, form: ReturnType<Page["locator"]>, email: string) {
-  await form.getByLabel("Full Name").fill("Jane Tester");
-  await form.getByLabel("Email").fill(email);
-  await form.getByLabel("Company").fill("Acme Bank");
-  await form.getByLabel("Phone").fill("020 7946 0000");
-  await form.getByLabel("Message").fill("We would like a call about our exposure.");
-}
 
 test.describe("enquiry form", () => {
   test("/contact: success toast, reset, one inquiry with its two e-mails", async ({ page }) => {
@@ -288,142 +229,6 @@ test.describe("states and accessibility", () => {
   });
 });
 
-test.describe("File Interrogator licence form", () => {
-  test("submit stays disabled until name, email, company and licence count are filled", async ({
-    page,
-  }) => {
-    await page.goto("/services/file-interrogator");
-    await page.getByRole("button", { name: "Get License Quote" }).click();
-    const form = page.locator("form#licence-form");
-    const submit = form.getByRole("button", { name: "Request Licence Quote" });
-    await expect(submit).toBeDisabled();
-    const email = uniqueEmail("licence");
-    await form.getByLabel("Full Name").fill("Lee Analyst");
-    await expect(submit).toBeDisabled();
-    await form.getByLabel("Email").fill(email);
-    await expect(submit).toBeDisabled();
-    await form.getByLabel("Company / Organisation").fill("City Police");
-    await expect(submit).toBeDisabled();
-    await form.getByLabel("Number of Licences").selectOption("6-10");
-    await expect(submit).toBeEnabled();
-    await form.getByLabel("Company / Organisation").fill("");
-    await expect(submit).toBeDisabled();
-    await form.getByLabel("Company / Organisation").fill("City Police");
-    await form.getByLabel("Primary Use Case").selectOption("law-enforcement");
-    await submit.click();
-    await expectToast(
-      page,
-      "License Inquiry Sent",
-      "We'll contact you within 24 hours with pricing and next steps.",
-    );
-    await expect(form.getByLabel("Full Name")).toHaveValue("");
-    await expect(submit).toBeDisabled();
-    const { admin, visitor } = await expectTwoEmails(email);
-    expect(admin.parsed.text).toContain("Licences: 6–10 licences");
-    expect(admin.parsed.text).toContain("Inquiry type: File Interrogator");
-    expect(visitor.parsed.text).toContain("within 2 business days");
-  });
-
-  test("a server failure: 'Error' / 'Failed to send inquiry. Please try again.'", async ({
-    page,
-  }) => {
-    await page.goto("/services/file-interrogator");
-    await page.getByRole("button", { name: "Get License Quote" }).click();
-    const form = page.locator("form#licence-form");
-    await form.getByLabel("Full Name").fill("Lee");
-    await form.getByLabel("Email").fill(uniqueEmail("licence-fail"));
-    await form.getByLabel("Company / Organisation").fill("Org");
-    await form.getByLabel("Number of Licences").selectOption("1");
-    await tamperNextPost(page, (body) => body.set("licence_count", "a-million"));
-    await form.getByRole("button", { name: "Request Licence Quote" }).click();
-    await expectToast(page, "Error", "Failed to send inquiry. Please try again.");
-    await expect(form.getByLabel("Full Name")).toHaveValue("Lee");
-    await expect(form.getByText("Please choose how many licences you need")).toBeVisible();
-  });
-});
-
-test.describe("course quote dialog", () => {
-  const coursePath = "/courses/introduction-to-counter-fraud";
-
-  test("face-to-face needs attendees (default 1) and requirements; online does not", async ({
-    page,
-  }) => {
-    await page.goto(coursePath);
-    await page.getByRole("button", { name: "Book a Classroom Class" }).click();
-    const dialog = page.getByRole("dialog");
-    await expect(dialog).toBeVisible();
-    await expect(dialog.getByLabel("Face-to-face (classroom)")).toBeChecked();
-    await expect(dialog.getByLabel("Number of Attendees")).toHaveValue("1");
-    const email = uniqueEmail("f2f");
-    await dialog.getByLabel("Full Name").fill("Sam Trainer");
-    await dialog.getByLabel("Email").fill(email);
-    await dialog.getByLabel("Number of Attendees").fill("0");
-    await dialog.getByRole("button", { name: "Submit Inquiry" }).click();
-    await expect(dialog.getByText("Attendees must be a whole number of at least 1")).toBeVisible();
-    await expect(dialog.getByText("Please describe your training requirements")).toBeVisible();
-
-    // Online: no attendees or budget, and the message is optional.
-    await dialog.getByLabel("Online").check();
-    await expect(dialog.getByLabel("Number of Attendees")).toHaveCount(0);
-    await expect(dialog.getByLabel("Budget (optional)")).toHaveCount(0);
-    await expect(dialog.getByLabel("Message (optional)")).toBeVisible();
-
-    await dialog.getByLabel("Face-to-face (classroom)").check();
-    await dialog.getByLabel("Number of Attendees").fill("12");
-    await dialog.getByLabel("Budget (optional)").fill("£6,000");
-    await dialog.getByLabel("Training Requirements").fill("Two days at our Leeds office.");
-    await dialog.getByRole("button", { name: "Submit Inquiry" }).click();
-    await expectToast(
-      page,
-      "Inquiry Submitted",
-      "Thank you for your interest! We'll get back to you with a custom quote for your face-to-face training.",
-    );
-    await expect(dialog).toBeHidden();
-    const { admin, visitor } = await expectTwoEmails(email);
-    expect(admin.parsed.text).toContain("Course: Introduction to Counter Fraud");
-    expect(admin.parsed.text).toContain("Attendees: 12");
-    expect(admin.parsed.text).toContain("Budget: £6,000");
-    expect(admin.parsed.text).toContain("Modality: Face-to-face (classroom)");
-    expect(visitor.parsed.text).toContain("Next steps:");
-  });
-
-  test("online enrolment: message optional, online success text", async ({ page }) => {
-    await page.goto(coursePath);
-    await page.getByRole("button", { name: "Book a Classroom Class" }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Online").check();
-    const email = uniqueEmail("online");
-    await dialog.getByLabel("Full Name").fill("Olive Online");
-    await dialog.getByLabel("Email").fill(email);
-    await dialog.getByRole("button", { name: "Submit Inquiry" }).click();
-    await expectToast(
-      page,
-      "Inquiry Submitted",
-      "Thank you for your interest! We'll contact you soon to process your course enrollment.",
-    );
-    await expect(dialog).toBeHidden();
-    const { admin } = await expectTwoEmails(email);
-    expect(admin.parsed.text).toContain("Modality: Online");
-    expect(admin.parsed.text).not.toContain("Attendees:");
-  });
-
-  test("a failure: destructive 'Error' toast, dialog stays open and filled", async ({ page }) => {
-    await page.goto(coursePath);
-    await page.getByRole("button", { name: "Book a Classroom Class" }).click();
-    const dialog = page.getByRole("dialog");
-    await dialog.getByLabel("Online").check();
-    await dialog.getByLabel("Full Name").fill("Fay Fail");
-    await dialog.getByLabel("Email").fill(uniqueEmail("dialog-fail"));
-    await tamperNextPost(page, (body) =>
-      body.set("course_id", "00000000-0000-4000-8000-000000000000"),
-    );
-    await dialog.getByRole("button", { name: "Submit Inquiry" }).click();
-    await expectToast(page, "Error", "Failed to submit your inquiry. Please try again.");
-    await expect(dialog).toBeVisible();
-    await expect(dialog.getByLabel("Full Name")).toHaveValue("Fay Fail");
-  });
-});
-
 test.describe("newsletter", () => {
   test("subscribe, then the same address in other casing is already subscribed", async ({
     page,
@@ -451,84 +256,5 @@ test.describe("newsletter", () => {
       "This email is already subscribed to our newsletter",
     );
     await expect(form.getByLabel("Email address")).toHaveValue(email);
-  });
-});
-
-test.describe("without JavaScript", () => {
-  test.use({ javaScriptEnabled: false });
-
-  test("the enquiry form posts, shows errors with values kept, then success", async ({ page }) => {
-    await page.goto("/contact");
-    const form = page.locator("form#contact-form");
-    const email = uniqueEmail("nojs");
-    await form.getByLabel("Email").fill(email);
-    await form.getByLabel("Message").fill("Sent without scripts.");
-    await form.getByRole("button", { name: "Send Message" }).click();
-    // The form posts to its own fragment: the answer page opens at the form.
-    await expect(page).toHaveURL(/\/contact#contact-form$/);
-    const again = page.locator("form#contact-form");
-    await expect(again.getByText("Please enter your full name")).toBeVisible();
-    await expect(again.getByLabel("Full Name")).toHaveAttribute("aria-invalid", "true");
-    await expect(again.getByLabel("Email")).toHaveValue(email);
-    await expect(again.getByLabel("Message")).toHaveValue("Sent without scripts.");
-    await again.getByLabel("Full Name").fill("Nora Script");
-    await again.getByRole("button", { name: "Send Message" }).click();
-    await expect(page.getByRole("status").getByText("Message sent successfully!")).toBeVisible();
-    await expectTwoEmails(email);
-  });
-
-  test("the classroom quote opens in the page and posts", async ({ page }) => {
-    await page.goto("/courses/introduction-to-counter-fraud");
-    await page.getByRole("button", { name: "Book a Classroom Class" }).click();
-    await expect(page).toHaveURL(/quote=face_to_face/);
-    const form = page.getByRole("form", { name: /Enquiry about Introduction to Counter Fraud/ });
-    const email = uniqueEmail("nojs-course");
-    await form.getByLabel("Full Name").fill("Cole Classroom");
-    await form.getByLabel("Email").fill(email);
-    await form.getByLabel(/Training requirements/).fill("Half-day refresher for 6 people.");
-    await form.getByRole("button", { name: "Submit Inquiry" }).click();
-    await expect(
-      page.getByText(
-        "Thank you for your interest! We'll get back to you with a custom quote for your face-to-face training.",
-      ),
-    ).toBeVisible();
-    const { admin } = await expectTwoEmails(email);
-    expect(admin.parsed.text).toContain("Attendees: 1");
-  });
-
-  test("the footer newsletter shows a result page", async ({ page }) => {
-    await page.goto("/about");
-    const email = uniqueEmail("nojs-news");
-    const form = page.locator("form#newsletter-form");
-    await form.getByLabel("Email address").fill(email);
-    await form.getByRole("button", { name: "Subscribe" }).click();
-    await expect(page).toHaveURL(/\/newsletter#newsletter-answer$/);
-    await expect(page.getByRole("heading", { name: "Successfully Subscribed!" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Back to the page you were on" })).toHaveAttribute(
-      "href",
-      "/about",
-    );
-    await page.goto("/about");
-    await page.locator("form#newsletter-form").getByLabel("Email address").fill(email);
-    await page.locator("form#newsletter-form").getByRole("button", { name: "Subscribe" }).click();
-    await expect(page.getByRole("heading", { name: "Already Subscribed" })).toBeVisible();
-  });
-
-  test("the licence form works with the page's no-script toggle", async ({ page }) => {
-    await page.goto("/services/file-interrogator?licence=1#licence-form");
-    const form = page.locator("form#licence-form");
-    const email = uniqueEmail("nojs-licence");
-    await form.getByLabel("Full Name").fill("Nils");
-    await form.getByLabel("Email").fill(email);
-    await form.getByRole("button", { name: "Request Licence Quote" }).click();
-    await expect(page.getByText("Please enter your company or organisation")).toBeVisible();
-    await page.locator("form#licence-form").getByLabel("Company / Organisation").fill("Org");
-    await page.locator("form#licence-form").getByLabel("Number of Licences").selectOption("50+");
-    await page
-      .locator("form#licence-form")
-      .getByRole("button", { name: "Request Licence Quote" })
-      .click();
-    await expect(page.getByRole("status").getByText("License Inquiry Sent")).toBeVisible();
-    await expectTwoEmails(email);
   });
 });

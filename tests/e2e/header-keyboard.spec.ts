@@ -1,4 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { holdScripts } from "#tests/support/e2e-fixtures.ts";
+import { test } from "#tests/support/e2e-test.ts";
 
 /**
  * The header's menus for keyboard and mouse users, before and after the page is hydrated.
@@ -64,20 +66,6 @@ const isHydrated = (page: Page) =>
   page.evaluate(
     () => Boolean(window.__reactRouterDataRouter) || Boolean(window.__reactCommits?.count),
   );
-
-/**
- * Holds back every script of the site until `release()` is called, so the visitor can use the
- * page as the server sent it.
- */
-async function holdScripts(page: Page) {
-  let release = () => {};
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/assets/**/*.js", async (route) => {
-    await gate;
-    await route.continue().catch(() => {});
-  });
-  return release;
-}
 
 /**
  * Makes the page hydrate and waits for it. A page that loads its scripts at once needs nothing;

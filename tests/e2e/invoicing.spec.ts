@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { outboxDir } from "#tests/support/e2e-sites.ts";
+import { test } from "#tests/support/e2e-test.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 import { pdfText } from "#tests/support/pdf-text.ts";
@@ -13,20 +15,18 @@ import { pdfText } from "#tests/support/pdf-text.ts";
  * including VAT (playwright.config.ts): £295.00 × 3 = £885.00, of which VAT £147.50.
  */
 
-const port = Number(process.env.E2E_PORT ?? 4317);
-const outboxDir = path.resolve(`test-results/e2e-data-${port}/outbox`);
 const COURSE = "introduction-to-counter-fraud"; // £295.00, no partner, published
 
 /** The .eml messages to `address` whose kind header is `kind`. */
 function messagesTo(address: string, kind: string): string[] {
   let files: string[];
   try {
-    files = readdirSync(outboxDir).filter((f) => f.endsWith(".eml"));
+    files = readdirSync(outboxDir()).filter((f) => f.endsWith(".eml"));
   } catch {
     return [];
   }
   return files
-    .map((file) => readFileSync(path.join(outboxDir, file), "utf8"))
+    .map((file) => readFileSync(path.join(outboxDir(), file), "utf8"))
     .filter((raw) => {
       const head = raw.slice(0, raw.search(/\r?\n\r?\n/));
       return (

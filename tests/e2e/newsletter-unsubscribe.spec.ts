@@ -1,30 +1,30 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { outboxDir } from "#tests/support/e2e-sites.ts";
+import { test } from "#tests/support/e2e-test.ts";
 import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
- * The newsletter's one-click unsubscribe (issue 17, decision 0021): a footer sign-up is followed
+ * The newsletter's one-click unsubscribe (decision 0021): a footer sign-up is followed
  * by a welcome e-mail (an .eml file under DATA_DIR/outbox, the web server having no SMTP_URL)
  * whose link opens a page with one button; pressing it ends the subscription, which the admin's
  * Newsletter screen then shows as inactive.
  */
 
-const port = Number(process.env.E2E_PORT ?? 4317);
-// Same folder as playwright.config.ts gives the web server.
-const outboxDir = path.resolve(`test-results/e2e-data-${port}/outbox`);
-
 /** The welcome messages to `address`, raw, with folded header lines unfolded. */
 function welcomesTo(address: string): string[] {
   let files: string[];
   try {
-    files = readdirSync(outboxDir).filter((f) => f.includes("-newsletter_welcome-"));
+    files = readdirSync(outboxDir()).filter((f) => f.includes("-newsletter_welcome-"));
   } catch {
     return [];
   }
   return files
-    .map((file) => readFileSync(path.join(outboxDir, file), "utf8").replace(/\r?\n(?=[ \t])/g, ""))
+    .map((file) =>
+      readFileSync(path.join(outboxDir(), file), "utf8").replace(/\r?\n(?=[ \t])/g, ""),
+    )
     .filter((raw) => (/^To: (.*)$/im.exec(raw)?.[1] ?? "").toLowerCase().includes(address));
 }
 

@@ -1,9 +1,10 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 import { fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 
 /**
  * A public form posted without JavaScript answers with a page opened at the form, its result in
- * view below the sticky header (issue 18): each form posts to its own fragment (the page's
+ * view below the sticky header (decision 0023): each form posts to its own fragment (the page's
  * address plus `#<form id>`), and html's scroll-padding-top keeps the target clear of the header.
  * With JavaScript the same forms post through fetchers: no fragment, no jump.
  */

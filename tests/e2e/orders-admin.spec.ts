@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 import {
   bookByInvoice,
   E2E_ADMIN,
@@ -8,10 +9,11 @@ import {
 } from "#tests/support/e2e-fixtures.ts";
 
 /**
- * The admin order page and the safer Payments actions (issue 16) in Chromium: an order booked
- * through the public checkout is found in the list (by reference, by a student), opened, noted,
- * marked invoiced through its confirmation, canceled with the buyer notified; a change someone
- * else made first is reported and shown; the table fits a 1366 px laptop and a 375 px phone.
+ * The admin order page and the safer Payments actions (decisions 0015, 0016) in Chromium: an order
+ * booked through the public checkout is found in the list (by reference, by a student), opened,
+ * noted, marked invoiced through its confirmation, canceled with the buyer notified; a change
+ * someone else made first is reported and shown; the table fits a 1366 px laptop and a 375 px
+ * phone.
  */
 
 let run = 0;

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 

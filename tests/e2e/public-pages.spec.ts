@@ -1,9 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 
 /**
- * The public content pages of issue 3: home, about, contact, quote, the legal pages and the
- * dark web monitoring, security consultancy and File Interrogator service pages.
+ * The public content pages: home, about, contact, quote, the legal pages and the
+ * dark web monitoring, security consultancy and File Interrogator service pages. Their
+ * accessibility (axe, at 1366 and 375 px) is checked with every other page's in axe.spec.ts.
  */
 
 const PUBLIC_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
@@ -126,20 +127,13 @@ async function expectContent(page: Page, pageCase: PageCase) {
 
 test.describe("public content pages", () => {
   for (const pageCase of PAGES) {
-    test(`${pageCase.path}: content, headers, no console errors, no axe violations`, async ({
-      page,
-    }) => {
+    test(`${pageCase.path}: content, headers, no console errors`, async ({ page }) => {
       const errors = collectErrors(page);
       const response = await page.goto(pageCase.path);
       expect(response?.status()).toBe(200);
       expect(response?.headers()["cache-control"]).toBe(PUBLIC_CACHE);
       await expectContent(page, pageCase);
       await page.waitForLoadState("networkidle");
-
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(
-        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-      ).toEqual([]);
       expect(errors).toEqual([]);
     });
   }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { expect, test, type APIResponse } from "@playwright/test";
+import { expect, type APIResponse } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 
 /**
  * The security headers on what the production server answers: shared pages (rendered and from
@@ -62,13 +63,38 @@ test.describe("security headers", () => {
         const inline = inlineScripts(html);
         expect(inline.length).toBeGreaterThan(0);
         for (const { attributes, text } of inline) {
-          expect(attributes).not.toContain("nonce=");
+          // The render's mark on its own scripts; the policy names none (only hashes).
+          expect(attributes).toMatch(/nonce="[^"]+"/);
           const hash = createHash("sha256").update(text).digest("base64");
           expect(scripts).toContain(`'sha256-${hash}'`);
         }
       }
     });
   }
+
+  test("an inline script injected into a shared page is refused by its policy; the page's own run", async ({
+    page,
+  }) => {
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    // The page as the server sent it (its policy included), with a script slipped into the body
+    // — as stored or reflected content would be.
+    await page.route("**/", async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        "</body>",
+        `<script>window.__injected = true;</script><script nonce="guess">window.__guessed = true;</script></body>`,
+      );
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto("/");
+    // The page's own scripts ran: it hydrated.
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    expect(await page.evaluate(() => "__injected" in window || "__guessed" in window)).toBe(false);
+    expect(violations.length).toBeGreaterThanOrEqual(2);
+  });
 
   test("a page for one visitor (a 404): a nonce-only script policy that matches its scripts", async ({
     request,

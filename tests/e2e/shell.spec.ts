@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "#tests/support/e2e-test.ts";
 import { signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /** The site shell of the foundation: header, Training dropdown, mobile menu, 404, redirects. */

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import { outboxDir } from "#tests/support/e2e-sites.ts";
+import { test } from "#tests/support/e2e-test.ts";
 import { simpleParser } from "mailparser";
 import {
   expectToast,
@@ -14,7 +16,7 @@ import {
   PASSWORD_CHANGED_MESSAGE,
   PASSWORD_SET_MESSAGE,
   RESET_REQUESTED_MESSAGE,
-} from "#app/lib/staff.ts";
+} from "#app/lib/admin/staff.ts";
 
 /**
  * Issue 17 items 2 and 3, end to end: E2E_ADMIN invites a colleague on /admin/staff; the
@@ -25,14 +27,11 @@ import {
  * e-mails are .eml files under DATA_DIR/outbox.
  */
 
-const port = Number(process.env.E2E_PORT ?? 4317);
-const outboxDir = path.resolve(`test-results/e2e-data-${port}/outbox`);
-
 /** The links to /auth/reset-password in the e-mails of `kind` to `address`, oldest first. */
 async function linksIn(address: string, kind: string): Promise<string[]> {
   let files: string[];
   try {
-    files = readdirSync(outboxDir)
+    files = readdirSync(outboxDir())
       .filter((f) => f.endsWith(".eml") && f.includes(`-${kind}-`))
       .sort();
   } catch {
@@ -40,7 +39,7 @@ async function linksIn(address: string, kind: string): Promise<string[]> {
   }
   const links: string[] = [];
   for (const file of files) {
-    const raw = readFileSync(path.join(outboxDir, file), "utf8");
+    const raw = readFileSync(path.join(outboxDir(), file), "utf8");
     const parsed = await simpleParser(raw);
     const to = parsed.to && !Array.isArray(parsed.to) ? parsed.to.text : "";
     if (!to.toLowerCase().includes(address)) continue;
@@ -74,7 +73,7 @@ test("an invited admin sets a password and signs in; a reset link works once and
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const email = `colleague.${stamp}@example.com`;
   const firstPassword = `first passphrase ${stamp}`;

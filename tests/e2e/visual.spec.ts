@@ -6,19 +6,20 @@ import { createAdmin, signIn, startSite, type Site } from "#tests/support/site-p
 import { E2E_SELLER_ENV, fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 
 /**
- * Visual regression (issue 18): full-page screenshots of the main public pages and admin screens
- * at 1366 × 768 and 375 × 667, compared with the committed baselines in
+ * Visual regression (decision 0025): full-page screenshots of the main public pages and admin
+ * screens at 1366 × 768 and 375 × 667, compared with the committed baselines in
  * visual.spec.ts-snapshots/ within a small tolerance. Decision 0025 says why it is built this way.
  *
- * The spec starts a site of its own (the production build, fresh embedded database, the demo
- * content seeded on first start) and adds the same few records through the site's forms on every
- * run, so the pages show the same content run after run whatever the rest of the suite does to
- * its shared database. What still differs between runs — dates and times, order references, the
- * footer's year — is masked; the hero's particles never start (reduced motion), CSS animations
- * are stopped and the caret hidden.
+ * The spec starts a site of its own (so it runs in the fault stage, playwright.faults.config.ts)
+ * (the production build, fresh embedded database, the demo content seeded on first start) and adds
+ * the same few records through the site's forms on every run, so the pages show the same content
+ * run after run whatever the rest of the suite does to its shared database. What still differs
+ * between runs — dates and times, order references, the footer's year — is masked; the hero's
+ * particles never start (reduced motion), CSS animations are stopped and the caret hidden.
  *
  * After a change to the look of the site, regenerate the baselines and review them:
- *   npm run build && npx playwright test tests/e2e/visual.spec.ts --update-snapshots
+ * npm run build && npx playwright test -c playwright.faults.config.ts tests/e2e/visual.spec.ts
+ * --update-snapshots
  */
 
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { currentSite } from "#tests/support/e2e-sites.ts";
+import { test } from "#tests/support/e2e-test.ts";
 import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
-import { startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
- * The site's pictures (issue 18, decision 0022): the services' and home page's illustrations,
+ * The site's pictures (decision 0022): the services' and home page's illustrations,
  * each course's generated artwork (cards, page, checkout, Open Graph PNG), partner logos, and the
  * seller's registered details as configured.
  */
@@ -162,7 +160,7 @@ test.describe("generated course artwork", () => {
   }) => {
     await page.goto(`/courses/${COURSE.slug}`);
     const ogImage = await page.locator('meta[property="og:image"]').getAttribute("content");
-    const baseURL = test.info().project.use.baseURL!;
+    const baseURL = currentSite().baseURL;
     // Absolute, on the site's public address.
     const ogUrl = new URL(ogImage!);
     expect(ogUrl.origin).toBe(new URL(baseURL).origin);
@@ -294,47 +292,5 @@ test.describe("the seller's details", () => {
     await expect(page.getByRole("main").getByTestId("seller-details")).toContainText(
       `Company number: ${SELLER.companyNumber}`,
     );
-  });
-
-  test.describe("with every detail set, the ICO number too", () => {
-    // Its own site: the suite's has no SELLER_ICO_NUMBER. Ports: E2E_PORT + 40…42 and + 50 are
-    // other specs'.
-    const PORT = Number(process.env.E2E_PORT ?? 4317) + 70;
-    let dataDir: string;
-    let site: Site | undefined;
-    test.describe.configure({ timeout: 180_000 });
-    test.beforeAll(async () => {
-      dataDir = mkdtempSync(path.join(os.tmpdir(), "nw-seller-"));
-      site = await startSite({
-        port: PORT,
-        buildDir: process.env.BUILD_DIR ?? "build",
-        dataDir,
-        env: {
-          SELLER_LEGAL_NAME: "Example Intelligence Ltd",
-          SELLER_ADDRESS: "2 Sample Road, Manchester, M1 1AA",
-          SELLER_COMPANY_NUMBER: "SC123456",
-          SELLER_VAT_NUMBER: "GB987654321",
-          SELLER_ICO_NUMBER: "ZA123456",
-        },
-      });
-    });
-    test.afterAll(async () => {
-      await site?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
-
-    test("the footer and the privacy policy show them all", async ({ page }) => {
-      const expected =
-        "Example Intelligence Ltd. Registered office: 2 Sample Road, Manchester, M1 1AA. " +
-        "Company number: SC123456. VAT number: GB987654321. ICO registration number: ZA123456.";
-      await page.goto(`${site!.url}/`);
-      const footer = page.getByRole("contentinfo");
-      await expect(footer.getByTestId("footer-address")).toHaveText(
-        "2 Sample Road, Manchester, M1 1AA",
-      );
-      await expect(footer.getByTestId("seller-details")).toHaveText(expected);
-      await page.goto(`${site!.url}/privacy`);
-      await expect(page.getByRole("main").getByTestId("seller-details")).toHaveText(expected);
-    });
   });
 });

@@ -7,7 +7,7 @@ import { post } from "#tests/support/site-client.ts";
 import { createAdmin, signIn, sleep, startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
- * Files under DATA_DIR are the server's user's only (issue 17, decision 0021): the real built
+ * Files under DATA_DIR are the server's user's only (decision 0021): the real built
  * server (the fault suite's fresh build, so never a stale one) on a fresh data directory writes its
  * embedded database, an enquiry's .eml copies, a newsletter welcome and an uploaded picture (the
  * admin made beforehand by `npm run admin:create`'s script); once it has stopped, no

@@ -1,19 +1,27 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { LOAD_FAILED_MESSAGES } from "#app/lib/admin-nav.ts";
-import * as categoriesRoute from "#app/routes/admin/categories.tsx";
-import * as coursesRoute from "#app/routes/admin/courses.tsx";
-import * as inquiriesRoute from "#app/routes/admin/inquiries.tsx";
-import * as newsletterRoute from "#app/routes/admin/newsletter-subscriptions.tsx";
-import * as partnersRoute from "#app/routes/admin/partners.tsx";
-import * as paymentsRoute from "#app/routes/admin/payments.tsx";
+import { LOAD_FAILED_MESSAGES } from "#app/lib/admin/nav.ts";
+import * as categoriesModule from "#app/routes/admin/categories.tsx";
+import * as coursesModule from "#app/routes/admin/courses.tsx";
+import * as inquiriesModule from "#app/routes/admin/inquiries.tsx";
+import * as newsletterModule from "#app/routes/admin/newsletter-subscriptions.tsx";
+import * as partnersModule from "#app/routes/admin/partners.tsx";
+import * as paymentsModule from "#app/routes/admin/payments.tsx";
 import { config } from "#server/config.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { throughAdminLayout } from "#tests/support/route-middleware.ts";
+
+const categoriesRoute = throughAdminLayout(categoriesModule);
+const coursesRoute = throughAdminLayout(coursesModule);
+const inquiriesRoute = throughAdminLayout(inquiriesModule);
+const newsletterRoute = throughAdminLayout(newsletterModule);
+const partnersRoute = throughAdminLayout(partnersModule);
+const paymentsRoute = throughAdminLayout(paymentsModule);
 
 /**
  * A screen whose list cannot be read throws from its loader (no empty list with a flag); the
- * admin layout's error boundary then shows the spec's toast (§8) for that screen.
+ * admin layout's error boundary then shows the load-failure toast for that screen.
  */
 const database = useFreshDatabase();
 const origin = new URL(config.publicUrl).origin;

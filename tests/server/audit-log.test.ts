@@ -1,24 +1,24 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { inquiryUpdateSchema } from "#app/lib/admin-inquiries.ts";
-import { parseAuditFilters } from "#app/lib/audit.ts";
-import { categoryFormSchema } from "#app/lib/category-form.ts";
-import { courseFormSchema, type CourseFormInput } from "#app/lib/course-form.ts";
-import { orderReference } from "#app/lib/orders.ts";
+import { inquiryUpdateSchema } from "#app/lib/inquiries/admin.ts";
+import { parseAuditFilters } from "#app/lib/admin/audit.ts";
+import { categoryFormSchema } from "#app/lib/catalogue/category-form.ts";
+import { courseFormSchema, type CourseFormInput } from "#app/lib/catalogue/course-form.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
 import { auditLogScreen, recordAudit } from "#server/audit.server.ts";
-import { InvalidInputError } from "#server/catalogue-write.server.ts";
-import { createCategory, deleteCategory } from "#server/categories.server.ts";
-import { createCourse, deleteCourse, updateCourse } from "#server/course-admin.server.ts";
+import { InvalidInputError } from "#server/catalogue/write.server.ts";
+import { createCategory, deleteCategory } from "#server/catalogue/categories.server.ts";
+import { createCourse, deleteCourse, updateCourse } from "#server/catalogue/course-admin.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, courses, inquiries, orders } from "#server/db/schema.ts";
-import { updateInquiryForAdmin } from "#server/inquiry-admin.server.ts";
+import { updateInquiryForAdmin } from "#server/inquiries/admin.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { recordOrderEvent } from "#server/orders/events.server.ts";
 import { transitionOrder } from "#server/orders/state-machine.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
 /**
- * The audit log (issue 17): each admin change writes one row, in the change's own transaction
+ * The audit log (decision 0019): each admin change writes one row, in the change's own transaction
  * (a change that fails leaves none), naming the admin — or no one, for what the system did —
  * with only the changed fields before and after; the table refuses UPDATE and DELETE; the
  * screen's list filters by person, kind and London dates.

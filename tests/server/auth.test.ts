@@ -2,27 +2,30 @@ import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   adminReturnPath,
-  AdminAccountError,
-  CLIENT_IP_HEADER,
-  createAdmin,
-  ensureInitialAdmin,
   getAdmin,
-  handleAuthRequest,
   requireAdmin,
   sessionCookies,
-  signInWithPassword,
-  signOut,
-} from "#server/auth.server.ts";
+} from "#server/auth/guard.server.ts";
+import {
+  AdminAccountError,
+  createAdmin,
+  ensureInitialAdmin,
+} from "#server/auth/accounts.server.ts";
+import { CLIENT_IP_HEADER } from "#server/auth/lockout.server.ts";
+import { handleAuthRequest, signInWithPassword, signOut } from "#server/auth/sign-in.server.ts";
 import { config } from "#server/config.server.ts";
 import { account, session, user } from "#server/db/schema.ts";
+import {
+  origin,
+  STAFF_EMAIL as EMAIL,
+  STAFF_PASSWORD as PASSWORD,
+  thrown,
+} from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
-const database = useFreshDatabase();
-
-const origin = new URL(config.publicUrl).origin;
 const SIGN_IN_ATTEMPTS_PER_MINUTE = config.signInRateLimitPerMinute;
-const EMAIL = "staff@example.com";
-const PASSWORD = "correct horse battery";
+
+const database = useFreshDatabase();
 
 /** A browser's request to better-auth's HTTP API, from our own pages unless told otherwise. */
 function apiRequest(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -53,14 +56,9 @@ function page(path: string, cookie?: string, method = "GET") {
   });
 }
 
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a Response to be thrown");
+/** A sign-in posted from the sign-in page with `email` and `password`. */
+function signInThroughPage(email: string, password: string, ip: string) {
+  return signInWithPassword(page("/auth", undefined, "POST"), { email, password }, ip);
 }
 
 describe("admin accounts", () => {
@@ -98,11 +96,7 @@ describe("admin accounts", () => {
     expect(await ensureInitialAdmin("first@example.com")).toBeNull();
     expect(await ensureInitialAdmin("other@example.com")).toBeNull();
     // The printed password works.
-    const result = await signInWithPassword(
-      page("/auth", undefined, "POST"),
-      { email: "first@example.com", password: first!.password },
-      "203.0.113.8",
-    );
+    const result = await signInThroughPage("first@example.com", first!.password, "203.0.113.8");
     expect(result.ok).toBe(true);
   });
 });
@@ -135,22 +129,14 @@ describe("sign-in through better-auth", () => {
 
   it("the /auth form's server-side sign-in answers the same way", async () => {
     await createAdmin({ email: EMAIL, password: PASSWORD });
-    const wrong = await signInWithPassword(
-      page("/auth", undefined, "POST"),
-      { email: EMAIL, password: "nope-nope-nope" },
-      "203.0.113.10",
-    );
+    const wrong = await signInThroughPage(EMAIL, "nope-nope-nope", "203.0.113.10");
     expect(wrong).toEqual({
       ok: false,
       status: 401,
       code: "INVALID_EMAIL_OR_PASSWORD",
       message: "Invalid email or password",
     });
-    const right = await signInWithPassword(
-      page("/auth", undefined, "POST"),
-      { email: EMAIL, password: PASSWORD },
-      "203.0.113.10",
-    );
+    const right = await signInThroughPage(EMAIL, PASSWORD, "203.0.113.10");
     expect(right.ok).toBe(true);
     if (!right.ok) return;
     const cookie = cookieHeader(right.headers.getSetCookie());
@@ -191,12 +177,7 @@ describe("sign-in through better-auth", () => {
 
   it(`sign-in attempts are limited to ${SIGN_IN_ATTEMPTS_PER_MINUTE} a minute per client, counted in the database`, async () => {
     await createAdmin({ email: EMAIL, password: PASSWORD });
-    const attempt = (ip: string) =>
-      signInWithPassword(
-        page("/auth", undefined, "POST"),
-        { email: EMAIL, password: "wrong password!" },
-        ip,
-      );
+    const attempt = (ip: string) => signInThroughPage(EMAIL, "wrong password!", ip);
     for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_MINUTE; i++) {
       expect((await attempt("198.51.100.1")).ok).toBe(false);
     }
@@ -207,11 +188,7 @@ describe("sign-in through better-auth", () => {
       message: "Too many requests. Please try again later.",
     });
     // Even the right password waits.
-    const right = await signInWithPassword(
-      page("/auth", undefined, "POST"),
-      { email: EMAIL, password: PASSWORD },
-      "198.51.100.1",
-    );
+    const right = await signInThroughPage(EMAIL, PASSWORD, "198.51.100.1");
     expect(right.ok).toBe(false);
     // Another client is not affected.
     expect(await attempt("198.51.100.2")).toMatchObject({ ok: false, status: 401 });

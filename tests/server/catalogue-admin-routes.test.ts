@@ -1,23 +1,24 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import * as categoriesRoute from "#app/routes/admin/categories.tsx";
-import * as coursesRoute from "#app/routes/admin/courses.tsx";
-import * as partnersRoute from "#app/routes/admin/partners.tsx";
+import { describe, expect, it } from "vitest";
+import * as categoriesModule from "#app/routes/admin/categories.tsx";
+import * as coursesModule from "#app/routes/admin/courses.tsx";
+import * as partnersModule from "#app/routes/admin/partners.tsx";
 import * as mediaRoute from "#app/routes/api/admin-media.ts";
-import { listCategories } from "#server/categories.server.ts";
+import { listCategories } from "#server/catalogue/categories.server.ts";
 import { config } from "#server/config.server.ts";
-import { listAdminCourses } from "#server/course-admin.server.ts";
-import { localMediaStorage } from "#server/storage/local.server.ts";
-import { useMediaStorage } from "#server/storage/storage.server.ts";
+import { listAdminCourses } from "#server/catalogue/course-admin.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { useTemporaryMediaStorage } from "#tests/support/media-storage.ts";
+import { throughAdminLayout } from "#tests/support/route-middleware.ts";
+
+const categoriesRoute = throughAdminLayout(categoriesModule);
+const coursesRoute = throughAdminLayout(coursesModule);
+const partnersRoute = throughAdminLayout(partnersModule);
 
 /**
  * The course, category, partner and media routes behind the admin guard: anonymous readers are
  * sent to /auth, anonymous writers get 401 and nothing changes; a signed-in admin gets the
- * answers the pages show (toast texts of spec §8, messages per field).
+ * answers the pages show (toast texts, messages per field).
  */
 
 useFreshDatabase();
@@ -28,15 +29,7 @@ const PNG = Buffer.from(
   "base64",
 );
 
-let mediaDir: string;
-beforeEach(() => {
-  mediaDir = mkdtempSync(path.join(tmpdir(), "nw-routes-"));
-  useMediaStorage(localMediaStorage(mediaDir));
-});
-afterEach(() => {
-  useMediaStorage(undefined);
-  rmSync(mediaDir, { recursive: true, force: true });
-});
+useTemporaryMediaStorage("nw-routes-");
 
 function request(
   pathname: string,
@@ -52,6 +45,9 @@ function request(
 }
 
 const args = (req: Request) => ({ request: req, params: {}, context: {} }) as never;
+/** An action's arguments for `fields` posted to `path` with the admin's cookie. */
+const postAs = (cookie: string, path: string, fields: Record<string, string>) =>
+  args(request(path, { method: "POST", cookie, body: form(fields) }));
 
 async function thrown(run: () => Promise<unknown>): Promise<Response> {
   try {
@@ -226,27 +222,17 @@ describe("signed in", () => {
   it("categories and partners answer with the spec's toasts", async () => {
     const cookie = await adminCookie();
     const cat = await unwrap(
-      await categoriesRoute.action(
-        args(
-          request("/admin/categories", {
-            method: "POST",
-            cookie,
-            body: form({ name: "Fraud & Risk" }),
-          }),
-        ),
-      ),
+      await categoriesRoute.action(postAs(cookie, "/admin/categories", { name: "Fraud & Risk" })),
     );
     expect(cat.body).toMatchObject({ ok: true, message: "Category created successfully" });
     expect((await listCategories())[0]?.slug).toBe("fraud-risk");
     const partner = await unwrap(
       await partnersRoute.action(
-        args(
-          request("/admin/partners", {
-            method: "POST",
-            cookie,
-            body: form({ name: "P", website_url: "not a url", contact_email: "nope" }),
-          }),
-        ),
+        postAs(cookie, "/admin/partners", {
+          name: "P",
+          website_url: "not a url",
+          contact_email: "nope",
+        }),
       ),
     );
     expect(partner.body).toMatchObject({

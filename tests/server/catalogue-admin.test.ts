@@ -1,27 +1,25 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { categoryFormSchema } from "#app/lib/category-form.ts";
-import { courseFormSchema, type CourseFormInput } from "#app/lib/course-form.ts";
-import { partnerFormSchema } from "#app/lib/partner-form.ts";
-import { InvalidInputError, onCatalogueChange } from "#server/catalogue-write.server.ts";
+import { describe, expect, it } from "vitest";
+import { categoryFormSchema } from "#app/lib/catalogue/category-form.ts";
+import { courseFormSchema, type CourseFormInput } from "#app/lib/catalogue/course-form.ts";
+import { partnerFormSchema } from "#app/lib/catalogue/partner-form.ts";
+import { InvalidInputError, onCatalogueChange } from "#server/catalogue/write.server.ts";
 import {
   createCategory,
   deleteCategory,
   listCategories,
   listCategoryOptions,
   updateCategory,
-} from "#server/categories.server.ts";
+} from "#server/catalogue/categories.server.ts";
 import {
   createCourse,
   deleteCourse,
   getAdminCourse,
   listAdminCourses,
   updateCourse,
-} from "#server/course-admin.server.ts";
-import { findPublishedCourse, listMenuCourses } from "#server/courses.server.ts";
+} from "#server/catalogue/course-admin.server.ts";
+import { findPublishedCourse } from "#server/catalogue/courses.server.ts";
+import { listMenuCourses } from "#server/catalogue/navigation.server.ts";
 import { courses } from "#server/db/schema.ts";
 import {
   createPartner,
@@ -29,25 +27,14 @@ import {
   listPartnerOptions,
   listPartners,
   updatePartner,
-} from "#server/partners.server.ts";
-import { localMediaStorage } from "#server/storage/local.server.ts";
-import { useMediaStorage } from "#server/storage/storage.server.ts";
+} from "#server/catalogue/partners.server.ts";
+import { ADMIN } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-
-/** The signed-in admin the changes are recorded as (audit log). */
-const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
+import { useTemporaryMediaStorage } from "#tests/support/media-storage.ts";
 
 const database = useFreshDatabase();
 
-let mediaDir: string;
-beforeEach(() => {
-  mediaDir = mkdtempSync(path.join(tmpdir(), "nw-media-"));
-  useMediaStorage(localMediaStorage(mediaDir));
-});
-afterEach(() => {
-  useMediaStorage(undefined);
-  rmSync(mediaDir, { recursive: true, force: true });
-});
+useTemporaryMediaStorage("nw-media-");
 
 const course = (input: CourseFormInput) => courseFormSchema.parse(input);
 const category = (input: Record<string, string>) => categoryFormSchema.parse(input);

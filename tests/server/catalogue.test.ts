@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { findPublishedCourse, listCatalogue, listSitemapCourses } from "#server/courses.server.ts";
+import {
+  findPublishedCourse,
+  listCatalogue,
+  listSitemapCourses,
+} from "#server/catalogue/courses.server.ts";
 import { categories, coursePartners, courses } from "#server/db/schema.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 

@@ -2,19 +2,20 @@ import { eq, sql } from "drizzle-orm";
 import type { ActionFunctionArgs } from "react-router";
 import { describe, expect, it } from "vitest";
 import { FIELD_MESSAGES, MESSAGES } from "#app/lib/checkout.ts";
-import { orderReference } from "#app/lib/orders.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
 import * as checkoutRoute from "#app/routes/courses/checkout.tsx";
 import { config, loadConfig } from "#server/config.server.ts";
-import { courses, emailOutbox, orders } from "#server/db/schema.ts";
+import { emailOutbox, orders } from "#server/db/schema.ts";
 import { createOrder } from "#server/orders/create.server.ts";
 import { rememberOrder, rememberedOrderIds } from "#server/payments/buyer-orders.server.ts";
 import { loadCheckout, loadSuccessPage, submitCheckout } from "#server/payments/checkout.server.ts";
 import { BILLING, BILLING_FORM } from "#tests/support/checkout.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { freshIp } from "#tests/support/forms.ts";
+import { insertCourse as insertCourseRow, type CourseValues } from "#tests/support/factories.ts";
 
 /**
- * Checkout billing details, VAT and the buyer's view of the success page (issue 16), on a real
+ * Checkout billing details, VAT and the buyer's view of the success page (decision 0015), on a real
  * database: what the checkout refuses stores nothing; what it takes is stored as typed (and
  * normalised); the amounts follow the seller's VAT terms; only the browser that placed an order
  * is shown its reference and summary.
@@ -22,20 +23,14 @@ import { freshIp } from "#tests/support/forms.ts";
 
 const database = useFreshDatabase();
 
-async function insertCourse(overrides: Partial<typeof courses.$inferInsert> = {}) {
-  const [course] = await database()
-    .db.insert(courses)
-    .values({
-      slug: "kyc-essentials",
-      title: "KYC Essentials",
-      status: "published",
-      price: "295.00",
-      durationHours: 7,
-      ...overrides,
-    })
-    .returning();
-  return course!;
-}
+const insertCourse = (values: CourseValues = {}) =>
+  insertCourseRow({
+    slug: "kyc-essentials",
+    title: "KYC Essentials",
+    price: "295.00",
+    durationHours: 7,
+    ...values,
+  });
 
 const buyerFields = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" };
 
@@ -84,7 +79,6 @@ describe("billing details at the checkout", () => {
       string,
       (typeof MESSAGES)[keyof typeof MESSAGES],
     ][] = [
-      [{ company: "" }, "company", FIELD_MESSAGES.company, MESSAGES.missingBilling],
       [{ addressLine1: " " }, "addressLine1", FIELD_MESSAGES.addressLine1, MESSAGES.missingBilling],
       [{ town: "" }, "town", FIELD_MESSAGES.town, MESSAGES.missingBilling],
       [{ postcode: "" }, "postcode", FIELD_MESSAGES.postcode, MESSAGES.missingBilling],
@@ -128,6 +122,45 @@ describe("billing details at the checkout", () => {
     });
     expect(refused).toEqual({ ok: false, reason: "invalid", message: MESSAGES.termsNotAccepted });
     expect(await orderCount()).toBe(0);
+  });
+
+  it("an individual books without an organisation; a card order may leave the address out", async () => {
+    const course = await insertCourse();
+    const { company: _none, ...withoutCompany } = BILLING_FORM;
+    const outcome = await submitCheckout(
+      course.slug,
+      form({ intent: "invoice", ...buyerFields, ...withoutCompany }),
+      freshIp(),
+    );
+    expect(outcome.kind).toBe("invoice");
+    if (outcome.kind !== "invoice") return;
+    // Nothing like 'n/a' to print: the invoice is addressed to the buyer.
+    expect(await orderRow(outcome.orderId)).toMatchObject({
+      buyerCompany: null,
+      billingOrganisation: null,
+      billingAddressLine1: BILLING.addressLine1,
+    });
+
+    const noAddress = { ...BILLING, addressLine1: "", addressLine2: "", town: "", postcode: "" };
+    const values = {
+      buyer: { ...buyerFields, phone: "", company: "" },
+      billing: noAddress,
+      termsAccepted: true,
+      studentMode: "self" as const,
+      quantity: 1,
+      students: [],
+    };
+    const card = await createOrder({ courseId: course.id, paymentMethod: "stripe", values });
+    expect(card.ok).toBe(true);
+    // An invoice request without an address is refused, and nothing is stored.
+    const before = await orderCount();
+    const invoice = await createOrder({ courseId: course.id, paymentMethod: "invoice", values });
+    expect(invoice).toMatchObject({
+      ok: false,
+      reason: "invalid",
+      message: MESSAGES.missingBilling,
+    });
+    expect(await orderCount()).toBe(before);
   });
 
   it("stores the billing address, PO and VAT numbers and when the terms were accepted", async () => {

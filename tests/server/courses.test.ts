@@ -3,7 +3,7 @@ import {
   listMenuCourses,
   listPromotedCourses,
   loadSiteNavigation,
-} from "#server/courses.server.ts";
+} from "#server/catalogue/navigation.server.ts";
 import { categories, coursePartners, courses } from "#server/db/schema.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 

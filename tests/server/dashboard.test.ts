@@ -1,23 +1,27 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import * as dashboardRoute from "#app/routes/admin/dashboard.tsx";
-import * as inquiriesRoute from "#app/routes/admin/inquiries.tsx";
-import { inquiryHref } from "#app/lib/admin-inquiries.ts";
-import { londonMonth } from "#app/lib/admin-time.ts";
-import { orderReference } from "#app/lib/orders.ts";
+import * as dashboardModule from "#app/routes/admin/dashboard.tsx";
+import * as inquiriesModule from "#app/routes/admin/inquiries.tsx";
+import { inquiryHref } from "#app/lib/inquiries/admin.ts";
+import { londonMonth } from "#app/lib/admin/time.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
 import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { inquiries, orderEvents, orders } from "#server/db/schema.ts";
 import { latestOrders, monthRevenue } from "#server/orders/dashboard.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { throughAdminLayout } from "#tests/support/route-middleware.ts";
+
+const dashboardRoute = throughAdminLayout(dashboardModule);
+const inquiriesRoute = throughAdminLayout(inquiriesModule);
 
 /**
- * The admin Dashboard's orders (issue 18): this month's revenue — paid orders' totals less their
- * refunds, paid within the London calendar month — against orders in every state, either side of
- * a month boundary in summer time, with refunds, in another currency and from before events were
+ * The admin Dashboard's orders (decision 0024): this month's revenue — paid orders' totals less
+ * their refunds, paid within the London calendar month — against orders in every state, either side
+ * of a month boundary in summer time, with refunds, in another currency and from before events were
  * recorded; the latest orders' order and limit; and the page's loader, which only logs what it
- * cannot read (spec §8).
+ * cannot read.
  */
 
 const database = useFreshDatabase();
@@ -62,6 +66,8 @@ async function insertOrder(seed: Seed = {}): Promise<string> {
       currency: seed.currency ?? "GBP",
       spamReason: seed.spam ? "honeypot" : null,
       ...(seed.createdAt ? { createdAt: seed.createdAt } : {}),
+      // As the transition to paid sets it (with its 'paid' event, below).
+      paidAt: seed.paidAt ?? null,
     })
     .returning({ id: orders.id });
   if (seed.paidAt) {
@@ -117,12 +123,14 @@ describe("this month's revenue", () => {
       monthStart: APRIL_START.toISOString(),
       paidCents: 29_500 + 145_000 + 1_000 + 50_000,
       refundedCents: 45_000 + 50_000,
-      netCents: 29_500 + 100_000 + 1_000,
+      revenueCents: 29_500 + 100_000 + 1_000,
+      // These orders are seeded without VAT: net and total are the same.
+      revenueExVatCents: 29_500 + 100_000 + 1_000,
       orderCount: 4,
     });
     // The same orders seen from March and from May.
-    expect((await monthRevenue(new Date("2026-03-20T12:00:00Z"))).netCents).toBe(70_000);
-    expect((await monthRevenue(new Date("2026-05-02T12:00:00Z"))).netCents).toBe(80_000);
+    expect((await monthRevenue(new Date("2026-03-20T12:00:00Z"))).revenueCents).toBe(70_000);
+    expect((await monthRevenue(new Date("2026-05-02T12:00:00Z"))).revenueCents).toBe(80_000);
   });
 
   it("an order paid before events were recorded is dated from when it was placed", async () => {
@@ -131,14 +139,14 @@ describe("this month's revenue", () => {
     // An event wins over the placing date: placed in March, paid in April.
     await insertOrder({ totalCents: 40_000, createdAt: minutes(APRIL_START, -5), paidAt: NOW });
     const april = await monthRevenue(NOW);
-    expect(april.netCents).toBe(60_000);
+    expect(april.revenueCents).toBe(60_000);
     expect(april.orderCount).toBe(2);
   });
 
   it("a held order that was paid counts; an empty month is zero", async () => {
-    expect(await monthRevenue(NOW)).toMatchObject({ paidCents: 0, netCents: 0, orderCount: 0 });
+    expect(await monthRevenue(NOW)).toMatchObject({ paidCents: 0, revenueCents: 0, orderCount: 0 });
     await insertOrder({ totalCents: 5_000, spam: true, paidAt: NOW, createdAt: NOW });
-    expect((await monthRevenue(NOW)).netCents).toBe(5_000);
+    expect((await monthRevenue(NOW)).revenueCents).toBe(5_000);
   });
 });
 
@@ -171,6 +179,7 @@ describe("latest orders", () => {
       courseTitle: "Introduction to Counter Fraud",
       totalAmountCents: 7_000,
       status: "paid",
+      listStatus: "paid",
       createdAt: new Date(base + 6 * 3_600_000).toISOString(),
     });
     expect(latest[1]).toMatchObject({ organisation: null, status: "pending" });
@@ -178,6 +187,16 @@ describe("latest orders", () => {
     expect(await latestOrders(2)).toHaveLength(2);
   });
 });
+
+/** A general inquiry from Grace Hopper, the one the Dashboard's latest list should show. */
+async function insertGraceInquiry() {
+  await db().insert(inquiries).values({
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    message: "Hello",
+    inquiryType: "general",
+  });
+}
 
 describe("the Dashboard's loader", () => {
   const load = async () =>
@@ -190,31 +209,21 @@ describe("the Dashboard's loader", () => {
     } as never);
 
   it("reads inquiries, the latest orders and the month's revenue", async () => {
-    await db().insert(inquiries).values({
-      name: "Grace Hopper",
-      email: "grace@example.com",
-      message: "Hello",
-      inquiryType: "general",
-    });
+    await insertGraceInquiry();
     const id = await insertOrder({ createdAt: new Date(), paidAt: new Date(), totalCents: 29_500 });
     const data = await load();
     expect(data.latest.map((i) => i.name)).toEqual(["Grace Hopper"]);
     expect(data.orders.map((o) => o.id)).toEqual([id]);
-    expect(data.revenue.netCents).toBe(29_500);
+    expect(data.revenue.revenueCents).toBe(29_500);
   });
 
   it("what cannot be read is only logged: the rest of the page still loads", async () => {
-    await db().insert(inquiries).values({
-      name: "Grace Hopper",
-      email: "grace@example.com",
-      message: "Hello",
-      inquiryType: "general",
-    });
+    await insertGraceInquiry();
     await insertOrder({ createdAt: new Date(), paidAt: new Date() });
     await database().db.execute(sql.raw("alter table orders rename to orders_away"));
     const data = await load();
     expect(data.orders).toEqual([]);
-    expect(data.revenue).toMatchObject({ netCents: 0, orderCount: 0 });
+    expect(data.revenue).toMatchObject({ revenueCents: 0, orderCount: 0 });
     expect(data.latest.map((i) => i.name)).toEqual(["Grace Hopper"]);
   });
 });

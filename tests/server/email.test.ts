@@ -15,7 +15,7 @@ import {
   startOutboxWorker,
   stopOutboxWorker,
 } from "#server/email/worker.server.ts";
-import { createEnquiry } from "#server/inquiries.server.ts";
+import { createEnquiry } from "#server/inquiries/inquiries.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";
 import {
@@ -335,6 +335,40 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
     const final = await read();
     expect(final).toMatchObject({ status: "failed", attempts: 2 });
     expect(final.lastError).toMatch(/ECONNREFUSED|connect/i);
+  });
+
+  it("a slow relay: a batch outlasting its lease is never sent twice by another worker", async () => {
+    for (let i = 0; i < 10; i++) {
+      await queueEmails(database().db, [
+        { kind: "test", to: `slow${i}@example.com`, subject: "s", html: "h", text: "t" },
+      ]);
+    }
+    const deliveries = new Map<string, number>();
+    const slowRelay = {
+      async send(row: { id: string }) {
+        await new Promise((r) => setTimeout(r, 120));
+        deliveries.set(row.id, (deliveries.get(row.id) ?? 0) + 1);
+        return "slow";
+      },
+      close() {},
+    };
+    // The whole batch takes ten times as long as its lease.
+    const a = new OutboxWorker({ mailer: slowRelay, batchSize: 10, leaseMs: 300 });
+    const b = new OutboxWorker({ mailer: slowRelay, batchSize: 10, leaseMs: 300 });
+    const first = a.runOnce();
+    // The other worker keeps looking for lapsed claims meanwhile.
+    const deadline = Date.now() + 4_000;
+    const other = (async () => {
+      while (Date.now() < deadline && deliveries.size < 10) {
+        await new Promise((r) => setTimeout(r, 50));
+        await b.runOnce();
+      }
+    })();
+    await Promise.all([first, other]);
+    expect(deliveries.size).toBe(10);
+    expect([...deliveries.values()].every((n) => n === 1)).toBe(true);
+    const rows = await database().db.select().from(emailOutbox);
+    expect(rows.every((r) => r.status === "sent")).toBe(true);
   });
 
   it("stopping mid-batch hands the unsent messages back at once", async () => {

@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
-import { HONEYPOT_FIELD } from "#app/lib/inquiry-schemas.ts";
+import { HONEYPOT_FIELD } from "#app/lib/inquiries/schemas.ts";
 import { config } from "#server/config.server.ts";
 import { courses, emailOutbox, inquiries } from "#server/db/schema.ts";
 import {
   createCourseInquiry,
   createEnquiry,
   createLicenceInquiry,
-} from "#server/inquiries.server.ts";
+} from "#server/inquiries/inquiries.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, freshIp, withGuards } from "#tests/support/forms.ts";
 

@@ -4,7 +4,7 @@ import {
   INQUIRY_PAGE_SIZE,
   inquiryUpdateSchema,
   type InquiryFilters,
-} from "#app/lib/admin-inquiries.ts";
+} from "#app/lib/inquiries/admin.ts";
 import { inquiries } from "#server/db/schema.ts";
 import {
   countInquiriesByStatus,
@@ -12,11 +12,9 @@ import {
   latestInquiries,
   listInquiriesForAdmin,
   updateInquiryForAdmin,
-} from "#server/inquiry-admin.server.ts";
+} from "#server/inquiries/admin.server.ts";
+import { ADMIN } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-
-/** The signed-in admin the changes are recorded as (audit log). */
-const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
 
 const database = useFreshDatabase();
 
@@ -179,7 +177,7 @@ describe("admin inquiry update", () => {
     expect(row).toMatchObject({ status: "replied", notes: "Called back", name: "Ada Lovelace" });
     expect(row!.updatedAt.getTime()).toBeGreaterThan(row!.createdAt.getTime());
 
-    // Empty notes clear them; every status may follow any other (spec §4).
+    // Empty notes clear them; every status may follow any other.
     for (const status of ["closed", "new", "in_progress"] as const) {
       expect(
         await updateInquiryForAdmin(

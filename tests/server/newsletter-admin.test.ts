@@ -1,16 +1,16 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { SUBSCRIPTION_PAGE_SIZE } from "#app/lib/admin-newsletter.ts";
-import { newsletterSubscriptions } from "#server/db/schema.ts";
+import { SUBSCRIPTION_PAGE_SIZE } from "#app/lib/newsletter/admin.ts";
+import { auditLog, newsletterSubscriptions } from "#server/db/schema.ts";
 import {
   activeSubscriberEmails,
+  ConsentWithdrawn,
   listSubscriptionsForAdmin,
   setSubscriptionActive,
   subscriptionStats,
-} from "#server/newsletter.server.ts";
+} from "#server/newsletter/admin.server.ts";
+import { ADMIN } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-
-/** The signed-in admin the changes are recorded as (audit log). */
-const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
 
 const database = useFreshDatabase();
 
@@ -112,5 +112,28 @@ describe("admin newsletter", () => {
     ).toBeNull();
     void one;
     void three;
+  });
+
+  it("refuses to switch back on someone who unsubscribed themselves, and changes nothing", async () => {
+    const { db } = database();
+    const unsubscribedAt = new Date("2026-02-01T10:00:00Z");
+    const [gone] = await db
+      .insert(newsletterSubscriptions)
+      .values({ email: "gone@example.com", isActive: false, unsubscribedAt })
+      .returning();
+    await expect(setSubscriptionActive(gone!.id, true, ADMIN)).rejects.toBeInstanceOf(
+      ConsentWithdrawn,
+    );
+    const [after] = await db
+      .select()
+      .from(newsletterSubscriptions)
+      .where(eq(newsletterSubscriptions.id, gone!.id));
+    expect(after).toMatchObject({ isActive: false, unsubscribedAt });
+    expect(await db.select().from(auditLog)).toEqual([]);
+    // Switching off stays allowed, and the list says why the button is gone.
+    expect(await setSubscriptionActive(gone!.id, false, ADMIN)).toMatchObject({
+      isActive: false,
+      unsubscribedAt: unsubscribedAt.toISOString(),
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import * as orderRoute from "#app/routes/admin/order.tsx";
-import * as paymentsRoute from "#app/routes/admin/payments.tsx";
-import { ORDER_NOTE_MAX_LENGTH, orderReference } from "#app/lib/orders.ts";
+import * as orderModule from "#app/routes/admin/order.tsx";
+import * as paymentsModule from "#app/routes/admin/payments.tsx";
+import { ORDER_NOTE_MAX_LENGTH, orderReference } from "#app/lib/orders/orders.ts";
 import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { emailOutbox, orderEvents, orderStudents, orders } from "#server/db/schema.ts";
@@ -16,10 +16,14 @@ import { recordOrderEvent } from "#server/orders/events.server.ts";
 import { addOrderNote, orderPage } from "#server/orders/order-page.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { throughAdminLayout } from "#tests/support/route-middleware.ts";
+
+const orderRoute = throughAdminLayout(orderModule);
+const paymentsRoute = throughAdminLayout(paymentsModule);
 
 /**
- * The admin order page (issue 16): what its loader reads (details, billing, amounts, timeline
- * with who did what, notes), the note's validation on the server, the order search by
+ * The admin order page (decisions 0015, 0016): what its loader reads (details, billing, amounts,
+ * timeline with who did what, notes), the note's validation on the server, the order search by
  * reference, company and students, and the page's guarded route.
  */
 
@@ -341,6 +345,21 @@ describe("the order page's route", () => {
     if (d.type !== "DataWithResponseInit") return { status: 200, body: result };
     return { status: d.init?.status ?? 200, body: d.data as Record<string, unknown> };
   };
+  /** `fields` posted to an order's page through `route`'s action, as the signed-in admin. */
+  const postAsAdmin = async (
+    route: { action: (args: never) => unknown },
+    orderId: string,
+    cookie: string,
+    fields: Record<string, string>,
+  ) =>
+    unwrap(
+      await route.action(
+        args(
+          request(`/admin/payments/${orderId}`, { method: "POST", cookie, body: form(fields) }),
+          orderId,
+        ),
+      ),
+    );
 
   it("loads an order, 404s an unknown one, stores valid notes only", async () => {
     const cookie = await adminCookie();
@@ -389,18 +408,11 @@ describe("the order page's route", () => {
     await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
     await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
     for (const route of [orderRoute, paymentsRoute]) {
-      const refused = unwrap(
-        await route.action(
-          args(
-            request(`/admin/payments/${order.id}`, {
-              method: "POST",
-              cookie,
-              body: form({ intent: "status", orderId: order.id, status: "paid" }),
-            }),
-            order.id,
-          ),
-        ),
-      );
+      const refused = await postAsAdmin(route, order.id, cookie, {
+        intent: "status",
+        orderId: order.id,
+        status: "paid",
+      });
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({
         ok: false,
@@ -413,23 +425,12 @@ describe("the order page's route", () => {
   it("a cancel passes the buyer notification choice on", async () => {
     const cookie = await adminCookie();
     const order = await insertOrder();
-    const cancel = unwrap(
-      await orderRoute.action(
-        args(
-          request(`/admin/payments/${order.id}`, {
-            method: "POST",
-            cookie,
-            body: form({
-              intent: "status",
-              orderId: order.id,
-              status: "canceled",
-              notifyBuyer: "on",
-            }),
-          }),
-          order.id,
-        ),
-      ),
-    );
+    const cancel = await postAsAdmin(orderRoute, order.id, cookie, {
+      intent: "status",
+      orderId: order.id,
+      status: "canceled",
+      notifyBuyer: "on",
+    });
     expect(cancel.body).toMatchObject({ ok: true, status: "canceled" });
     const [row] = await db().select().from(orders).where(eq(orders.id, order.id));
     expect(row!.status).toBe("canceled");

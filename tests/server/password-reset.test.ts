@@ -1,12 +1,9 @@
 import { and, eq, notLike } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  createAdmin,
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  passwordLinkState,
-  signInWithPassword,
-} from "#server/auth.server.ts";
+import { createAdmin } from "#server/auth/accounts.server.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#server/auth/config.server.ts";
+import { passwordLinkState } from "#server/auth/password-links.server.ts";
+import { signInWithPassword } from "#server/auth/sign-in.server.ts";
 import { config } from "#server/config.server.ts";
 import { auditLog, emailOutbox, session, user, verification } from "#server/db/schema.ts";
 import {
@@ -15,17 +12,19 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   RESET_REQUESTED_MESSAGE,
-} from "#app/lib/staff.ts";
+} from "#app/lib/admin/staff.ts";
 import * as forgotPage from "#app/routes/auth/forgot-password.tsx";
 import * as resetPage from "#app/routes/auth/reset-password.tsx";
+import {
+  origin,
+  STAFF_EMAIL as EMAIL,
+  STAFF_PASSWORD as OLD_PASSWORD,
+} from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, freshIp } from "#tests/support/forms.ts";
 
 const database = useFreshDatabase();
 
-const origin = new URL(config.publicUrl).origin;
-const EMAIL = "staff@example.com";
-const OLD_PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "a brand new passphrase";
 
 type Action = Parameters<typeof callAction>[0];

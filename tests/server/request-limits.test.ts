@@ -5,7 +5,7 @@ import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readAdminForm } from "#server/forms/admin-form.server.ts";
 import { hasNulByte } from "#server/forms/form-post.server.ts";
-import { reactRouterHandler } from "#server/react-router-handler.server.ts";
+import { reactRouterHandler, requestContext } from "#server/react-router-handler.server.ts";
 import { bodyLimit, requestLimits } from "#server/request-limits.server.ts";
 
 /**
@@ -30,7 +30,7 @@ beforeAll(async () => {
         routeCalls++;
         return route(request);
       },
-      () => ({}),
+      () => requestContext(),
     ),
   );
   server = app.listen(0, "127.0.0.1");

@@ -1,15 +1,19 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createAdmin, handleAuthRequest, signInWithPassword } from "#server/auth.server.ts";
+import { createAdmin } from "#server/auth/accounts.server.ts";
+import { handleAuthRequest, signInWithPassword } from "#server/auth/sign-in.server.ts";
 import { config } from "#server/config.server.ts";
 import { auditLog, emailOutbox, user } from "#server/db/schema.ts";
+import {
+  origin,
+  STAFF_EMAIL as EMAIL,
+  STAFF_PASSWORD as PASSWORD,
+  signInRequest,
+} from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
 const database = useFreshDatabase();
 
-const origin = new URL(config.publicUrl).origin;
-const EMAIL = "staff@example.com";
-const PASSWORD = "correct horse battery";
 const ATTEMPTS = config.signInLockout.attempts;
 
 // Each attempt from its own address: the per-address rate limit is not what is tested here.
@@ -26,19 +30,21 @@ function signIn(email: string, password: string) {
 
 /** Straight to better-auth's HTTP API, as a script would. */
 async function apiSignIn(email: string, password: string) {
-  const response = await handleAuthRequest(
-    new Request(`${origin}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: origin },
-      body: JSON.stringify({ email, password }),
-    }),
-    nextIp(),
-  );
+  const response = await handleAuthRequest(signInRequest(email, password), nextIp());
   return { status: response.status, body: (await response.json()) as { message?: string } };
 }
 
 async function lockMails() {
   return database().db.select().from(emailOutbox).where(eq(emailOutbox.kind, "account_locked"));
+}
+
+/** The admin, locked for another minute. */
+async function lockedAdmin() {
+  await createAdmin({ email: EMAIL, password: PASSWORD });
+  await database()
+    .db.update(user)
+    .set({ lockedUntil: new Date(Date.now() + 60_000) })
+    .where(eq(user.email, EMAIL));
 }
 
 describe("per-account lockout", () => {
@@ -85,11 +91,7 @@ describe("per-account lockout", () => {
   });
 
   it("an unknown address gets exactly the answer a locked account gets", async () => {
-    await createAdmin({ email: EMAIL, password: PASSWORD });
-    await database()
-      .db.update(user)
-      .set({ lockedUntil: new Date(Date.now() + 60_000) })
-      .where(eq(user.email, EMAIL));
+    await lockedAdmin();
     const locked = await apiSignIn(EMAIL, PASSWORD);
     const unknown = await apiSignIn("nobody@example.com", PASSWORD);
     const wrong = await apiSignIn(EMAIL.toUpperCase(), "wrong password!");
@@ -107,11 +109,7 @@ describe("per-account lockout", () => {
   });
 
   it("the lock ends when locked_until has passed", async () => {
-    await createAdmin({ email: EMAIL, password: PASSWORD });
-    await database()
-      .db.update(user)
-      .set({ lockedUntil: new Date(Date.now() + 60_000) })
-      .where(eq(user.email, EMAIL));
+    await lockedAdmin();
     expect((await signIn(EMAIL, PASSWORD)).ok).toBe(false);
     await database()
       .db.update(user)

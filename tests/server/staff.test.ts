@@ -1,27 +1,35 @@
 import { eq, notLike } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  createAdmin,
-  getAdmin,
-  handleAuthRequest,
-  passwordLinkState,
-  signInWithPassword,
-  type AdminUser,
-} from "#server/auth.server.ts";
+import { createAdmin } from "#server/auth/accounts.server.ts";
+import { getAdmin, type AdminUser } from "#server/auth/guard.server.ts";
+import { handleAuthRequest, signInWithPassword } from "#server/auth/sign-in.server.ts";
+import { passwordLinkState } from "#server/auth/password-links.server.ts";
 import { config } from "#server/config.server.ts";
-import { account, auditLog, emailOutbox, session, user } from "#server/db/schema.ts";
-import { inviteAdmin, listStaff, removeAdmin, resendInvitation } from "#server/staff.server.ts";
-import { PASSWORD_SET_MESSAGE } from "#app/lib/staff.ts";
+import { account, auditLog, emailOutbox, session, twoFactor, user } from "#server/db/schema.ts";
+import {
+  inviteAdmin,
+  listStaff,
+  removeAdmin,
+  resendInvitation,
+  resetTwoFactor,
+} from "#server/staff.server.ts";
+import { PASSWORD_SET_MESSAGE } from "#app/lib/admin/staff.ts";
 import * as resetPage from "#app/routes/auth/reset-password.tsx";
-import * as staffPage from "#app/routes/admin/staff.tsx";
-import { adminCookie } from "#tests/support/admin-session.ts";
+import * as staffPageModule from "#app/routes/admin/staff.tsx";
+import {
+  adminCookie,
+  origin,
+  STAFF_PASSWORD as PASSWORD,
+  signInRequest,
+} from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, freshIp } from "#tests/support/forms.ts";
+import { throughAdminLayout } from "#tests/support/route-middleware.ts";
+
+const staffPage = throughAdminLayout(staffPageModule);
 
 const database = useFreshDatabase();
 
-const origin = new URL(config.publicUrl).origin;
-const PASSWORD = "correct horse battery";
 const INVITEE = "new.admin@example.com";
 
 type Action = Parameters<typeof callAction>[0];
@@ -31,14 +39,7 @@ async function admin(email: string): Promise<AdminUser> {
 }
 
 async function signedInCookie(email: string, password = PASSWORD): Promise<string> {
-  const response = await handleAuthRequest(
-    new Request(`${origin}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: origin },
-      body: JSON.stringify({ email, password }),
-    }),
-    freshIp(),
-  );
+  const response = await handleAuthRequest(signInRequest(email, password), freshIp());
   expect(response.status).toBe(200);
   return response.headers
     .getSetCookie()
@@ -270,5 +271,67 @@ describe("removing an admin", () => {
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ ok: true, message: "other@example.com removed" });
     expect((await listStaff()).map((s) => s.email)).toEqual(["staff@example.com"]);
+  });
+});
+
+describe("resetting a colleague's two-factor sign-in", () => {
+  /** An admin with two-factor on and a session that passed it (as a real sign-in leaves). */
+  async function adminWithTwoFactor(email: string) {
+    const created = await admin(email);
+    const cookie = await signedInCookie(email);
+    const { db } = database();
+    await db.update(user).set({ twoFactorEnabled: true }).where(eq(user.id, created.id));
+    await db.update(session).set({ twoFactorVerified: true }).where(eq(session.userId, created.id));
+    await db.insert(twoFactor).values({
+      id: `tf-${created.id}`,
+      secret: "encrypted-secret",
+      backupCodes: "encrypted-codes",
+      userId: created.id,
+    });
+    return { created, cookie };
+  }
+
+  it("turns it off, deletes their secret, ends their sessions, with an audit row", async () => {
+    const me = await admin("me@example.com");
+    const { created: other, cookie } = await adminWithTwoFactor("other@example.com");
+    const asThem = () => getAdmin(new Request(`${origin}/admin`, { headers: { Cookie: cookie } }));
+    expect((await asThem())?.id).toBe(other.id);
+
+    expect(await resetTwoFactor(me, other.id)).toEqual({
+      ok: true,
+      email: "other@example.com",
+      sessionsEnded: 1,
+    });
+    const { db } = database();
+    const [row] = await db.select().from(user).where(eq(user.id, other.id));
+    expect(row!.twoFactorEnabled).toBe(false);
+    expect(await db.select().from(twoFactor).where(eq(twoFactor.userId, other.id))).toHaveLength(0);
+    expect(await asThem()).toBeNull();
+    // They sign in again with the password alone.
+    expect(await signIn("other@example.com", PASSWORD)).toMatchObject({
+      ok: true,
+      twoFactor: false,
+    });
+    expect(await auditActions()).toEqual([
+      ["admin.two_factor_reset", "me@example.com", "other@example.com"],
+    ]);
+    // A second reset finds nothing to do.
+    expect(await resetTwoFactor(me, other.id)).toMatchObject({ ok: false, reason: "not_enabled" });
+  });
+
+  it("through the screen: resets a colleague's, refuses your own and one that is off", async () => {
+    const cookie = await adminCookie(); // staff@example.com
+    const { created: other } = await adminWithTwoFactor("other@example.com");
+    const plain = await admin("plain@example.com");
+    const me = (await listStaff()).find((s) => s.email === "staff@example.com")!;
+
+    const self = await staffAction({ intent: "reset-two-factor", userId: me.id }, cookie);
+    expect(self.status).toBe(403);
+    const off = await staffAction({ intent: "reset-two-factor", userId: plain.id }, cookie);
+    expect(off.status).toBe(409);
+    const reset = await staffAction({ intent: "reset-two-factor", userId: other.id }, cookie);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ ok: true, form: "reset-two-factor" });
+    expect((await listStaff()).find((s) => s.id === other.id)?.twoFactorEnabled).toBe(false);
   });
 });

@@ -1,33 +1,22 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, NOT_AN_IMAGE } from "#app/lib/image-upload.ts";
-import { courseFormSchema } from "#app/lib/course-form.ts";
-import { partnerFormSchema } from "#app/lib/partner-form.ts";
-import { createCourse, deleteCourse, updateCourse } from "#server/course-admin.server.ts";
-import { createPartner, deletePartner, updatePartner } from "#server/partners.server.ts";
+import { describe, expect, it } from "vitest";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, NOT_AN_IMAGE } from "#app/lib/admin/image-upload.ts";
+import { courseFormSchema } from "#app/lib/catalogue/course-form.ts";
+import { partnerFormSchema } from "#app/lib/catalogue/partner-form.ts";
+import { createCourse, deleteCourse, updateCourse } from "#server/catalogue/course-admin.server.ts";
+import { createPartner, deletePartner, updatePartner } from "#server/catalogue/partners.server.ts";
 import { localMediaStorage, serveLocalMedia } from "#server/storage/local.server.ts";
 import { s3MediaStorage } from "#server/storage/s3.server.ts";
 import { InvalidMediaPathError } from "#server/storage/media.server.ts";
-import { useMediaStorage } from "#server/storage/storage.server.ts";
 import { readPostedForm } from "#server/forms/form-post.server.ts";
 import { detectImageType, storeImage, UploadError } from "#server/uploads.server.ts";
+import { ADMIN } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-
-/** The signed-in admin the changes are recorded as (audit log). */
-const ADMIN = { id: "audit-test-admin", email: "admin@example.com" };
+import { useTemporaryMediaStorage } from "#tests/support/media-storage.ts";
 
 useFreshDatabase();
 
@@ -41,19 +30,11 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></
 const file = (bytes: Uint8Array | string, name: string, type = "") =>
   new File([bytes as BlobPart], name, { type });
 
-let mediaDir: string;
-beforeEach(() => {
-  mediaDir = mkdtempSync(path.join(tmpdir(), "nw-uploads-"));
-  useMediaStorage(localMediaStorage(mediaDir));
-});
-afterEach(() => {
-  useMediaStorage(undefined);
-  rmSync(mediaDir, { recursive: true, force: true });
-});
+const mediaDir = useTemporaryMediaStorage("nw-uploads-");
 
 const stored = (folder: string) =>
-  existsSync(path.join(mediaDir, folder)) ? readdirSync(path.join(mediaDir, folder)) : [];
-const fileOf = (url: string) => path.join(mediaDir, url.replace(/^\/media\//, ""));
+  existsSync(path.join(mediaDir(), folder)) ? readdirSync(path.join(mediaDir(), folder)) : [];
+const fileOf = (url: string) => path.join(mediaDir(), url.replace(/^\/media\//, ""));
 
 describe("image checks", () => {
   it("a PNG is accepted, stored under thumbnails/ with prefix, timestamp and its extension", async () => {
@@ -274,9 +255,9 @@ describe("replacing and removing images", () => {
 
 describe("local storage paths", () => {
   it("refuses traversal in names and in URLs to delete; nothing outside is touched", async () => {
-    const secret = path.join(mediaDir, "..", `${path.basename(mediaDir)}-secret.txt`);
+    const secret = path.join(mediaDir(), "..", `${path.basename(mediaDir())}-secret.txt`);
     writeFileSync(secret, "keep");
-    const storage = localMediaStorage(mediaDir);
+    const storage = localMediaStorage(mediaDir());
     for (const name of ["../x.png", "..", "a/b.png", ".hidden.png", "x.png/..", "x\0.png"]) {
       await expect(storage.put("thumbnails", name, PNG, "image/png")).rejects.toBeInstanceOf(
         InvalidMediaPathError,
@@ -299,10 +280,10 @@ describe("local storage paths", () => {
 
   it("serves stored files with long caching and refuses everything else", async () => {
     const url = await storeImage("thumbnails", file(PNG, "a.png"));
-    mkdirSync(path.join(mediaDir, "db"), { recursive: true });
-    writeFileSync(path.join(mediaDir, "db", "secret.png"), "secret");
+    mkdirSync(path.join(mediaDir(), "db"), { recursive: true });
+    writeFileSync(path.join(mediaDir(), "db", "secret.png"), "secret");
     const app = express();
-    app.use("/media", serveLocalMedia(mediaDir));
+    app.use("/media", serveLocalMedia(mediaDir()));
     const server = await new Promise<Server>((resolve) => {
       const s = createServer(app).listen(0, "127.0.0.1", () => resolve(s));
     });

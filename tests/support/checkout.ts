@@ -1,7 +1,7 @@
 import type { CheckoutBilling } from "#app/lib/checkout.ts";
 
 /**
- * A complete billing address, as the checkout's rules want it (issue 16), for tests that place
+ * A complete billing address, as the checkout's rules want it (decision 0015), for tests that place
  * orders: `BILLING` for `createOrder`'s values (with `termsAccepted: true`), `BILLING_FORM` for
  * a posted checkout form (the organisation is posted as `company`).
  */

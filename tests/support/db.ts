@@ -1,29 +1,20 @@
 import { randomBytes } from "node:crypto";
-import type { PGlite } from "@electric-sql/pglite";
-import { afterEach, beforeEach, inject } from "vitest";
-import {
-  connect,
-  migrate,
-  useDatabase,
-  wrapPGlite,
-  type DatabaseHandle,
-} from "#server/db/client.server.ts";
+import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeEach, inject } from "vitest";
+import { connect, useDatabase, wrapPGlite, type DatabaseHandle } from "#server/db/client.server.ts";
 import { adminUrl, databaseUrl } from "./postgres.ts";
 
 /**
- * A fresh, migrated database for one test: a clone of a migrated in-memory PGlite by default,
- * or a new database copied from the run's template on the PostgreSQL server of DATABASE_URL.
+ * Test databases, made from the run's migrated template (tests/support/global-setup.ts): an
+ * in-memory PGlite loaded from the template's dump by default, or a database copied from the
+ * template database on the PostgreSQL server of DATABASE_URL.
+ *
+ * `useFreshDatabase()` gives each test file one such database and empties it before every test
+ * (a TRUNCATE of every table: the migrations insert no rows), so no test sees another's rows.
+ * A test that changed the schema (renamed a table, added a constraint) is caught by comparing
+ * the schema's fingerprint, and the next test gets a new copy of the template instead.
  */
-
-let pgliteTemplate: Promise<PGlite> | undefined;
-
-async function migratedPGlite(): Promise<PGlite> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const client = await PGlite.create();
-  const handle = await wrapPGlite(client);
-  await migrate(handle);
-  return client;
-}
 
 /**
  * Which database this run's server tests use. vitest.config.ts names it per project
@@ -40,12 +31,15 @@ function databaseUrlForTests(): string | undefined {
   return base;
 }
 
+let pgliteDump: Blob | undefined;
+
+/** A new database with the migrated schema and no rows, of the kind the project names. */
 export async function freshDatabase(): Promise<DatabaseHandle> {
   const base = databaseUrlForTests();
   if (!base) {
-    pgliteTemplate ??= migratedPGlite();
-    const clone = (await (await pgliteTemplate).clone()) as PGlite;
-    return wrapPGlite(clone);
+    const { PGlite } = await import("@electric-sql/pglite");
+    pgliteDump ??= new Blob([readFileSync(inject("pgliteTemplate"))]);
+    return wrapPGlite(await PGlite.create({ loadDataDir: pgliteDump }));
   }
   const { default: pg } = await import("pg");
   const name = `nw_test_${randomBytes(6).toString("hex")}`;
@@ -66,17 +60,108 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
   };
 }
 
-/** Gives every test in the file its own database, made current for the server modules. */
+type Rows<T> = { rows: T[] };
+
+/**
+ * Everything a test could change in the schema of `public`: relations (tables, indexes,
+ * sequences, views), columns and their defaults, constraints, triggers, functions and types.
+ */
+const SCHEMA_FINGERPRINT = sql`
+  select md5(coalesce(string_agg(item, E'\n' order by item), '')) as fingerprint from (
+    select concat_ws(' ', 'rel', c.relname::text, c.relkind::text) as item
+      from pg_class c where c.relnamespace = 'public'::regnamespace
+    union all
+    select concat_ws(' ', 'col', c.relname::text, a.attname::text,
+        format_type(a.atttypid, a.atttypmod), a.attnotnull::text,
+        pg_get_expr(d.adbin, d.adrelid))
+      from pg_attribute a
+      join pg_class c on c.oid = a.attrelid and c.relnamespace = 'public'::regnamespace
+      left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+      where a.attnum > 0 and not a.attisdropped
+    union all
+    select concat_ws(' ', 'con', conrelid::regclass::text, conname::text,
+        pg_get_constraintdef(oid))
+      from pg_constraint where connamespace = 'public'::regnamespace
+    union all
+    select concat_ws(' ', 'trg', tgrelid::regclass::text, tgname::text, tgenabled::text)
+      from pg_trigger where not tgisinternal
+    union all
+    select concat_ws(' ', 'fn', proname::text, md5(prosrc))
+      from pg_proc where pronamespace = 'public'::regnamespace
+    union all
+    select concat_ws(' ', 'type', typname::text)
+      from pg_type where typnamespace = 'public'::regnamespace
+    union all
+    select concat_ws(' ', 'enum', t.typname::text, e.enumlabel::text)
+      from pg_enum e join pg_type t on t.oid = e.enumtypid
+      where t.typnamespace = 'public'::regnamespace
+  ) items`;
+
+async function fingerprint(handle: DatabaseHandle): Promise<string> {
+  const result = (await handle.db.execute(SCHEMA_FINGERPRINT)) as Rows<{ fingerprint: string }>;
+  return result.rows[0]!.fingerprint;
+}
+
+interface FileDatabase {
+  handle: DatabaseHandle;
+  /** The schema as the template has it. */
+  fingerprint: string;
+  /** TRUNCATE of every table of the template. */
+  empty: ReturnType<typeof sql.raw>;
+}
+
+async function fileDatabase(): Promise<FileDatabase> {
+  const handle = await freshDatabase();
+  const tables = (await handle.db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
+  )) as Rows<{ tablename: string }>;
+  const names = tables.rows.map((row) => `"public"."${row.tablename}"`).join(", ");
+  return {
+    handle,
+    fingerprint: await fingerprint(handle),
+    empty: sql.raw(`truncate table ${names} restart identity cascade`),
+  };
+}
+
+/**
+ * Empties the file's database for the next test; false when it cannot be (the last test changed
+ * the schema, or left the connection unusable) and a new copy is needed.
+ */
+async function emptied(file: FileDatabase): Promise<boolean> {
+  try {
+    if ((await fingerprint(file.handle)) !== file.fingerprint) return false;
+    await file.handle.db.execute(file.empty);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Gives every test in the file an empty, migrated database, made current for the server
+ * modules. One database per file, emptied before each test (or replaced, if the previous test
+ * changed its schema).
+ */
 export function useFreshDatabase(): () => DatabaseHandle {
+  let file: FileDatabase | undefined;
   let handle: DatabaseHandle | undefined;
   beforeEach(async () => {
-    handle = await freshDatabase();
+    if (file && !(await emptied(file))) {
+      const changed = file;
+      file = undefined;
+      await changed.handle.close().catch(() => {});
+    }
+    file ??= await fileDatabase();
+    handle = file.handle;
     useDatabase(handle);
   });
-  afterEach(async () => {
+  afterEach(() => {
     useDatabase(undefined);
-    await handle?.close();
     handle = undefined;
+  });
+  afterAll(async () => {
+    await file?.handle.close();
+    file = undefined;
   });
   return () => {
     if (!handle) throw new Error("no test database (call inside a test)");

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { currentSite } from "#tests/support/e2e-sites.ts";
 import { BILLING_FORM } from "./checkout.ts";
 
 /**
@@ -9,6 +10,22 @@ import { BILLING_FORM } from "./checkout.ts";
 /** The toast region (radix's viewport, "Notifications (F8)"). */
 function toastRegion(page: Page): Locator {
   return page.getByRole("region", { name: /Notifications/ });
+}
+
+/**
+ * Holds back every script of the site until the returned `release()` is called, so the visitor
+ * can use the page as the server sent it for as long as the test needs, however slow the machine.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/**/*.js", async (route) => {
+    await gate;
+    await route.continue().catch(() => {
+      // The page may have been closed meanwhile.
+    });
+  });
+  return release;
 }
 
 /**
@@ -70,7 +87,7 @@ export async function signInAsAdmin(page: Page): Promise<void> {
     await page.context().addCookies(cookies);
     return;
   }
-  const baseURL = test.info().project.use.baseURL!;
+  const baseURL = currentSite().baseURL;
   const response = await page.request.post("/api/auth/sign-in/email", {
     data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
     headers: { Origin: new URL(baseURL).origin },
@@ -103,7 +120,8 @@ export async function signInThroughForm(
   await form.email.fill(account.email);
   await form.password.fill(account.password);
   await form.submit.click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  // Checking a password is slow on purpose (scrypt): on a busy machine it takes seconds.
+  await expect(page).toHaveURL(/\/admin\/dashboard$/, { timeout: 30_000 });
 }
 
 /** The course the checkout helpers book: £295.00 incl. VAT, no partner, published (demo seed). */

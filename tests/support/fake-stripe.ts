@@ -1,8 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import Stripe from "stripe";
+import {
+  fakeStripeState,
+  type FakeRefund,
+  type FakeSession,
+  type RecordedRequest,
+} from "./fake-stripe-state.ts";
 
 /**
  * A small fake of the Stripe API on 127.0.0.1, for tests only. The real `stripe` SDK is pointed
@@ -10,6 +14,8 @@ import Stripe from "stripe";
  *
  *   POST /v1/checkout/sessions      create (form-encoded, Bearer key, Idempotency-Key honoured)
  *   GET  /v1/checkout/sessions/:id  retrieve
+ *   POST /v1/checkout/sessions/:id/expire   expire an open session (400 if it is not open: a
+ *                                   paid one stays paid); checkout.session.expired webhook sent
  *   GET  /pay/:id                   a hosted payment page with 'Pay' and 'Cancel'
  *   POST /pay/:id                   "pays": session complete + paid, the signed
  *                                   checkout.session.completed webhook is sent (when configured)
@@ -18,7 +24,7 @@ import Stripe from "stripe";
  *                                   amount — default: what is left —, reason, metadata; never more than
  *                                   is left; Idempotency-Key honoured); refund.created webhook sent
  *   GET  /v1/refunds/:id            retrieve
- *   POST /__fake/fail-next-create?status=400   the next session creation fails (test control)
+ *   POST /__fake/fail-next-create?status=400   the next session creation or expiry fails (test control)
  *   POST /__fake/fail-refunds?status=503       refund creation fails until ?status= is empty
  *   POST /__fake/refund?payment_intent=pi_…&amount=1000   a refund made in Stripe's dashboard
  *   POST /__fake/fail-refund?id=re_…&status=failed        a refund fails (or is canceled) later
@@ -27,52 +33,7 @@ import Stripe from "stripe";
  * --webhook-secret whsec_…]`; in-process: `startFakeStripe()`.
  */
 
-export interface FakeSession {
-  id: string;
-  object: "checkout.session";
-  mode: string;
-  status: "open" | "complete" | "expired";
-  payment_status: "unpaid" | "paid" | "no_payment_required";
-  amount_subtotal: number;
-  amount_total: number;
-  currency: string;
-  customer_email: string | null;
-  client_reference_id: string | null;
-  metadata: Record<string, string>;
-  success_url: string;
-  cancel_url: string;
-  expires_at: number;
-  created: number;
-  livemode: false;
-  payment_intent: string | null;
-  url: string | null;
-  line_items: { name: string; unit_amount: number; currency: string; quantity: number }[];
-}
-
-/** A refund as Stripe's API returns it (the fields the site reads, and a few more). */
-export interface FakeRefund {
-  id: string;
-  object: "refund";
-  amount: number;
-  currency: string;
-  payment_intent: string;
-  charge: string;
-  status: "pending" | "requires_action" | "succeeded" | "failed" | "canceled";
-  reason: "duplicate" | "fraudulent" | "requested_by_customer" | null;
-  metadata: Record<string, string>;
-  created: number;
-  failure_reason?: string;
-  balance_transaction: string | null;
-  receipt_number: string | null;
-}
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingMessage["headers"];
-  /** The form body, decoded into nested objects/arrays (Stripe's bracket notation). */
-  params: Record<string, unknown>;
-}
+export type { FakeRefund, FakeSession, RecordedRequest } from "./fake-stripe-state.ts";
 
 export interface FakeStripeOptions {
   port?: number;
@@ -94,7 +55,7 @@ export interface FakeStripe {
   expire(sessionId: string): FakeSession;
   /** A Stripe event wrapping a session or a refund (as a webhook delivers it). */
   event(type: string, object: FakeSession | FakeRefund, id?: string): Record<string, unknown>;
-  /** The next create request answers with an API error of this HTTP status. */
+  /** The next session creation or expiry answers with an API error of this HTTP status. */
   failNextCreate(status: number): void;
   /** Every refund creation answers with an API error of this HTTP status, until set to null. */
   failRefunds(status: number | null): void;
@@ -119,8 +80,6 @@ export interface FakeStripe {
   ): void;
   close(): Promise<void>;
 }
-
-const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
 /** `a[b][0][c]=x` → { a: { b: [ { c: 'x' } ] } }, as Stripe reads its form bodies. */
 export function decodeStripeForm(body: string): Record<string, unknown> {
@@ -205,243 +164,25 @@ export async function startFakeStripeForServerTests(
   return started;
 }
 
+/**
+ * For server-module tests of the shop: `startFakeStripeForServerTests` with the shop served over
+ * https behind a TLS-terminating proxy on loopback, and two staff addresses (`env` overrides).
+ */
+export function startFakeStripeForShopTests(env: Record<string, string> = {}): Promise<FakeStripe> {
+  return startFakeStripeForServerTests({
+    PUBLIC_URL: "https://shop.example.co.uk",
+    TRUST_PROXY: "loopback", // https is served through a TLS-terminating proxy
+    ADMIN_EMAILS: "sales@example.co.uk,ops@example.co.uk",
+    ...env,
+  });
+}
+
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const host = options.host ?? "127.0.0.1";
-  let webhook = options.webhook ?? null;
-  let refundWebhookFirst = false;
-  const sessions = new Map<string, FakeSession>();
-  const refunds = new Map<string, FakeRefund>();
-  const requests: RecordedRequest[] = [];
-  // Like Stripe: a key names one request (its endpoint and parameters) and its first answer.
-  const idempotent = new Map<string, { path: string; body: string; result: unknown }>();
-  let failNext: number | null = null;
-  let refundFailure: number | null = null;
-  let base = "";
-
-  function event(type: string, object: FakeSession | FakeRefund, eventId = id("evt")) {
-    return {
-      id: eventId,
-      object: "event",
-      api_version: Stripe.API_VERSION,
-      created: Math.floor(Date.now() / 1000),
-      type,
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      data: { object: { ...object } },
-    };
-  }
-
-  async function deliverWebhook(type: string, object: FakeSession | FakeRefund) {
-    if (!webhook) return;
-    const payload = JSON.stringify(event(type, object));
-    const signature = Stripe.webhooks.generateTestHeaderString({
-      payload,
-      secret: webhook.secret,
-    });
-    try {
-      await fetch(webhook.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "stripe-signature": signature },
-        body: payload,
-      });
-    } catch (error) {
-      console.error(`fake-stripe: webhook delivery failed: ${String(error)}`);
-    }
-  }
-
-  function pay(sessionId: string): FakeSession {
-    const session = sessions.get(sessionId);
-    if (!session) throw new Error(`no such session ${sessionId}`);
-    if (session.status === "open") {
-      session.status = "complete";
-      session.payment_status = "paid";
-      session.payment_intent = id("pi");
-      session.url = null;
-    }
-    return session;
-  }
-
-  function expire(sessionId: string): FakeSession {
-    const session = sessions.get(sessionId);
-    if (!session) throw new Error(`no such session ${sessionId}`);
-    if (session.status === "open") {
-      session.status = "expired";
-      session.url = null;
-    }
-    return session;
-  }
-
-  /** The paid session of a PaymentIntent, and what is left of it to refund. */
-  function refundable(paymentIntent: string): { session: FakeSession; left: number } | null {
-    const session = [...sessions.values()].find((s) => s.payment_intent === paymentIntent);
-    if (!session || session.payment_status !== "paid") return null;
-    const refunded = [...refunds.values()]
-      .filter((r) => r.payment_intent === paymentIntent)
-      .filter((r) => r.status !== "failed" && r.status !== "canceled")
-      .reduce((sum, r) => sum + r.amount, 0);
-    return { session, left: session.amount_total - refunded };
-  }
-
-  type RefundRefusal = { status: number; error: Record<string, unknown> };
-
-  function createRefund(params: Record<string, unknown>): FakeRefund | RefundRefusal {
-    const invalid = (message: string, extra: Record<string, unknown> = {}): RefundRefusal => ({
-      status: 400,
-      error: { type: "invalid_request_error", message, ...extra },
-    });
-    const paymentIntent = params.payment_intent;
-    if (typeof paymentIntent !== "string" || paymentIntent === "") {
-      return invalid("You must pass either a charge or a payment_intent.");
-    }
-    const found = refundable(paymentIntent);
-    if (!found) {
-      return {
-        status: 404,
-        error: {
-          type: "invalid_request_error",
-          code: "resource_missing",
-          param: "payment_intent",
-          message: `No such payment_intent: '${paymentIntent}'`,
-        },
-      };
-    }
-    const amount = params.amount === undefined ? found.left : Number(params.amount);
-    if (!Number.isInteger(amount) || amount <= 0) {
-      return invalid("Invalid positive integer", { param: "amount" });
-    }
-    if (found.left <= 0) {
-      return invalid(`Charge for PaymentIntent ${paymentIntent} has already been refunded.`, {
-        code: "charge_already_refunded",
-      });
-    }
-    if (amount > found.left) {
-      return invalid(
-        `Refund amount (${amount}) is greater than unrefunded amount on charge (${found.left})`,
-        { code: "amount_too_large", param: "amount" },
-      );
-    }
-    const reason = params.reason;
-    if (
-      reason !== undefined &&
-      reason !== "duplicate" &&
-      reason !== "fraudulent" &&
-      reason !== "requested_by_customer"
-    ) {
-      return invalid("Invalid reason", { param: "reason" });
-    }
-    const refund: FakeRefund = {
-      id: id("re"),
-      object: "refund",
-      amount,
-      currency: found.session.currency,
-      payment_intent: paymentIntent,
-      charge: `ch_${paymentIntent.slice(3)}`,
-      // Card refunds succeed at once in test mode.
-      status: "succeeded",
-      reason: reason ?? null,
-      metadata: (params.metadata as Record<string, string> | undefined) ?? {},
-      created: Math.floor(Date.now() / 1000),
-      balance_transaction: id("txn"),
-      receipt_number: null,
-    };
-    refunds.set(refund.id, refund);
-    return refund;
-  }
-
-  async function refundInDashboard(
-    paymentIntent: string,
-    refundOptions: { amount?: number; reason?: FakeRefund["reason"] } = {},
-  ): Promise<FakeRefund> {
-    const created = createRefund({
-      payment_intent: paymentIntent,
-      ...(refundOptions.amount !== undefined ? { amount: String(refundOptions.amount) } : {}),
-      ...(refundOptions.reason ? { reason: refundOptions.reason } : {}),
-    });
-    if ("error" in created) throw new Error(String(created.error.message));
-    await deliverWebhook("refund.created", created);
-    return created;
-  }
-
-  async function failRefund(
-    refundId: string,
-    status: "failed" | "canceled" = "failed",
-  ): Promise<FakeRefund> {
-    const refund = refunds.get(refundId);
-    if (!refund) throw new Error(`no such refund ${refundId}`);
-    refund.status = status;
-    if (status === "failed") refund.failure_reason = "expired_or_canceled_card";
-    await deliverWebhook(status === "failed" ? "refund.failed" : "refund.updated", refund);
-    return refund;
-  }
-
-  /** The Idempotency-Key check of a create request: a replay, a refusal, or go ahead. */
-  function idempotencyCheck(
-    key: string | string[] | undefined,
-    path: string,
-    body: string,
-  ): { replay: unknown } | { refuse: true } | null {
-    if (typeof key !== "string") return null;
-    const seen = idempotent.get(key);
-    if (!seen) return null;
-    if (seen.path !== path || seen.body !== body) return { refuse: true };
-    return { replay: seen.result };
-  }
-
-  function createSession(params: Record<string, unknown>): FakeSession | string {
-    // The posted shape, as Stripe's API reads it; anything else fails the checks below.
-    type PostedLineItem = {
-      quantity?: unknown;
-      price_data?: { unit_amount?: unknown; currency?: unknown; product_data?: { name?: unknown } };
-    };
-    const lineItems = (params.line_items as PostedLineItem[] | undefined) ?? [];
-    if (params.mode !== "payment") return "mode must be payment";
-    if (typeof params.success_url !== "string" || typeof params.cancel_url !== "string") {
-      return "success_url and cancel_url are required";
-    }
-    if (lineItems.length === 0) return "line_items is required";
-    const items = lineItems.map((item) => ({
-      name: String(item.price_data?.product_data?.name ?? ""),
-      unit_amount: Number(item.price_data?.unit_amount),
-      currency: String(item.price_data?.currency ?? ""),
-      quantity: Number(item.quantity),
-    }));
-    if (items.some((i) => !Number.isInteger(i.unit_amount) || !Number.isInteger(i.quantity))) {
-      return "line item amounts and quantities must be integers";
-    }
-    const now = Math.floor(Date.now() / 1000);
-    const expiresAt = params.expires_at ? Number(params.expires_at) : now + 24 * 3600;
-    // Stripe's own bounds: at least 30 minutes and at most 24 hours ahead.
-    if (expiresAt < now + 30 * 60 - 60 || expiresAt > now + 24 * 3600 + 60) {
-      return "expires_at must be between 30 minutes and 24 hours from now";
-    }
-    const total = items.reduce((sum, i) => sum + i.unit_amount * i.quantity, 0);
-    const sessionId = id("cs");
-    const session: FakeSession = {
-      id: sessionId,
-      object: "checkout.session",
-      mode: "payment",
-      status: "open",
-      payment_status: "unpaid",
-      amount_subtotal: total,
-      amount_total: total,
-      currency: items[0]!.currency,
-      customer_email: typeof params.customer_email === "string" ? params.customer_email : null,
-      client_reference_id:
-        typeof params.client_reference_id === "string" ? params.client_reference_id : null,
-      metadata: (params.metadata as Record<string, string>) ?? {},
-      success_url: params.success_url,
-      cancel_url: params.cancel_url,
-      expires_at: expiresAt,
-      created: now,
-      livemode: false,
-      payment_intent: null,
-      url: `${base}/pay/${sessionId}`,
-      line_items: items,
-    };
-    sessions.set(sessionId, session);
-    return session;
-  }
+  const state = fakeStripeState(options.webhook ?? null);
+  const { controls, sessions, refunds, requests, idempotent } = state;
+  const { event, deliverWebhook, pay, expire, createRefund, refundInDashboard, failRefund } = state;
+  const { idempotencyCheck, createSession } = state;
 
   function hostedPage(session: FakeSession): string {
     const amount = new Intl.NumberFormat("en-GB", {
@@ -462,8 +203,24 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       <p>Email: ${escapeHtml(session.customer_email ?? "")}</p>${body}</body></html>`;
   }
 
+  function noSuchSession(res: ServerResponse, id: string) {
+    return stripeError(res, 404, {
+      type: "invalid_request_error",
+      code: "resource_missing",
+      param: "session",
+      message: `No such checkout.session: '${id}'`,
+    });
+  }
+
+  /** The failure `failNextCreate` asked for, once. */
+  function failNextRequest(res: ServerResponse) {
+    const status = controls.failNext ?? 400;
+    controls.failNext = null;
+    return stripeError(res, status, { type: "api_error", message: "Fake failure" });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? "/", base);
+    const url = new URL(req.url ?? "/", controls.base);
     const body = req.method === "POST" ? await readBody(req) : "";
     const path = url.pathname;
 
@@ -478,11 +235,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         });
       }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
-        if (failNext !== null) {
-          const status = failNext;
-          failNext = null;
-          return stripeError(res, status, { type: "api_error", message: "Fake failure" });
-        }
+        if (controls.failNext !== null) return failNextRequest(res);
         const key = req.headers["idempotency-key"];
         const check = idempotencyCheck(key, path, body);
         if (check && "refuse" in check) return idempotencyRefusal(res);
@@ -495,8 +248,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         return json(res, 200, created);
       }
       if (req.method === "POST" && path === "/v1/refunds") {
-        if (refundFailure !== null) {
-          return stripeError(res, refundFailure, { type: "api_error", message: "Fake failure" });
+        if (controls.refundFailure !== null) {
+          return stripeError(res, controls.refundFailure, {
+            type: "api_error",
+            message: "Fake failure",
+          });
         }
         const key = req.headers["idempotency-key"];
         const check = idempotencyCheck(key, path, body);
@@ -507,7 +263,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         if ("error" in created) return stripeError(res, created.status, created.error);
         if (typeof key === "string") idempotent.set(key, { path, body, result: created });
         // Like Stripe: the webhook goes out while the API answers, so the two race.
-        if (refundWebhookFirst) await deliverWebhook("refund.created", created);
+        if (controls.refundWebhookFirst) await deliverWebhook("refund.created", created);
         else void deliverWebhook("refund.created", created);
         return json(res, 200, created);
       }
@@ -524,17 +280,26 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         }
         return json(res, 200, refund);
       }
+      const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+      if (req.method === "POST" && expiring) {
+        const session = sessions.get(decodeURIComponent(expiring[1]!));
+        if (!session) return noSuchSession(res, expiring[1]!);
+        if (controls.failNext !== null) return failNextRequest(res);
+        // Like Stripe: only an open session can be expired (a paid one stays paid).
+        if (session.status !== "open") {
+          return stripeError(res, 400, {
+            type: "invalid_request_error",
+            message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          });
+        }
+        expire(session.id);
+        void deliverWebhook("checkout.session.expired", session);
+        return json(res, 200, session);
+      }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
       if (req.method === "GET" && match) {
         const session = sessions.get(decodeURIComponent(match[1]!));
-        if (!session) {
-          return stripeError(res, 404, {
-            type: "invalid_request_error",
-            code: "resource_missing",
-            param: "session",
-            message: `No such checkout.session: '${match[1]}'`,
-          });
-        }
+        if (!session) return noSuchSession(res, match[1]!);
         return json(res, 200, session);
       }
       return stripeError(res, 404, {
@@ -566,13 +331,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
     // Test control (for tests that run the fake in another process).
     if (req.method === "POST" && path === "/__fake/fail-next-create") {
-      failNext = Number(url.searchParams.get("status") ?? 400);
-      return json(res, 200, { failNext });
+      controls.failNext = Number(url.searchParams.get("status") ?? 400);
+      return json(res, 200, { failNext: controls.failNext });
     }
     if (req.method === "POST" && path === "/__fake/fail-refunds") {
       const status = url.searchParams.get("status");
-      refundFailure = status ? Number(status) : null;
-      return json(res, 200, { refundFailure });
+      controls.refundFailure = status ? Number(status) : null;
+      return json(res, 200, { refundFailure: controls.refundFailure });
     }
     if (req.method === "POST" && path === "/__fake/refund") {
       const amount = url.searchParams.get("amount");
@@ -610,10 +375,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  base = `http://${host}:${port}`;
+  controls.base = `http://${host}:${port}`;
 
   return {
-    url: base,
+    url: controls.base,
     host,
     port,
     sessions,
@@ -623,16 +388,16 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     expire,
     event,
     failNextCreate: (status) => {
-      failNext = status;
+      controls.failNext = status;
     },
     failRefunds: (status) => {
-      refundFailure = status;
+      controls.refundFailure = status;
     },
     refundInDashboard,
     failRefund,
     deliverWebhooksTo: (to, deliveryOptions = {}) => {
-      webhook = to;
-      refundWebhookFirst = deliveryOptions.refundWebhookFirst ?? false;
+      controls.webhook = to;
+      controls.refundWebhookFirst = deliveryOptions.refundWebhookFirst ?? false;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "react-router";
-import { HONEYPOT_FIELD, type FormResult } from "#app/lib/inquiry-schemas.ts";
+import { HONEYPOT_FIELD, type FormResult } from "#app/lib/inquiries/schemas.ts";
 
 /** Posting to the form actions as a browser would, and reading their answers. */
 

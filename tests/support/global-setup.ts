@@ -1,14 +1,41 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { connect, migrate } from "#server/db/client.server.ts";
+import { connect, migrate, wrapPGlite } from "#server/db/client.server.ts";
 import { adminUrl, databaseUrl } from "./postgres.ts";
 
 /**
- * With DATABASE_URL set, server-module tests run on that PostgreSQL server: one migrated
- * template database per run, copied into a fresh database for every test.
+ * The migrated template of a run's server-module tests, made once (tests/support/db.ts copies
+ * it for every test file): for the PGlite project, the data directory of a migrated in-memory
+ * PGlite, dumped to a file each test file loads; for the PostgreSQL project (DATABASE_URL set),
+ * a template database on that server.
  */
 export default async function setup(project: TestProject) {
-  const base = process.env.DATABASE_URL;
-  if (!base) return;
+  if (project.config.env?.TEST_DATABASE === "pglite") return pgliteTemplate(project);
+  return postgresTemplate(project);
+}
+
+async function pgliteTemplate(project: TestProject) {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const client = await PGlite.create();
+  const handle = await wrapPGlite(client);
+  let dump: Blob;
+  try {
+    await migrate(handle);
+    dump = await client.dumpDataDir("none");
+  } finally {
+    await handle.close();
+  }
+  const file = path.join(tmpdir(), `nw-pglite-template-${process.pid}-${Date.now()}.tar`);
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide("pgliteTemplate", file);
+  return () => rmSync(file, { force: true });
+}
+
+async function postgresTemplate(project: TestProject) {
+  const base = project.config.env?.DATABASE_URL || process.env.DATABASE_URL;
+  if (!base) throw new Error("The PostgreSQL test project needs DATABASE_URL");
   const template = `nw_template_${process.pid}_${Date.now()}`;
   const admin = await adminClient(base);
   await admin.query(`create database "${template}"`);
@@ -37,6 +64,7 @@ async function adminClient(base: string) {
 
 declare module "vitest" {
   export interface ProvidedContext {
+    pgliteTemplate: string;
     postgresTemplate: string;
   }
 }

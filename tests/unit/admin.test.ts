@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { inquiryFiltersQuery, parseInquiryFilters } from "#app/lib/admin-inquiries.ts";
-import { exportFileName, parseSubscriptionFilters } from "#app/lib/admin-newsletter.ts";
-import { londonDate, relativeTime, startOfLondonDay } from "#app/lib/admin-time.ts";
+import { inquiryFiltersQuery, parseInquiryFilters } from "#app/lib/inquiries/admin.ts";
+import { exportFileName, parseSubscriptionFilters } from "#app/lib/newsletter/admin.ts";
+import { londonDate, relativeTime, startOfLondonDay } from "#app/lib/admin/time.ts";
 
-describe("relative times on the dashboard (spec §9)", () => {
+describe("relative times on the dashboard", () => {
   const now = new Date("2026-11-22T12:00:00Z");
   const ago = (ms: number) => new Date(now.getTime() - ms);
   const H = 3600_000;

@@ -6,8 +6,8 @@ import {
   parseCatalogueFilter,
   partnerBadge,
   sortCatalogue,
-} from "#server/courses.server.ts";
-import { partnerBadgeLabel } from "#app/lib/catalogue.ts";
+} from "#server/catalogue/courses.server.ts";
+import { partnerBadgeLabel } from "#app/lib/catalogue/catalogue.ts";
 import { formatCoursePrice, formatDuration, formatPence, formatPrice } from "#app/lib/format.ts";
 
 const course = (title: string, partnerName: string | null = null) => ({ title, partnerName });

@@ -4,16 +4,14 @@ import {
   FIELD_MESSAGES,
   MESSAGES,
   checkCheckout,
-  formatUkPostcode,
-  isValidVatNumber,
-  normaliseVatNumber,
   readCheckoutForm,
 } from "#app/lib/checkout.ts";
+import { formatUkPostcode, isValidVatNumber, normaliseVatNumber } from "#app/lib/uk-billing.ts";
 import { parseForm } from "#app/lib/forms.ts";
 import { checkoutFormSchema } from "#app/lib/checkout.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 
-/** The checkout's billing rules (issue 16), shared by the browser and the server. */
+/** The checkout's billing rules (decision 0015), shared by the browser and the server. */
 
 function form(fields: Record<string, string>) {
   const data = new FormData();
@@ -56,12 +54,37 @@ describe("billing details", () => {
     expect(values.termsAccepted).toBe(true);
   });
 
-  it("organisation, address line 1, town and postcode are required, each marked", () => {
-    for (const name of ["company", "addressLine1", "town", "postcode"] as const) {
+  it("an invoice needs address line 1, town and postcode, each marked; the organisation is optional", () => {
+    for (const name of ["addressLine1", "town", "postcode"] as const) {
       const problem = check({ ...complete, [name]: "   " });
       expect(problem?.toast).toEqual(MESSAGES.missingBilling);
       expect(problem?.fieldErrors).toEqual({ [name]: FIELD_MESSAGES[name] });
     }
+    // An individual: the invoice is addressed to them.
+    expect(check({ ...complete, company: "" })).toBeNull();
+  });
+
+  it("a card payment may leave the address out, but not half of it", () => {
+    const withoutAddress = {
+      ...complete,
+      company: "",
+      addressLine1: "",
+      addressLine2: "",
+      town: "",
+      postcode: "",
+    };
+    const { values } = readCheckoutForm(form(withoutAddress));
+    expect(checkCheckout(values, "card")).toBeNull();
+    expect(checkCheckout(values, "invoice")?.fieldErrors).toEqual({
+      addressLine1: FIELD_MESSAGES.addressLine1,
+      town: FIELD_MESSAGES.town,
+      postcode: FIELD_MESSAGES.postcode,
+    });
+    const half = readCheckoutForm(form({ ...withoutAddress, addressLine1: "12 Babbage Street" }));
+    expect(checkCheckout(half.values, "card")?.fieldErrors).toEqual({
+      town: FIELD_MESSAGES.town,
+      postcode: FIELD_MESSAGES.postcode,
+    });
   });
 
   it("address line 2, PO number and VAT number are optional", () => {
@@ -155,7 +178,7 @@ describe("billing details", () => {
     });
     expect(problem?.toast).toEqual(MESSAGES.missingBilling);
     expect(Object.keys(problem!.fieldErrors).sort()).toEqual(
-      ["acceptTerms", "addressLine1", "company", "postcode", "town", "vatNumber"].sort(),
+      ["acceptTerms", "addressLine1", "postcode", "town", "vatNumber"].sort(),
     );
     expect(problem!.fieldErrors.postcode).toBe(FIELD_MESSAGES.invalidPostcode);
   });
@@ -176,7 +199,7 @@ describe("billing details", () => {
 
 describe("seller details on public pages", () => {
   it("show each detail only when set; a registered office only for a company", async () => {
-    const { sellerFacts } = await import("#app/lib/seller.ts");
+    const { sellerFacts } = await import("#app/lib/orders/seller.ts");
     const bare = {
       legalName: "NightWatch",
       addressLines: ["London", "United Kingdom"],

@@ -9,7 +9,7 @@ import {
   courseArtworkUrl,
   courseOgImageUrl,
   OG_ARTWORK,
-} from "#server/course-artwork.server.ts";
+} from "#server/catalogue/course-artwork.server.ts";
 
 /** Generated course artwork (decision 0022): the same course always, every course its own. */
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { groupTrainingMenu, isPromotedTrainingCourse } from "#server/courses.server.ts";
+import {
+  groupTrainingMenu,
+  isPromotedTrainingCourse,
+} from "#server/catalogue/navigation.server.ts";
 
 describe("isPromotedTrainingCourse (footer and home keyword rule)", () => {
   const course = (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseEditorHtml } from "#app/lib/editor-html.ts";
+import { normaliseEditorHtml } from "#app/lib/catalogue/editor-html.ts";
 
 describe("normaliseEditorHtml (Quill 2.0.3 writes every space as &nbsp;)", () => {
   it("turns single spaces back into spaces so text wraps", () => {

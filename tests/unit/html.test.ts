@@ -273,6 +273,23 @@ describe("sanitizeCourseHtml keeps what the toolbar makes", () => {
     );
   });
 
+  it("keeps a /media/ image only when it names one of our files, exactly", () => {
+    for (const src of [
+      "/media/../db/pglite",
+      "/media/thumbnails/../../secrets.png",
+      "/media/%2e%2e/x.png",
+      "/media/other-folder/x.png",
+      "/media/thumbnails/x.png?y=1",
+      "/media/thumbnails/",
+      "/media/content/sub/x.png",
+    ]) {
+      expect(sanitizeCourseHtml(`<p><img src="${src}"></p>`), src).toBe("<p></p>");
+    }
+    expect(sanitizeCourseHtml('<p><img src="/media/content/photo-1.webp"></p>')).toBe(
+      '<p><img src="/media/content/photo-1.webp" alt="" loading="lazy" decoding="async" /></p>',
+    );
+  });
+
   it("drops classes and styles the toolbar cannot make, keeping the rest", () => {
     expect(
       sanitizeCourseHtml(

@@ -8,20 +8,20 @@ import {
   normaliseEmail,
   safeReturnPath,
   SERVICE_INTERESTS,
-} from "#app/lib/inquiry-schemas.ts";
+} from "#app/lib/inquiries/schemas.ts";
 import { retryDelayMs } from "#server/email/worker.server.ts";
+import { escapeHtml } from "#server/email/templates/layout.server.ts";
 import {
-  escapeHtml,
   renderAdminAlert,
   renderVisitorConfirmation,
   type InquiryEmailData,
-} from "#server/email/templates.server.ts";
+} from "#server/email/templates/inquiry.server.ts";
 import {
   inquiryTypeForService,
   licenceMessage,
   messageWithServiceInterest,
-} from "#server/inquiries.server.ts";
-import { isUniqueViolation } from "#server/newsletter.server.ts";
+} from "#server/inquiries/inquiries.server.ts";
+import { isUniqueViolation } from "#server/db/errors.server.ts";
 
 describe("inquiry_type from the service interest", () => {
   it.each([
@@ -106,7 +106,7 @@ describe("enquiry schema", () => {
       "Company must be at most 200 characters",
     );
     expect(errors({ phone: "1".repeat(51) }).phone).toBe("Phone must be at most 50 characters");
-    // Free text (spec §5): extensions and labels are part of real numbers.
+    // Free text: extensions and labels are part of real numbers.
     expect(errors({ phone: "020 7946 0000 ext 12" })).toEqual({});
     expect(errors({ phone: "Mobile: 07700 900123" })).toEqual({});
     expect(errors({ message: "x".repeat(5001) }).message).toBe(

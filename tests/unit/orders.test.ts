@@ -13,7 +13,7 @@ import {
   parseOrderFilters,
   type OrderStatus,
   type PaymentMethod,
-} from "#app/lib/orders.ts";
+} from "#app/lib/orders/orders.ts";
 import { isPurchasable, orderTotal, priceToPence } from "#server/orders/pricing.server.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 import {
@@ -22,7 +22,7 @@ import {
   canTransition,
   type TransitionSource,
 } from "#server/orders/state-machine.server.ts";
-import { statusForEvent } from "#server/payments/stripe.server.ts";
+import { statusForEvent } from "#server/payments/stripe-webhook.server.ts";
 
 describe("pricing from the database's decimal strings", () => {
   it.each([

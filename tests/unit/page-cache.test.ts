@@ -1,6 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { brotliWindowBits, preferredEncoding } from "#server/page-cache.server.ts";
+import { brotliWindowBits, pageCacheKey, preferredEncoding } from "#server/page-cache.server.ts";
 
 describe("page cache: the encoding a client is sent", () => {
   it("prefers brotli, then gzip, whatever the client's order", () => {
@@ -43,5 +43,28 @@ describe("page cache: the brotli window", () => {
     const small = compress(brotliWindowBits(page.length));
     expect(small.length).toBe(compress(22).length);
     expect(brotliDecompressSync(small).equals(page)).toBe(true);
+  });
+});
+
+describe("page cache: the URL a page is kept under", () => {
+  it("drops every query parameter no page reads (tracking tags, cache-busters)", () => {
+    expect(pageCacheKey("/")).toBe("/");
+    expect(pageCacheKey("/?utm_source=x&utm_medium=y&r=8f3a")).toBe("/");
+    expect(pageCacheKey("/about?fbclid=abc&gclid=def&")).toBe("/about");
+  });
+
+  it("keeps the ones a page reads, in a fixed order, whatever came with them", () => {
+    expect(pageCacheKey("/services/counter-fraud-training?utm_source=x&partner=acme")).toBe(
+      "/services/counter-fraud-training?partner=acme",
+    );
+    expect(pageCacheKey("/quote?service=training&r=1")).toBe("/quote?service=training");
+    expect(pageCacheKey("/courses/a?r=2&quote=any&licence=1")).toBe(
+      "/courses/a?licence=1&quote=any",
+    );
+    expect(pageCacheKey("/x?partner=a%20b&partner=c")).toBe("/x?partner=a+b&partner=c");
+  });
+
+  it("leaves the path exactly as it was sent", () => {
+    expect(pageCacheKey("/courses/%2e%2e/x?utm_source=1")).toBe("/courses/%2e%2e/x");
   });
 });

@@ -7,7 +7,7 @@ import {
   REFUND_MESSAGES,
   refundFormSchemaFor,
   refundReasonText,
-} from "#app/lib/refunds.ts";
+} from "#app/lib/orders/refunds.ts";
 
 describe("the refund form's amount: pounds as typed → whole pence, without floats", () => {
   it.each([

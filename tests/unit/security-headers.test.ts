@@ -55,14 +55,16 @@ describe("security headers", () => {
     expect(scripts?.split(" ")).toEqual(["'self'", `'nonce-${first}'`]);
   });
 
-  it("a shared page: its inline scripts by SHA-256 hash, script files by origin", async () => {
+  it("a shared page: the inline scripts it wrote by SHA-256 hash, script files by origin", async () => {
     const { documentPolicy, inlineScriptHashes } = await load("http://localhost:3000");
     // The example of the CSP specification: alert('Hello, world.');
     const html =
-      `<head><script>alert('Hello, world.');</script><script src="/assets/a.js"></script></head>` +
-      `<body><script type="module">import "/x.js";</script>` +
-      `<script>alert('Hello, world.');</script></body>`;
-    const hashes = inlineScriptHashes(html);
+      `<head><script nonce="R1">alert('Hello, world.');</script><script src="/assets/a.js"></script></head>` +
+      `<body><script type="module" nonce="R1">import "/x.js";</script>` +
+      `<script nonce="R1">alert('Hello, world.');</script>` +
+      // Injected (stored or reflected content): without the render's mark, never named.
+      `<script>steal(document.cookie)</script><script nonce="guess">steal()</script></body>`;
+    const hashes = inlineScriptHashes(html, "R1");
     expect(hashes).toEqual([
       "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='",
       expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/),
@@ -72,5 +74,7 @@ describe("security headers", () => {
     expect(policy).not.toContain("nonce");
     expect(/script-src [^;]*unsafe/.test(policy)).toBe(false);
     expect(documentPolicy({ hashes: [] })).toContain("script-src 'self'; ");
+    // Without a mark to go by, nothing is named.
+    expect(inlineScriptHashes(html, "")).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isSlugVariant, nextFreeSlug, slugify } from "#app/lib/slug.ts";
-import { categoryFormSchema } from "#app/lib/category-form.ts";
-import { courseFormSchema, SLUG_INVALID } from "#app/lib/course-form.ts";
+import { isSlugVariant, nextFreeSlug, slugify } from "#app/lib/catalogue/slug.ts";
+import { categoryFormSchema } from "#app/lib/catalogue/category-form.ts";
+import { courseFormSchema, SLUG_INVALID } from "#app/lib/catalogue/course-form.ts";
 import { isWebUrl } from "#app/lib/admin-form.ts";
-import { publicUrlOrNull } from "#server/courses.server.ts";
+import { publicUrlOrNull } from "#server/catalogue/courses.server.ts";
 
-describe("slugify (spec §5: lower-case, runs of non-alphanumerics → '-', hyphens trimmed)", () => {
+describe("slugify (lower-case, runs of non-alphanumerics → '-', hyphens trimmed)", () => {
   it.each([
     ["Fraud Prevention", "fraud-prevention"],
     ["  Fraud   Prevention  ", "fraud-prevention"],

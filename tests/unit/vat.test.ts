@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatVatRate, lineAmounts, vatLabel } from "#app/lib/vat.ts";
+import { formatVatRate, lineAmounts, vatLabel } from "#app/lib/orders/vat.ts";
 import { creditAmounts } from "#server/invoices/documents.server.ts";
-import { documentFilename, winAnsiText } from "#server/invoices/pdf.server.ts";
+import { documentFilename, winAnsiText } from "#server/invoices/pdf-text.server.ts";
 
-/** VAT in whole pence (issue 16): per line, halves rounded up, net + VAT = total always. */
+/** VAT in whole pence (decision 0015): per line, halves rounded up, net + VAT = total always. */
 
 const EXCL = { rateBasisPoints: 2000, pricesIncludeVat: false };
 const INCL = { rateBasisPoints: 2000, pricesIncludeVat: true };

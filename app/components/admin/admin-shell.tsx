@@ -20,8 +20,8 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useNavigation } from "react-router";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { Button } from "#app/components/ui/button.tsx";
-import { ADMIN_NAV, ADMIN_SECURITY_NAV, type AdminNavPath } from "#app/lib/admin-nav.ts";
-import { cn } from "#app/lib/cn.ts";
+import { ADMIN_NAV, ADMIN_SECURITY_NAV, type AdminNavPath } from "#app/lib/admin/nav.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 const ICONS: Record<AdminNavPath, typeof LayoutDashboard> = {
@@ -103,7 +103,7 @@ function SidebarContent({ email, onNavigate }: { email: string; onNavigate?: () 
 }
 
 /**
- * The admin layout (spec §2 Admin area): a collapsible sidebar and a top bar. From 768 px the
+ * The admin layout (decision 0004): a collapsible sidebar and a top bar. From 768 px the
  * sidebar sits beside the page and the toggle hides or shows it; on a phone it is a drawer over
  * the page, closed by a link, Escape or a tap outside.
  */

@@ -10,7 +10,7 @@ import {
   INQUIRY_TYPE_LABELS,
   type InquiryStatus,
   type InquiryType,
-} from "#app/lib/admin-inquiries.ts";
+} from "#app/lib/inquiries/admin.ts";
 
 /** Pieces the admin screens share: page heading, stat cards, badges, paging. */
 

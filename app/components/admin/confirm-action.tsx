@@ -1,4 +1,4 @@
-import type { ReactElement, ReactNode } from "react";
+import type { ComponentProps, ReactElement, ReactNode } from "react";
 import { Trash2 } from "lucide-react";
 import {
   AlertDialog,
@@ -16,9 +16,14 @@ import { Button } from "#app/components/ui/button.tsx";
 /**
  * An admin action that asks first: the trigger opens the spec's question, and only the confirm
  * button runs `onConfirm`. Radix's alert dialog keeps focus inside and returns it to the trigger.
+ * Without a trigger the question is opened from outside (`open`, `onOpenChange`), and
+ * `onCloseAutoFocus` says where focus goes back to.
  */
 export function ConfirmAction({
   trigger,
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
   question,
   detail,
   cancelLabel = "Cancel",
@@ -28,7 +33,10 @@ export function ConfirmAction({
   children,
 }: {
   /** The button that opens the question (its accessible name is what tests and readers find). */
-  trigger: ReactElement;
+  trigger?: ReactElement;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  onCloseAutoFocus?: ComponentProps<typeof AlertDialogContent>["onCloseAutoFocus"];
   question: string;
   detail: ReactNode;
   cancelLabel?: string;
@@ -40,9 +48,9 @@ export function ConfirmAction({
   children?: ReactNode;
 }) {
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent>
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      {trigger ? <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger> : null}
+      <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <AlertDialogHeader>
           <AlertDialogTitle>{question}</AlertDialogTitle>
           <AlertDialogDescription>{detail}</AlertDialogDescription>
@@ -60,9 +68,9 @@ export function ConfirmAction({
 }
 
 /**
- * A delete button that asks first, then calls `onConfirm`. The question is spec §8's sentence
- * word for word ('Are you sure you want to delete this course?'); the line under it names what
- * goes ('The course ‘Fraud Basics’ will be deleted. This cannot be undone.').
+ * A delete button that asks first, then calls `onConfirm`. The question is the product's fixed
+ * sentence word for word ('Are you sure you want to delete this course?'); the line under it names
+ * what goes ('The course ‘Fraud Basics’ will be deleted. This cannot be undone.').
  */
 export function ConfirmDelete({
   question,

@@ -7,12 +7,8 @@ import {
   Dialog,
   DIALOG_FORM,
   DialogBody,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
+  DialogFormBody,
+  DialogPanel,
 } from "#app/components/ui/dialog.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect, SelectOptions } from "#app/components/ui/select.tsx";
@@ -23,8 +19,8 @@ import {
   NOTES_MAX_LENGTH,
   modalityLabel,
   type AdminInquiry,
-} from "#app/lib/admin-inquiries.ts";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+} from "#app/lib/inquiries/admin.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
 
 /** The Inquiries screen's dialogs: an inquiry's details, and its status and notes. */
@@ -47,13 +43,11 @@ export function InquiryDetailsDialog({
 }) {
   return (
     <Dialog open={inquiry !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="sm:max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Inquiry Details</DialogTitle>
-          <DialogDescription>
-            {inquiry ? `Received ${formatDateTime(inquiry.createdAt)}` : null}
-          </DialogDescription>
-        </DialogHeader>
+      <DialogPanel
+        className="sm:max-w-2xl"
+        title="Inquiry Details"
+        description={inquiry ? `Received ${formatDateTime(inquiry.createdAt)}` : null}
+      >
         {inquiry ? (
           <DialogBody>
             <dl className="grid gap-3">
@@ -94,7 +88,7 @@ export function InquiryDetailsDialog({
             </dl>
           </DialogBody>
         ) : null}
-      </DialogContent>
+      </DialogPanel>
     </Dialog>
   );
 }
@@ -115,18 +109,24 @@ export function InquiryUpdateDialog({
 
   return (
     <Dialog open={inquiry !== null} onOpenChange={(open) => !open && !busy && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Update Inquiry</DialogTitle>
-          <DialogDescription>
-            {inquiry ? `Change the status or add notes for ${inquiry.name}'s inquiry.` : null}
-          </DialogDescription>
-        </DialogHeader>
+      <DialogPanel
+        title="Update Inquiry"
+        description={
+          inquiry ? `Change the status or add notes for ${inquiry.name}'s inquiry.` : null
+        }
+      >
         {inquiry ? (
           <fetcher.Form method="post" className={DIALOG_FORM} key={inquiry.id}>
             <input type="hidden" name="intent" value="update" />
             <input type="hidden" name="id" value={inquiry.id} />
-            <DialogBody>
+            <DialogFormBody
+              busy={busy}
+              submit={
+                <Button type="submit" disabled={busy}>
+                  {busy ? "Updating..." : "Update Inquiry"}
+                </Button>
+              }
+            >
               <div className="grid gap-2">
                 <Label htmlFor="inquiry-status">Status</Label>
                 <NativeSelect id="inquiry-status" name="status" defaultValue={inquiry.status}>
@@ -143,20 +143,10 @@ export function InquiryUpdateDialog({
                   placeholder="Add internal notes about this inquiry..."
                 />
               </div>
-            </DialogBody>
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button type="button" variant="outline" disabled={busy}>
-                  Cancel
-                </Button>
-              </DialogClose>
-              <Button type="submit" disabled={busy}>
-                {busy ? "Updating..." : "Update Inquiry"}
-              </Button>
-            </DialogFooter>
+            </DialogFormBody>
           </fetcher.Form>
         ) : null}
-      </DialogContent>
+      </DialogPanel>
     </Dialog>
   );
 }

@@ -1,5 +1,5 @@
-import { useId, useState } from "react";
-import { Ban, CheckCircle2, FileText, ShieldCheck } from "lucide-react";
+import { useId, useState, type ComponentProps } from "react";
+import { Ban, CheckCircle2, FileText, ShieldCheck, type LucideIcon } from "lucide-react";
 import { useFetcher, useRevalidator } from "react-router";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
@@ -11,11 +11,12 @@ import { formatPence } from "#app/lib/format.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
 import {
   ADMIN_ACTION_LABELS,
+  ORDER_LIST_STATUS_LABELS,
   ORDER_RELEASED_MESSAGE,
-  ORDER_STATUS_LABELS,
   type AdminOrder,
+  type OrderListStatus,
   type OrderStatus,
-} from "#app/lib/orders.ts";
+} from "#app/lib/orders/orders.ts";
 
 /** The parts the Payments list and the order page share: status badge, students, actions. */
 
@@ -24,16 +25,19 @@ export type StatusAnswer = FormAnswer<{ status: OrderStatus; released?: boolean 
 
 export { ORDER_RELEASED_MESSAGE };
 
-const STATUS_BADGE: Record<OrderStatus, BadgeVariant> = {
+const STATUS_BADGE: Record<OrderListStatus, BadgeVariant> = {
   pending: "warning",
   invoiced: "info",
   paid: "success",
+  partly_refunded: "info",
+  refunded: "muted",
   failed: "destructive",
   canceled: "muted",
 };
 
-export function OrderStatusBadge({ status }: { status: OrderStatus }) {
-  return <Badge variant={STATUS_BADGE[status]}>{ORDER_STATUS_LABELS[status]}</Badge>;
+/** The order's status as shown (a paid order with refunds: 'Partly refunded' or 'Refunded'). */
+export function OrderStatusBadge({ status }: { status: OrderListStatus }) {
+  return <Badge variant={STATUS_BADGE[status]}>{ORDER_LIST_STATUS_LABELS[status]}</Badge>;
 }
 
 export function buyerName(order: Pick<AdminOrder, "buyerFirstName" | "buyerLastName">): string {
@@ -60,6 +64,30 @@ function orderNamed(order: AdminOrder): string {
   return `order ${order.reference} (${who})`;
 }
 
+/**
+ * A small button that opens the question for one order's status change; its accessible name
+ * names the order ('Mark Paid – Ada Lovelace's order NW-…').
+ */
+function OrderActionButton({
+  order,
+  action,
+  icon: Icon,
+  children,
+  ...props
+}: ComponentProps<typeof Button> & { order: AdminOrder; action: string; icon: LucideIcon }) {
+  return (
+    <Button
+      type="button"
+      size="sm"
+      aria-label={`${action} – ${buyerName(order)}'s order ${order.reference}`}
+      {...props}
+    >
+      <Icon aria-hidden />
+      {children}
+    </Button>
+  );
+}
+
 function ConfirmMarkInvoiced({
   order,
   disabled,
@@ -73,15 +101,9 @@ function ConfirmMarkInvoiced({
   return (
     <ConfirmAction
       trigger={
-        <Button
-          type="button"
-          size="sm"
-          disabled={disabled}
-          aria-label={`${label} – ${buyerName(order)}'s order ${order.reference}`}
-        >
-          <FileText aria-hidden />
+        <OrderActionButton order={order} action={label} icon={FileText} disabled={disabled}>
           {label}
-        </Button>
+        </OrderActionButton>
       }
       question={`Mark ${order.reference} as invoiced?`}
       detail={`The invoice PDF for ${orderNamed(order)}, ${formatPence(order.totalAmountCents)}, will be issued and e-mailed to the buyer at ${order.buyerEmail}. An issued invoice is final: its number cannot be reused.`}
@@ -106,15 +128,9 @@ function ConfirmMarkPaid({
   return (
     <ConfirmAction
       trigger={
-        <Button
-          type="button"
-          size="sm"
-          disabled={disabled}
-          aria-label={`${label} – ${buyerName(order)}'s order ${order.reference}`}
-        >
-          <CheckCircle2 aria-hidden />
+        <OrderActionButton order={order} action={label} icon={CheckCircle2} disabled={disabled}>
           {label}
-        </Button>
+        </OrderActionButton>
       }
       question={`Mark ${order.reference} as paid?`}
       detail={`This records the payment of ${formatPence(order.totalAmountCents)} for ${orderNamed(order)} and cannot be undone. A receipt will be e-mailed to the buyer at ${order.buyerEmail}, and joining details to each student:`}
@@ -149,18 +165,17 @@ function ConfirmCancel({
   return (
     <ConfirmAction
       trigger={
-        <Button
-          type="button"
-          size="sm"
+        <OrderActionButton
+          order={order}
+          action="Cancel"
+          icon={Ban}
           variant="outline"
           disabled={disabled}
-          aria-label={`Cancel – ${buyerName(order)}'s order ${order.reference}`}
           // Each time the question opens, notifying the buyer is ticked again.
           onClick={() => setNotify(true)}
         >
-          <Ban aria-hidden />
           {ADMIN_ACTION_LABELS.canceled ?? "Cancel"}
-        </Button>
+        </OrderActionButton>
       }
       question="Are you sure you want to cancel this order?"
       detail={`Cancelling ${orderNamed(order)} cannot be undone: a cancelled order cannot be reopened.`}

@@ -3,16 +3,20 @@ import type QuillType from "quill";
 import quillSnowCss from "quill/dist/quill.snow.css?url";
 import editorCss from "./rich-text-editor.css?url";
 import { Textarea } from "#app/components/ui/textarea.tsx";
-import { checkImageFile, EDITOR_IMAGE_ACCEPT, MEDIA_FILE_FIELD } from "#app/lib/image-upload.ts";
-import { normaliseEditorHtml } from "#app/lib/editor-html.ts";
-import { toast } from "#app/lib/toast.ts";
+import {
+  checkImageFile,
+  EDITOR_IMAGE_ACCEPT,
+  MEDIA_FILE_FIELD,
+} from "#app/lib/admin/image-upload.ts";
+import { normaliseEditorHtml } from "#app/lib/catalogue/editor-html.ts";
+import { toast } from "#app/lib/ui/toast.ts";
 
 /**
- * The course content editor (spec §5 'Rich-text editor'): Quill 2 with exactly the toolbar the
- * spec lists. Quill is imported inside an effect, so it is only ever downloaded by an admin page
- * that shows the editor and never runs on the server. The HTML goes into a hidden input, so the
- * surrounding form posts normally; the server sanitises it on save and again on render.
- * Before Quill has loaded (or without JavaScript) a plain textarea stands in.
+ * The course content editor (docs/rules.md, Catalogue and courses; decision 0006): Quill 2 with
+ * exactly the toolbar the spec lists. Quill is imported inside an effect, so it is only ever
+ * downloaded by an admin page that shows the editor and never runs on the server. The HTML goes
+ * into a hidden input, so the surrounding form posts normally; the server sanitises it on save and
+ * again on render. Before Quill has loaded (or without JavaScript) a plain textarea stands in.
  */
 
 /** Stylesheets for the route that shows the editor (its `links`). */
@@ -139,7 +143,8 @@ export function RichTextEditor({
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       type LinkFormat = { new (...args: any[]): object; sanitize(url: string): string };
       const Link = Quill.import("formats/link") as LinkFormat;
-      // Links: http, https, mailto and tel only; a bare 'example.co.uk' becomes https://example.co.uk.
+      // Links: http, https, mailto and tel only; a bare 'example.co.uk' becomes
+      // https://example.co.uk.
       class CourseLink extends Link {
         static PROTOCOL_WHITELIST = LINK_PROTOCOLS;
         static override sanitize(url: string): string {

@@ -13,7 +13,7 @@ import {
   SUSPECTED_SPAM_LABEL,
   type SpamFilter,
   type SpamReason,
-} from "#app/lib/suspected-spam.ts";
+} from "#app/lib/admin/suspected-spam.ts";
 
 /**
  * What the Inquiries, Newsletter and Payments screens show of suspected spam (decision 0012):

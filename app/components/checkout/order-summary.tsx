@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import type { CheckoutCourse } from "#app/lib/checkout.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { formatVatRate, lineAmounts, vatLabel, type VatTerms } from "#app/lib/vat.ts";
+import { formatVatRate, lineAmounts, vatLabel, type VatTerms } from "#app/lib/orders/vat.ts";
 
 /**
  * The course's picture (its thumbnail, else its generated artwork: `findCheckoutCourse`), title
@@ -41,7 +41,7 @@ function CourseSummaryHeader({ course }: { course: CheckoutCourse }) {
 /**
  * The booking's price, places and amounts; `children` are the ways to pay beneath them. Prices
  * say whether they include VAT; a VAT-registered seller's summary shows net, VAT and total
- * (worked out as the server stores them, app/lib/vat.ts), anyone else's just the total.
+ * (worked out as the server stores them, app/lib/orders/vat.ts), anyone else's just the total.
  */
 export function BookingSummary({
   course,

@@ -1,13 +1,13 @@
 import { CreditCard, ExternalLink, FileText, Info } from "lucide-react";
 import { Link } from "react-router";
-import { fieldIds } from "#app/components/forms/form-parts.tsx";
+import { fieldIds } from "#app/components/forms/fields.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { FIELD, type CheckoutIntent } from "#app/lib/checkout.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
 
 /**
- * Spec §4: the payment page opens in a new tab; this notice links to it in case a popup blocker
- * stopped it.
+ * The payment page opens in a new tab (docs/rules.md, Checkout and orders); this notice links to it
+ * in case a popup blocker stopped it.
  */
 export function PaymentOpenedNotice({ url }: { url: string }) {
   return (

@@ -1,4 +1,5 @@
-import { controlProps, Field, useFormActionTo } from "#app/components/forms/form-parts.tsx";
+import { controlProps, Field, fieldOf } from "#app/components/forms/fields.tsx";
+import { useFormActionTo } from "#app/components/forms/form-parts.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import {
   Card,
@@ -29,8 +30,9 @@ export type FieldState = { errors: FieldErrors; defaults: Record<string, string>
 
 /**
  * Who is paying, and where the invoice goes: the buyer's name, e-mail and phone, the
- * organisation and its billing address, and the optional PO and VAT numbers finance teams want
- * on the invoice. Uncontrolled: the country starts as the United Kingdom.
+ * organisation if any and the billing address (needed for an invoice, optional for a card
+ * payment: app/lib/checkout.ts), and the optional PO and VAT numbers finance teams want on the
+ * invoice. Uncontrolled: the country starts as the United Kingdom.
  */
 export function BillingInformation(field: FieldState) {
   return (
@@ -69,7 +71,7 @@ export function BillingInformation(field: FieldState) {
           {...field}
           name={FIELD.company}
           label="Organisation"
-          required
+          hint="The organisation to invoice, if any; otherwise the invoice is addressed to you."
           autoComplete="organization"
           className="sm:col-span-2"
         />
@@ -77,7 +79,7 @@ export function BillingInformation(field: FieldState) {
           {...field}
           name={FIELD.addressLine1}
           label="Address Line 1"
-          required
+          hint="A billing address is needed for an invoice; paying by card, you may leave it out."
           autoComplete="address-line1"
           className="sm:col-span-2"
         />
@@ -92,21 +94,13 @@ export function BillingInformation(field: FieldState) {
           {...field}
           name={FIELD.town}
           label="Town or City"
-          required
           autoComplete="address-level2"
         />
-        <TextField
-          {...field}
-          name={FIELD.postcode}
-          label="Postcode"
-          required
-          autoComplete="postal-code"
-        />
+        <TextField {...field} name={FIELD.postcode} label="Postcode" autoComplete="postal-code" />
         <TextField
           {...field}
           name={FIELD.country}
           label="Country"
-          required
           autoComplete="country-name"
           initial={DEFAULT_COUNTRY}
         />
@@ -189,10 +183,8 @@ export function StudentInformation({
             sheet shows the blocks it asks for, and 'Update' redraws them for old browsers. */}
         {mode === "others" || !hydrated ? (
           <Field
-            baseId={BASE_ID}
-            name={FIELD.quantity}
+            {...fieldOf(BASE_ID, FIELD.quantity, field.errors)}
             label="Number of students"
-            errors={field.errors}
             className="max-w-xs"
           >
             <NativeSelect
@@ -286,11 +278,10 @@ function TextField({
   const control = controlProps(BASE_ID, name, errors);
   return (
     <Field
-      baseId={BASE_ID}
-      name={name}
+      {...fieldOf(BASE_ID, name, errors)}
       label={label}
       required={required}
-      errors={errors}
+      hint={hint}
       className={className}
     >
       <Input
@@ -303,11 +294,6 @@ function TextField({
         aria-required={required ? true : undefined}
         defaultValue={defaults[name] ?? initial}
       />
-      {hint ? (
-        <p id={hintId} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
     </Field>
   );
 }

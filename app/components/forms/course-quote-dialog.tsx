@@ -1,15 +1,8 @@
 import { cloneElement, isValidElement, useEffect, useRef, useState, type ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { useLazyDialog } from "#app/components/ui/lazy-dialog.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import {
   courseQuoteSchema,
@@ -17,13 +10,16 @@ import {
   MODALITIES,
   MODALITY_LABELS,
   type Modality,
-} from "#app/lib/inquiry-schemas.ts";
+} from "#app/lib/inquiries/schemas.ts";
 import {
   ContactField,
-  NameAndEmailFields,
   controlProps,
   Field,
   fieldIds,
+  fieldOf,
+  NameAndEmailFields,
+} from "./fields.tsx";
+import {
   FormMessage,
   HiddenFormFields,
   SuccessPanel,
@@ -44,6 +40,7 @@ const FAILURE = { title: "Error", description: "Failed to submit your inquiry. P
 const QUOTE_PARAM = "quote";
 
 type Course = { id: string; title: string };
+type TriggerProps = { type?: string; "aria-haspopup"?: "dialog"; "aria-expanded"?: boolean };
 
 /**
  * Course quote / enrolment dialog. `children` is the trigger (pass a `<Button>` without a
@@ -57,6 +54,8 @@ export function CourseQuoteDialog(props: {
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  const dialog = useLazyDialog();
+  const trigger = useRef<HTMLFormElement>(null);
   const [params] = useSearchParams();
   const key = props.modality ?? "any";
   const formId = `course-quote-${props.course.id}-${key}`;
@@ -67,29 +66,40 @@ export function CourseQuoteDialog(props: {
 
   return (
     <>
-      <Dialog open={open} onOpenChange={setOpen}>
-        {/* Without JavaScript the trigger submits this GET form and the page shows the form. */}
-        <form
-          method="get"
-          action={`#${anchor}`}
-          className="contents"
-          onSubmit={(event) => event.preventDefault()}
+      {/* Without JavaScript the trigger submits this GET form and the page shows the form. */}
+      <form
+        ref={trigger}
+        method="get"
+        action={`#${anchor}`}
+        className="contents"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = event.currentTarget;
+          // The dialog's code comes with the first click; if it can't, the page shows the form.
+          dialog.load().then(
+            () => setOpen(true),
+            () => form.submit(),
+          );
+        }}
+      >
+        <input type="hidden" name={QUOTE_PARAM} value={key} />
+        {/* A submit button, so that without JavaScript it submits the GET form above. */}
+        {isValidElement<TriggerProps>(props.children)
+          ? cloneElement(props.children, {
+              type: "submit",
+              "aria-haspopup": "dialog",
+              "aria-expanded": open,
+            })
+          : props.children}
+      </form>
+      {dialog.Window ? (
+        <dialog.Window
+          open={open}
+          onOpenChange={setOpen}
+          title={props.course.title}
+          description="Tell us what you need and our training team will get back to you within 24 hours."
+          returnFocus={() => trigger.current?.querySelector("button")}
         >
-          <input type="hidden" name={QUOTE_PARAM} value={key} />
-          <DialogTrigger asChild>
-            {/* A submit button, so that without JavaScript it submits the GET form above. */}
-            {isValidElement<{ type?: string }>(props.children)
-              ? cloneElement(props.children, { type: "submit" })
-              : props.children}
-          </DialogTrigger>
-        </form>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{props.course.title}</DialogTitle>
-            <DialogDescription>
-              Tell us what you need and our training team will get back to you within 24 hours.
-            </DialogDescription>
-          </DialogHeader>
           <CourseQuoteFormBody
             key={cycle.version}
             cycle={cycle}
@@ -98,8 +108,8 @@ export function CourseQuoteDialog(props: {
             formId={formId}
             anchor={anchor}
           />
-        </DialogContent>
-      </Dialog>
+        </dialog.Window>
+      ) : null}
       {showInPage && !open ? (
         <section
           id={anchor}
@@ -248,11 +258,9 @@ function CourseQuoteFormBody({
           {showClassroom ? (
             <>
               <Field
-                baseId={base}
-                name="attendees"
+                {...fieldOf(base, "attendees", errors)}
                 label={hydrated ? "Number of Attendees" : "Number of Attendees (face-to-face)"}
                 required={hydrated}
-                errors={errors}
               >
                 <Input
                   {...controlProps(base, "attendees", errors)}
@@ -266,10 +274,8 @@ function CourseQuoteFormBody({
                 />
               </Field>
               <Field
-                baseId={base}
-                name="budget"
+                {...fieldOf(base, "budget", errors)}
                 label={hydrated ? "Budget (optional)" : "Budget (face-to-face, optional)"}
-                errors={errors}
               >
                 <Input
                   {...controlProps(base, "budget", errors)}
@@ -282,8 +288,7 @@ function CourseQuoteFormBody({
           ) : null}
         </div>
         <Field
-          baseId={base}
-          name="message"
+          {...fieldOf(base, "message", errors)}
           label={
             !hydrated
               ? "Training requirements (required for face-to-face)"
@@ -292,7 +297,6 @@ function CourseQuoteFormBody({
                 : "Message (optional)"
           }
           required={hydrated && modality === "face_to_face"}
-          errors={errors}
         >
           <Textarea
             {...controlProps(base, "message", errors)}

@@ -7,12 +7,9 @@ import {
   SERVICE_INTERESTS,
   SERVICE_LABELS,
   type ServiceInterest,
-} from "#app/lib/inquiry-schemas.ts";
+} from "#app/lib/inquiries/schemas.ts";
+import { ContactField, controlProps, Field, fieldOf, NameAndEmailFields } from "./fields.tsx";
 import {
-  ContactField,
-  NameAndEmailFields,
-  controlProps,
-  Field,
   FormMessage,
   HiddenFormFields,
   SuccessPanel,
@@ -78,7 +75,7 @@ export function EnquiryForm(props: { defaultService?: ServiceInterest; id?: stri
           />
           <ContactField field="phone" baseId={base} errors={errors} defaultValue={initial.phone} />
         </div>
-        <Field baseId={base} name="service" label="Service Interest" errors={errors}>
+        <Field {...fieldOf(base, "service", errors)} label="Service Interest">
           <NativeSelect
             {...controlProps(base, "service", errors)}
             defaultValue={initial.service ?? props.defaultService ?? ""}
@@ -91,7 +88,7 @@ export function EnquiryForm(props: { defaultService?: ServiceInterest; id?: stri
             ))}
           </NativeSelect>
         </Field>
-        <Field baseId={base} name="message" label="Message" required errors={errors}>
+        <Field {...fieldOf(base, "message", errors)} label="Message" required>
           <Textarea
             {...controlProps(base, "message", errors)}
             required

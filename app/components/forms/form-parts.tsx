@@ -1,27 +1,26 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useActionData, useFetcher, useFormAction } from "react-router";
 import type { $ZodType } from "zod/v4/core";
 import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
-import { cn } from "#app/lib/cn.ts";
 import {
   focusFirstInvalid,
-  parseForm,
+  isFormAnswer,
+  checkBeforePost,
+  newSubmissionKey,
+  SUBMISSION_KEY_FIELD,
   type FieldErrors,
   type FormFailure,
 } from "#app/lib/forms.ts";
 import {
   FORM_FIELD,
   FORM_ID_FIELD,
-  LIMITS,
   type FormResult,
   type InquiryForm,
-} from "#app/lib/inquiry-schemas.ts";
-import { toast, type ToastInput } from "#app/lib/toast.ts";
+} from "#app/lib/inquiries/schemas.ts";
+import { toast, type ToastInput } from "#app/lib/ui/toast.ts";
 import { useFormAnswer } from "./use-form-answer.ts";
 
-/** Pieces shared by the visitor forms: field layout, spam-guard fields, the submit cycle. */
+/** Pieces shared by the visitor forms: spam-guard fields, answers, the submit cycle (fields: fields.tsx). */
 
 /** True once React has hydrated: lets forms keep working (and stay enabled) before and without JS. */
 export function useHydrated(): boolean {
@@ -48,7 +47,31 @@ export function useFormActionTo(targetId: string): string {
  */
 export const INVALID_POST_MESSAGE = "Please correct the fields marked below.";
 
-/** Which form this is, and the spam guard: a honeypot people never see. */
+/**
+ * The form's submission key: the server's in the HTML (so a post without JavaScript has one —
+ * shared by everyone the cached page reaches, which is why the server hashes it with the
+ * content), then a fresh one of this page's own once its scripts run. A double click or a
+ * repeated post sends the same key and gets the first answer (server/forms/submit-once.server.ts).
+ */
+export function SubmissionKeyField() {
+  const ref = useRef<HTMLInputElement>(null);
+  const [rendered] = useState(newSubmissionKey);
+  useEffect(() => {
+    if (ref.current) ref.current.value = newSubmissionKey();
+  }, []);
+  return (
+    <input
+      ref={ref}
+      type="hidden"
+      name={SUBMISSION_KEY_FIELD}
+      defaultValue={rendered}
+      // The server's key stays in the page until the effect replaces it: a known difference.
+      suppressHydrationWarning
+    />
+  );
+}
+
+/** Which form this is, its submission key, and the spam guard: a honeypot people never see. */
 export function HiddenFormFields({
   form,
   formId,
@@ -60,144 +83,8 @@ export function HiddenFormFields({
     <>
       {form !== "newsletter" ? <input type="hidden" name={FORM_FIELD} value={form} /> : null}
       <input type="hidden" name={FORM_ID_FIELD} value={formId} />
+      <SubmissionKeyField />
       <HoneypotField />
-    </>
-  );
-}
-
-export function fieldIds(baseId: string, name: string) {
-  return { id: `${baseId}-${name}`, errorId: `${baseId}-${name}-error` };
-}
-
-/** The attributes a control needs to be labelled, marked invalid and tied to its message. */
-export function controlProps(baseId: string, name: string, errors: FieldErrors) {
-  const { id, errorId } = fieldIds(baseId, name);
-  const error = errors[name];
-  return {
-    id,
-    name,
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? errorId : undefined,
-  } as const;
-}
-
-export function Field({
-  baseId,
-  name,
-  label,
-  required,
-  errors,
-  className,
-  children,
-}: {
-  baseId: string;
-  name: string;
-  label: ReactNode;
-  required?: boolean;
-  errors: FieldErrors;
-  className?: string;
-  children: ReactNode;
-}) {
-  const { id, errorId } = fieldIds(baseId, name);
-  const error = errors[name];
-  return (
-    <div className={cn("grid gap-2", className)}>
-      <Label htmlFor={id}>
-        {label}
-        {required ? (
-          <span aria-hidden="true" className="text-destructive">
-            {" "}
-            *
-          </span>
-        ) : null}
-      </Label>
-      {children}
-      {/* role=alert: a screen reader announces the message as soon as it appears. */}
-      {error ? (
-        <p id={errorId} role="alert" className="text-sm text-destructive">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-/** The contact details the inquiry forms ask for: label, input type, autofill hint and limit. */
-const CONTACT_FIELDS = {
-  name: { label: "Full Name", type: undefined, autoComplete: "name", maxLength: LIMITS.name },
-  email: { label: "Email", type: "email", autoComplete: "email", maxLength: LIMITS.email },
-  company: {
-    label: "Company",
-    type: undefined,
-    autoComplete: "organization",
-    maxLength: LIMITS.company,
-  },
-  phone: { label: "Phone", type: "tel", autoComplete: "tel", maxLength: LIMITS.phone },
-} as const;
-
-/** One contact detail as a labelled input with its message (`label` overrides the usual one). */
-export function ContactField({
-  field,
-  baseId,
-  errors,
-  defaultValue,
-  required,
-  label,
-}: {
-  field: keyof typeof CONTACT_FIELDS;
-  baseId: string;
-  errors: FieldErrors;
-  defaultValue: string | undefined;
-  required?: boolean;
-  label?: string;
-}) {
-  const spec = CONTACT_FIELDS[field];
-  return (
-    <Field
-      baseId={baseId}
-      name={field}
-      label={label ?? spec.label}
-      required={required}
-      errors={errors}
-    >
-      <Input
-        {...controlProps(baseId, field, errors)}
-        type={spec.type}
-        autoComplete={spec.autoComplete}
-        required={required}
-        maxLength={spec.maxLength}
-        defaultValue={defaultValue}
-      />
-    </Field>
-  );
-}
-
-/** The required name and e-mail every inquiry form opens with. */
-export function NameAndEmailFields({
-  baseId,
-  errors,
-  initial,
-}: {
-  baseId: string;
-  errors: FieldErrors;
-  initial: { name?: string; email?: string };
-}) {
-  return (
-    <>
-      <ContactField
-        field="name"
-        baseId={baseId}
-        errors={errors}
-        required
-        defaultValue={initial.name}
-      />
-      <ContactField
-        field="email"
-        baseId={baseId}
-        errors={errors}
-        required
-        defaultValue={initial.email}
-      />
     </>
   );
 }
@@ -254,11 +141,10 @@ interface SubmitCycleOptions {
  */
 export function useSubmitCycle(options: SubmitCycleOptions) {
   const fetcher = useFetcher<FormResult>();
-  const actionData = useActionData() as FormResult | undefined;
-  const pageResult =
-    actionData &&
-    typeof actionData === "object" &&
-    "formId" in actionData &&
+  // The page's answer, whichever route's action gave it: this form's only when it names it.
+  const actionData: unknown = useActionData();
+  const pageResult: FormResult | undefined =
+    isFormAnswer(actionData) &&
     actionData.form === options.form &&
     actionData.formId === options.formId
       ? actionData
@@ -294,13 +180,11 @@ export function useSubmitCycle(options: SubmitCycleOptions) {
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const parsed = parseForm(new FormData(event.currentTarget), options.schema);
-    if (!parsed.ok) {
-      event.preventDefault();
-      setErrors(parsed.fieldErrors);
-      const message = options.invalidToast?.(parsed.fieldErrors);
+    const found = checkBeforePost(event, options.schema);
+    if (found) {
+      setErrors(found);
+      const message = options.invalidToast?.(found);
       if (message) toast({ ...message, variant: "destructive" });
-      focusFirstInvalid(event.currentTarget, parsed.fieldErrors);
       return;
     }
     setErrors({});

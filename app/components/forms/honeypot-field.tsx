@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from "#app/lib/inquiry-schemas.ts";
+import { HONEYPOT_FIELD } from "#app/lib/inquiries/schemas.ts";
 
 /**
  * The spam guard of every public form (enquiry, licence, course quote, newsletter, checkout): a

@@ -9,12 +9,9 @@ import {
   LIMITS,
   USE_CASE_LABELS,
   USE_CASES,
-} from "#app/lib/inquiry-schemas.ts";
+} from "#app/lib/inquiries/schemas.ts";
+import { ContactField, controlProps, Field, fieldOf, NameAndEmailFields } from "./fields.tsx";
 import {
-  ContactField,
-  NameAndEmailFields,
-  controlProps,
-  Field,
   FormMessage,
   HiddenFormFields,
   SuccessPanel,
@@ -99,13 +96,7 @@ export function LicenceForm(props: { id?: string }) {
             defaultValue={initial.company}
           />
           <ContactField field="phone" baseId={base} errors={errors} defaultValue={initial.phone} />
-          <Field
-            baseId={base}
-            name="licence_count"
-            label="Number of Licences"
-            required
-            errors={errors}
-          >
+          <Field {...fieldOf(base, "licence_count", errors)} label="Number of Licences" required>
             <NativeSelect
               {...controlProps(base, "licence_count", errors)}
               required
@@ -119,7 +110,7 @@ export function LicenceForm(props: { id?: string }) {
               ))}
             </NativeSelect>
           </Field>
-          <Field baseId={base} name="use_case" label="Primary Use Case" errors={errors}>
+          <Field {...fieldOf(base, "use_case", errors)} label="Primary Use Case">
             <NativeSelect
               {...controlProps(base, "use_case", errors)}
               defaultValue={initial.use_case ?? ""}
@@ -133,7 +124,7 @@ export function LicenceForm(props: { id?: string }) {
             </NativeSelect>
           </Field>
         </div>
-        <Field baseId={base} name="message" label="Additional Information" errors={errors}>
+        <Field {...fieldOf(base, "message", errors)} label="Additional Information">
           <Textarea
             {...controlProps(base, "message", errors)}
             rows={4}

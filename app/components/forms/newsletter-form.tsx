@@ -1,16 +1,17 @@
 import { useLocation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { LIMITS, newsletterSchema, type FormResult } from "#app/lib/inquiry-schemas.ts";
+import { LIMITS, newsletterSchema, type FormResult } from "#app/lib/inquiries/schemas.ts";
 import {
   CONSENT_PAGE_FIELD,
   NEWSLETTER_CONSENT_TEXT,
   type NewsletterConsentPage,
-} from "#app/lib/newsletter-consent.ts";
-import type { ToastInput } from "#app/lib/toast.ts";
-import { controlProps, fieldIds, HiddenFormFields, useSubmitCycle } from "./form-parts.tsx";
+} from "#app/lib/newsletter/consent.ts";
+import type { ToastInput } from "#app/lib/ui/toast.ts";
+import { controlProps, fieldIds } from "./fields.tsx";
+import { HiddenFormFields, useSubmitCycle } from "./form-parts.tsx";
 
-/** The toasts and result texts of spec §8 for the newsletter. */
+/** The newsletter's toasts and result texts (docs/rules.md, Newsletter and consent). */
 export const NEWSLETTER_MESSAGES = {
   subscribed: {
     title: "Successfully Subscribed!",

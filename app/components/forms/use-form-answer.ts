@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import type { FormAnswer, FormFailure, FormSuccess } from "#app/lib/forms.ts";
-import { toast, type ToastInput } from "#app/lib/toast.ts";
+import { toast, type ToastInput } from "#app/lib/ui/toast.ts";
 
 /** What a page does with its form's answers; any toast left out is the admin screens' default. */
 export interface AnswerHandlers<A extends FormAnswer> {
@@ -12,7 +12,7 @@ export interface AnswerHandlers<A extends FormAnswer> {
   immediate?: (answer: A) => boolean;
 }
 
-/** Spec §8's admin toasts: 'Success' or 'Error' with the answer's message. */
+/** The admin screens' toasts: 'Success' or 'Error' with the answer's message. */
 export function defaultSuccessToast(answer: FormSuccess): ToastInput | null {
   return answer.message ? { title: "Success", description: answer.message } : null;
 }
@@ -39,15 +39,19 @@ export function useFormAnswer<A extends FormAnswer>(
     const h = latest.current;
     if (fetcher.state !== "idle" && !h.immediate?.(answer)) return;
     handled.current = answer;
-    if (answer.ok) {
-      const success = answer as Extract<A, { ok: true }>;
+    if (isSuccess(answer)) {
+      const success = answer;
       const message = h.successToast ? h.successToast(success) : defaultSuccessToast(success);
       if (message) toast(message);
       h.onSuccess?.(success);
-    } else {
+    } else if (!answer.ok) {
       const message = (h.failureToast ?? defaultFailureToast)(answer);
       if (message) toast({ ...message, variant: "destructive" });
       h.onFailure?.(answer);
     }
   }, [fetcher.state, fetcher.data]);
+}
+
+function isSuccess<A extends FormAnswer>(answer: A): answer is Extract<A, { ok: true }> {
+  return answer.ok;
 }

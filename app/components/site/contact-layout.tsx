@@ -1,6 +1,6 @@
 import { Clock, Mail, MapPin } from "lucide-react";
 import type { ReactNode } from "react";
-import { CONTACT_EMAIL } from "#app/lib/navigation.ts";
+import { CONTACT_EMAIL } from "#app/lib/catalogue/navigation.ts";
 import { FormPanel } from "./form-panel.tsx";
 import { HeroBackdrop } from "./page-hero.tsx";
 

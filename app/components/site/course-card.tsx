@@ -2,15 +2,15 @@ import { ArrowRight, Handshake, ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { partnerBadgeLabel, type PartnerBadge } from "#app/lib/catalogue.ts";
-import { cn } from "#app/lib/cn.ts";
+import { partnerBadgeLabel, type PartnerBadge } from "#app/lib/catalogue/catalogue.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 export interface CourseCardItem {
   id: string;
   slug: string;
   title: string;
   shortDescription: string | null;
-  /** Its uploaded thumbnail, else its generated artwork (server/course-artwork.server.ts). */
+  /** Its uploaded thumbnail, else its generated artwork (server/catalogue/course-artwork.server.ts). */
   imageUrl: string;
   /** The partner's logo, when the course has a partner with one. */
   partnerLogo: { name: string; url: string } | null;

@@ -1,6 +1,6 @@
 import { Check, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 /** An icon, a heading and a short text: service capabilities, inclusions, audiences. */
 export function FeatureCard({
@@ -41,6 +41,27 @@ export function CheckList({ items, className }: { items: ReactNode[]; className?
             <Check className="size-3.5" strokeWidth={3} />
           </span>
           <span className="text-foreground/90">{item}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Feature cards in a grid list; `className` sets the grid's columns. */
+export function FeatureGrid({
+  items,
+  className,
+}: {
+  items: { icon: LucideIcon; title: string; text: ReactNode }[];
+  className: string;
+}) {
+  return (
+    <ul className={className}>
+      {items.map((item) => (
+        <li key={item.title} className="flex">
+          <FeatureCard icon={item.icon} title={item.title} className="w-full">
+            {item.text}
+          </FeatureCard>
         </li>
       ))}
     </ul>

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 /**
  * The card every enquiry and licence form sits in. On a solid card colour, so text keeps its

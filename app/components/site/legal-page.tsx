@@ -1,6 +1,6 @@
 import { Mail } from "lucide-react";
 import type { ReactNode } from "react";
-import { DPO_EMAIL, LEGAL_EMAIL, PRIVACY_EMAIL } from "#app/lib/navigation.ts";
+import { DPO_EMAIL, LEGAL_EMAIL, PRIVACY_EMAIL } from "#app/lib/catalogue/navigation.ts";
 import { SellerDetailsLine, useSellerDetails } from "./seller-details.tsx";
 
 /** One numbered section of a legal page; `id` is its anchor in the contents list. */
@@ -20,6 +20,22 @@ const londonDate = new Intl.DateTimeFormat("en-GB", {
 /** Today as the legal pages print it ('5 March 2025'), in UK time. */
 export function legalDate(now: Date = new Date()): string {
   return londonDate.format(now);
+}
+
+/**
+ * The legal pages' loader: the date shown is the day of the request, so it is computed when
+ * the page is served, not at build time.
+ */
+export function legalPageLoader() {
+  return { lastUpdated: legalDate() };
+}
+
+/** What one legal page says: its title and description (also its meta tags), intro and sections. */
+export interface LegalPageContent {
+  title: string;
+  description: string;
+  intro: ReactNode;
+  sections: LegalSection[];
 }
 
 /** A mailbox as a link, for use inside legal text. */
@@ -51,12 +67,7 @@ export function LegalPage({
   intro,
   lastUpdated,
   sections,
-}: {
-  title: string;
-  intro: ReactNode;
-  lastUpdated: string;
-  sections: LegalSection[];
-}) {
+}: Omit<LegalPageContent, "description"> & { lastUpdated: string }) {
   const seller = useSellerDetails();
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:py-20">

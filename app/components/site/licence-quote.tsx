@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useActionData } from "react-router";
 import { LicenceForm } from "#app/components/forms/licence-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 import { FormPanel } from "./form-panel.tsx";
 
 /**

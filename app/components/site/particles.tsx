@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 /**
- * The decorative particle animation of a hero (spec §1: 80 particles). Bundled with the site,
+ * The decorative particle animation of a hero (80 particles). Bundled with the site,
  * not fetched from a third-party host. Nothing is drawn on the server or on first paint: the
  * canvas code is a separate chunk, requested once the page is interactive and the browser is
- * idle, and never when the visitor prefers reduced motion. Place inside a `relative` box; it fills it,
- * sits behind the content and ignores the pointer.
+ * idle, and never when the visitor prefers reduced motion. Place inside a `relative` box; it fills
+ * it, sits behind the content and ignores the pointer.
  */
 
 export const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";

@@ -1,4 +1,4 @@
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 /**
  * Typography for course content from the rich-text editor, including the editor's alignment

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 /**
  * A page section with its h2. Labelled by its heading, so screen-reader users can jump

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import { SITE_LAYOUT_ROUTE_ID, sellerFacts, type SellerDetails } from "#app/lib/seller.ts";
+import { SITE_LAYOUT_ROUTE_ID, sellerFacts, type SellerDetails } from "#app/lib/orders/seller.ts";
 
 /** The seller's details from the site layout's loader (undefined outside the site layout). */
 export function useSellerDetails(): SellerDetails | undefined {

@@ -1,8 +1,8 @@
 import { Mail, MapPin } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { CONTACT_EMAIL, SERVICE_LINKS, type FooterCourse } from "#app/lib/navigation.ts";
-import type { SellerDetails } from "#app/lib/seller.ts";
+import { CONTACT_EMAIL, SERVICE_LINKS, type FooterCourse } from "#app/lib/catalogue/navigation.ts";
+import type { SellerDetails } from "#app/lib/orders/seller.ts";
 import { SellerDetailsLine } from "./seller-details.tsx";
 import { Logo } from "./site-header.tsx";
 

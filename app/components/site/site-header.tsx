@@ -1,14 +1,15 @@
 import { ChevronDown, Menu, ShieldCheck, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import { cn } from "#app/lib/cn.ts";
-import { EXCLUSIVE_FILTER_VALUE } from "#app/lib/catalogue.ts";
-import type { TrainingMenu } from "#app/lib/navigation.ts";
-import { quoteLink } from "#app/lib/inquiry-schemas.ts";
+import { cn } from "#app/lib/ui/cn.ts";
+import { EXCLUSIVE_FILTER_VALUE } from "#app/lib/catalogue/catalogue.ts";
+import type { TrainingMenu } from "#app/lib/catalogue/navigation.ts";
+import { quoteLink } from "#app/lib/inquiries/schemas.ts";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
-    "rounded-md px-3 py-2 text-sm font-medium transition-colors hover:text-primary",
+    // One line each: the bar switches to the toggle menu before its labels would wrap.
+    "rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors hover:text-primary",
     isActive ? "text-primary" : "text-foreground/90",
   );
 
@@ -334,7 +335,9 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
       {/* Positioned: the Training panel and the phone menu are placed against this row. */}
       <div className="relative mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
         <Logo />
-        <nav aria-label="Main" className="hidden items-center gap-1 self-stretch md:flex">
+        {/* From 1280 px: the spec's links in a row, each on one line (narrower, they would
+            wrap or push the Contact button off the screen). */}
+        <nav aria-label="Main" className="hidden items-center gap-1 self-stretch xl:flex">
           <NavLink to="/" end className={linkClass}>
             Home
           </NavLink>
@@ -353,16 +356,17 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
           </NavLink>
           <Link
             to="/quote"
-            className="ml-2 rounded-md bg-primary px-4 py-2 text-sm font-semibold text-primary-foreground hover:bg-primary/90"
+            className="ml-2 rounded-md bg-primary px-4 py-2 text-sm font-semibold whitespace-nowrap text-primary-foreground hover:bg-primary/90"
           >
             Contact
           </Link>
         </nav>
 
-        {/* Below 768 px: a toggle menu. <details> keeps it usable before scripts load. */}
+        {/* Below 1280 px: a toggle menu (with the Admin link below 768 px, as the spec says).
+            <details> keeps it usable before scripts load. */}
         <details
           ref={mobileMenu}
-          className="group md:hidden"
+          className="group xl:hidden"
           onToggle={(event) => {
             // Training's own <details> inside it toggles too: only this element's state counts.
             if (event.target === event.currentTarget) setMobileOpen(event.currentTarget.open);
@@ -423,7 +427,7 @@ export function SiteHeader({ trainingMenu }: { trainingMenu: TrainingMenu }) {
                 { to: "/quote", label: "Contact" },
                 { to: "/auth", label: "Admin" },
               ].map((l) => (
-                <li key={l.to}>
+                <li key={l.to} className={l.to === "/auth" ? "md:hidden" : undefined}>
                   <NavLink to={l.to} className={mobileLinkClass} onClick={close}>
                     {l.label}
                   </NavLink>

@@ -1,7 +1,7 @@
 import type { ComponentProps } from "react";
 import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import { buttonVariants, type ButtonVariant } from "#app/components/ui/button.tsx";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 export const AlertDialog = AlertDialogPrimitive.Root;
 

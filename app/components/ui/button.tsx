@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { Slot } from "radix-ui";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 const variants = {
   default: "bg-primary text-primary-foreground hover:bg-primary/90",

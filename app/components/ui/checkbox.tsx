@@ -1,7 +1,7 @@
 import type { ComponentProps } from "react";
 import { Checkbox as CheckboxPrimitive } from "radix-ui";
 import { Check } from "lucide-react";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 export function Checkbox({ className, ...props }: ComponentProps<typeof CheckboxPrimitive.Root>) {
   return (

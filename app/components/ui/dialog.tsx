@@ -1,7 +1,8 @@
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { X } from "lucide-react";
-import { cn } from "#app/lib/cn.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { cn } from "#app/lib/ui/cn.ts";
 
 export const Dialog = DialogPrimitive.Root;
 
@@ -93,5 +94,85 @@ export function DialogDescription({
       className={cn("text-sm text-muted-foreground", className)}
       {...props}
     />
+  );
+}
+
+/** A dialog's window: its title and description, then what it holds. */
+export function DialogPanel({
+  title,
+  description,
+  children,
+  ...props
+}: Omit<ComponentProps<typeof DialogContent>, "title"> & {
+  title: ReactNode;
+  description: ReactNode;
+}) {
+  return (
+    <DialogContent {...props}>
+      <DialogHeader>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+      </DialogHeader>
+      {children}
+    </DialogContent>
+  );
+}
+
+/**
+ * The inside of a dialog's form (in `DIALOG_FORM`'s column): the fields, which scroll, then the
+ * buttons: one that closes the dialog without sending, and `submit`.
+ */
+export function DialogFormBody({
+  busy,
+  cancelLabel = "Cancel",
+  submit,
+  children,
+}: {
+  /** While the form is being sent: the close button is disabled too. */
+  busy: boolean;
+  cancelLabel?: string;
+  submit: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <DialogBody>{children}</DialogBody>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button type="button" variant="outline" disabled={busy}>
+            {cancelLabel}
+          </Button>
+        </DialogClose>
+        {submit}
+      </DialogFooter>
+    </>
+  );
+}
+
+export interface DialogWindowProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description: ReactNode;
+  /** Where focus goes back to on closing, when the dialog has no DialogTrigger. */
+  returnFocus: () => HTMLElement | null | undefined;
+  children: ReactNode;
+}
+
+/** A dialog with a title and a description, opened from outside (useLazyDialog loads it). */
+export function DialogWindow(props: DialogWindowProps) {
+  return (
+    <Dialog open={props.open} onOpenChange={props.onOpenChange}>
+      <DialogPanel
+        title={props.title}
+        description={props.description}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          props.returnFocus()?.focus();
+        }}
+      >
+        {props.children}
+      </DialogPanel>
+    </Dialog>
   );
 }

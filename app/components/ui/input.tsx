@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 export function Input({ className, type = "text", ...props }: ComponentProps<"input">) {
   return (

@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { Label as LabelPrimitive } from "radix-ui";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
   return (

@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { ChevronDown } from "lucide-react";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 const fieldClasses =
   "flex h-10 w-full items-center rounded-md border border-input bg-background px-3 py-2 text-base disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive md:text-sm";

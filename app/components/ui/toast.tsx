@@ -1,53 +1,48 @@
-import { Toast as ToastPrimitive } from "radix-ui";
-import { X } from "lucide-react";
-import { cn } from "#app/lib/cn.ts";
-import { dismiss, useToasts } from "#app/lib/toast.ts";
+import { useEffect, useState, type ComponentType } from "react";
+import { useToasts } from "#app/lib/ui/toast.ts";
 
-const variants = {
-  default: "border-border bg-card text-card-foreground",
-  destructive: "border-destructive bg-destructive text-destructive-foreground",
-} as const;
+let loading: Promise<ComponentType> | null = null;
 
-/** Renders the current toast. Mount once, near the end of `<body>`. */
+/** Fetches the toast list's code once; after a failed fetch the next call tries again. */
+function loadToastList(): Promise<ComponentType> {
+  loading ??= import("./toast-list.tsx").then(
+    (module) => module.ToastList,
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/**
+ * Renders the current toast. Mount once, near the end of `<body>`. Radix's Toast is fetched when
+ * the first toast is shown, or as soon as a form is sent (its answer usually brings one), not
+ * with every page (decision 0028); once there, it stays mounted.
+ */
 export function Toaster() {
   const toasts = useToasts();
-  return (
-    // Keyed by the toast so each new toast gets a fresh provider: radix keeps its
-    // "paused" flag (set by hover or focus) after the previous toast has gone, which
-    // would otherwise stop the next one from ever closing by itself.
-    <ToastPrimitive.Provider key={toasts[0]?.id ?? "none"} duration={5000}>
-      {toasts.map((t) => (
-        <ToastPrimitive.Root
-          key={t.id}
-          open={t.open}
-          onOpenChange={(open) => {
-            if (!open) dismiss(t.id);
-          }}
-          // radix announces "foreground" toasts assertively and "background" ones politely.
-          type={t.variant === "destructive" ? "foreground" : "background"}
-          className={cn(
-            "pointer-events-auto relative flex w-full items-start justify-between gap-4 rounded-md border p-4 pr-10 shadow-lg data-[state=closed]:animate-fade-out data-[state=open]:animate-toast-in data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:translate-x-(--radix-toast-swipe-end-x) data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x)",
-            variants[t.variant],
-          )}
-        >
-          <div className="grid gap-1">
-            <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
-            {t.description ? (
-              <ToastPrimitive.Description className="text-sm">
-                {t.description}
-              </ToastPrimitive.Description>
-            ) : null}
-          </div>
-          {/* aria-label rather than text, so "Close" is not read out as part of the message. */}
-          <ToastPrimitive.Close
-            aria-label="Close"
-            className="absolute top-3 right-3 cursor-pointer rounded-sm opacity-80 transition-opacity hover:opacity-100"
-          >
-            <X className="size-4" aria-hidden />
-          </ToastPrimitive.Close>
-        </ToastPrimitive.Root>
-      ))}
-      <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-100 m-0 flex w-full list-none flex-col p-4 outline-hidden sm:max-w-sm" />
-    </ToastPrimitive.Provider>
-  );
+  const [List, setList] = useState<ComponentType | null>(null);
+  const shown = toasts[0]?.id;
+  useEffect(() => {
+    const early = () => void loadToastList().catch(() => {});
+    document.addEventListener("submit", early, { capture: true, once: true });
+    return () => document.removeEventListener("submit", early, { capture: true });
+  }, []);
+  useEffect(() => {
+    if (!shown || List) return;
+    let current = true;
+    loadToastList().then(
+      (loaded) => {
+        if (current) setList(() => loaded);
+      },
+      () => {
+        // Not fetched (offline): the next toast tries again.
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [shown, List]);
+  return List ? <List /> : null;
 }

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { requireAdmin } from "#server/auth.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
 import {
   accountScreen,
   confirmTwoFactorSetup,
@@ -8,18 +8,19 @@ import {
   signOutSession,
   startTwoFactorSetup,
   turnOffTwoFactor,
-} from "#server/account-security.server.ts";
+} from "#server/auth/account-security.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
 import { SessionsCard } from "#app/components/admin/account/sessions-card.tsx";
 import { TwoFactorCard } from "#app/components/admin/account/two-factor-card.tsx";
 import {
   accountPasswordSchema,
+  mailboxCodeSchema,
   sessionIdSchema,
   twoFactorCodeSchema,
   type TwoFactorSetupView,
-} from "#app/lib/admin-account.ts";
-import { adminMeta } from "#app/lib/admin-nav.ts";
+} from "#app/lib/admin/account.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
 import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
 import type { Route } from "./+types/account";
 
@@ -28,8 +29,8 @@ import type { Route } from "./+types/account";
  * REQUIRE_ADMIN_2FA holds the rest of the admin area back, so that two-factor can be turned on.
  */
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, { allowWithoutTwoFactor: true });
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const done = new URL(request.url).searchParams.get("done");
   return {
     ...(await accountScreen(request, admin)),
@@ -57,7 +58,7 @@ function answer<T extends object>(
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, { allowWithoutTwoFactor: true });
+  const admin = signedInAdmin(context);
   const ip = context.clientIp;
   return adminFormAction(
     request,
@@ -66,9 +67,52 @@ export async function action({ request, context }: Route.ActionArgs) {
       "enable-start": async (form, refuse) => {
         const parsed = parseForm(form, accountPasswordSchema);
         if (!parsed.ok) return refuse(400, "Enter your password.");
-        const result = await startTwoFactorSetup(request, ip, parsed.value.password);
+        const result = await startTwoFactorSetup(request, ip, admin, parsed.value.password);
         if (!result.ok) return refuse(result.status, result.message);
+        if ("mailboxCodeSentTo" in result) {
+          return answer(
+            {
+              ok: true,
+              form: "enable-mailbox",
+              message: `We e-mailed a 6-digit code to ${result.mailboxCodeSentTo}.`,
+              mailboxCodeSentTo: result.mailboxCodeSentTo,
+            },
+            result.headers,
+          );
+        }
         return answer({ ok: true, form: "enable-start", setup: result.setup }, result.headers);
+      },
+      "enable-mailbox": async (form) => {
+        const parsed = parseForm(form, mailboxCodeSchema);
+        const result = parsed.ok
+          ? await startTwoFactorSetup(
+              request,
+              ip,
+              admin,
+              parsed.value.password,
+              parsed.value.mailboxCode,
+            )
+          : ({
+              ok: false,
+              status: 400,
+              message: "Enter the 6-digit code we e-mailed you and your password.",
+            } as const);
+        if (result.ok && "setup" in result) {
+          return answer({ ok: true, form: "enable-start", setup: result.setup }, result.headers);
+        }
+        const message = result.ok ? "Something went wrong. Please try again." : result.message;
+        // An expired code goes back to the password (a new code is sent); otherwise try again.
+        const expired = !result.ok && result.status === 410;
+        return answer(
+          {
+            ok: false,
+            form: expired ? "enable-start" : "enable-mailbox",
+            message,
+            mailboxCodeSentTo: expired ? null : admin.email,
+          },
+          undefined,
+          result.ok ? 500 : result.status,
+        );
       },
       "enable-confirm": async (form) => {
         const parsed = parseForm(form, twoFactorCodeSchema);
@@ -152,6 +196,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         message?: string;
         setup?: TwoFactorSetupView | null;
         backupCodes?: string[];
+        mailboxCodeSentTo?: string | null;
       }
     | undefined;
   return (
@@ -194,6 +239,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             : null
         }
         backupCodes={answered?.form === "backup-codes" ? (answered.backupCodes ?? null) : null}
+        mailboxCodeSentTo={
+          answered?.form === "enable-mailbox" ? (answered.mailboxCodeSentTo ?? null) : null
+        }
       />
       <SessionsCard sessions={loaderData.sessions} />
     </div>

@@ -5,25 +5,23 @@ import {
   AdminListPage,
   type AdminListColumn,
 } from "#app/components/admin/list/admin-list-page.tsx";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import {
   auditActionLabel,
   auditFiltersQuery,
   parseAuditFilters,
   type AuditEntryView,
-} from "#app/lib/audit.ts";
-import { requireAdmin } from "#server/auth.server.ts";
+} from "#app/lib/admin/audit.ts";
 import { auditLogScreen } from "#server/audit.server.ts";
 import type { Route } from "./+types/audit";
 
 /**
- * The audit log (issue 17): who changed what, when, newest first, filtered by person, kind and
+ * The audit log (decision 0019): who changed what, when, newest first, filtered by person, kind and
  * London dates in the URL. Read-only: the screen has no action, and the table refuses UPDATE and
  * DELETE. A log that cannot be read throws: the admin layout's error boundary shows it.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const filters = parseAuditFilters(new URL(request.url).searchParams);
   return { filters, ...(await auditLogScreen(filters)) };
 }

@@ -1,38 +1,35 @@
 import type { Route } from "./+types/categories";
 import {
+  formatAdminDate,
   CatalogueCard,
   CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
-import {
-  formatAdminDate,
-  TextareaField,
-  TextField,
-} from "#app/components/admin/catalogue/form-parts.tsx";
+import { TextareaField, TextField } from "#app/components/forms/fields.tsx";
 import { TableCell, TableHead } from "#app/components/ui/table.tsx";
-import { categoryFormSchema, type AdminCategory } from "#app/lib/category-form.ts";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { requireAdmin } from "#server/auth.server.ts";
-import { catalogueFormAction } from "#server/forms/catalogue-form-action.server.ts";
+import { categoryFormSchema, type AdminCategory } from "#app/lib/catalogue/category-form.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
+import { catalogueForm } from "#server/forms/catalogue-intents.server.ts";
 import {
   createCategory,
   deleteCategory,
   listCategories,
   updateCategory,
-} from "#server/categories.server.ts";
+} from "#server/catalogue/categories.server.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const meta: Route.MetaFunction = () => adminMeta("Categories");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader() {
   return { categories: await listCategories() };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  return catalogueFormAction(request, admin, {
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
+  const { screen, intents } = catalogueForm(admin, {
     entity: "category",
     schema: categoryFormSchema,
     messages: {
@@ -46,6 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
     update: updateCategory,
     remove: deleteCategory,
   });
+  return adminFormAction(request, screen, intents);
 }
 
 export const clientAction = keepFormOnFailure;

@@ -3,20 +3,20 @@ import { Link } from "react-router";
 import type { Route } from "./+types/courses";
 import { RichTextEditor, richTextEditorLinks } from "#app/components/admin/rich-text-editor.tsx";
 import {
+  formatAdminDate,
   CatalogueCard,
   CatalogueFormDialog,
   CataloguePage,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
 import {
-  formatAdminDate,
-  ImageInput,
   SelectField,
   TextareaField,
   TextField,
   unreadableNumbers,
   URL_INPUT,
-} from "#app/components/admin/catalogue/form-parts.tsx";
+} from "#app/components/forms/fields.tsx";
+import { ImageInput } from "#app/components/forms/image-field.tsx";
 import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
@@ -32,27 +32,27 @@ import {
   GROUP_TYPES,
   type AdminCourse,
   type CourseStatus,
-} from "#app/lib/course-form.ts";
+} from "#app/lib/catalogue/course-form.ts";
 import { formatPrice } from "#app/lib/format.ts";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { requireAdmin } from "#server/auth.server.ts";
-import { listCategoryOptions } from "#server/categories.server.ts";
-import { catalogueFormAction } from "#server/forms/catalogue-form-action.server.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
+import { listCategoryOptions } from "#server/catalogue/categories.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
+import { catalogueForm } from "#server/forms/catalogue-intents.server.ts";
 import {
   createCourse,
   deleteCourse,
   listAdminCourses,
   updateCourse,
-} from "#server/course-admin.server.ts";
-import { listPartnerOptions } from "#server/partners.server.ts";
+} from "#server/catalogue/course-admin.server.ts";
+import { listPartnerOptions } from "#server/catalogue/partners.server.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const links: Route.LinksFunction = () => richTextEditorLinks();
 
 export const meta: Route.MetaFunction = () => adminMeta("Courses");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader() {
   const [courses, categories, partners] = await Promise.all([
     listAdminCourses(),
     listCategoryOptions(),
@@ -61,9 +61,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { courses, categories, partners };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  return catalogueFormAction(request, admin, {
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
+  const { screen, intents } = catalogueForm(admin, {
     entity: "course",
     schema: courseFormSchema,
     imageField: "thumbnail",
@@ -78,6 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
     update: updateCourse,
     remove: deleteCourse,
   });
+  return adminFormAction(request, screen, intents);
 }
 
 export const clientAction = keepFormOnFailure;

@@ -13,10 +13,14 @@ import {
 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { requireAdmin } from "#server/auth.server.ts";
-import { countInquiriesByStatus, latestInquiries } from "#server/inquiry-admin.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
+import { countInquiriesByStatus, latestInquiries } from "#server/inquiries/admin.server.ts";
 import { log } from "#server/log.server.ts";
-import { latestOrders, monthRevenue } from "#server/orders/dashboard.server.ts";
+import {
+  latestOrders,
+  monthRevenue,
+  unrefundedLatePayments,
+} from "#server/orders/dashboard.server.ts";
 import {
   AdminPageHeader,
   InquiryStatusBadge,
@@ -28,22 +32,23 @@ import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/car
 import {
   emptyMonthRevenue,
   formatLondonMonth,
+  type DashboardLatePayment,
   type DashboardOrder,
   type MonthRevenue,
-} from "#app/lib/admin-dashboard.ts";
+} from "#app/lib/orders/dashboard.ts";
 import {
   emptyInquiryCounts,
   inquiryHref,
   type AdminInquiry,
   type InquiryCounts,
-} from "#app/lib/admin-inquiries.ts";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { formatDateTime, londonMonth, relativeTime } from "#app/lib/admin-time.ts";
+} from "#app/lib/inquiries/admin.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { formatDateTime, londonMonth, relativeTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { orderPageHref } from "#app/lib/orders.ts";
+import { orderPageHref, revenueHint } from "#app/lib/orders/orders.ts";
 import type { Route } from "./+types/dashboard";
 
-/** Spec §8: dashboard load errors are only logged; the page shows what it has. */
+/** Dashboard load errors are only logged; the page shows what it has. */
 async function orLogged<T>(what: string, read: () => Promise<T>, fallback: T): Promise<T> {
   try {
     return await read();
@@ -53,11 +58,11 @@ async function orLogged<T>(what: string, read: () => Promise<T>, fallback: T): P
   }
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const now = new Date();
   // Each part on its own: orders that cannot be read do not hide the inquiries, nor the reverse.
-  const [inquiries, orders, revenue] = await Promise.all([
+  const [inquiries, orders, revenue, latePayments] = await Promise.all([
     orLogged(
       "inquiries",
       async () => {
@@ -72,6 +77,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       () => monthRevenue(now),
       emptyMonthRevenue(londonMonth(now).start),
     ),
+    orLogged("late payments", () => unrefundedLatePayments(), [] as DashboardLatePayment[]),
   ]);
   // One clock for the server render and the browser's hydration.
   return {
@@ -80,6 +86,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     latest: inquiries.latest,
     orders,
     revenue,
+    latePayments,
     now: now.getTime(),
   };
 }
@@ -169,12 +176,43 @@ function LatestList({
   );
 }
 
+/** Cancelled orders paid all the same: money to refund, first thing on the page. */
+function LatePayments({ payments }: { payments: DashboardLatePayment[] }) {
+  return (
+    <section
+      aria-labelledby="late-payments-heading"
+      className="mb-6 rounded-lg border border-destructive bg-destructive/5 p-4"
+    >
+      <h2 id="late-payments-heading" className="font-semibold">
+        Paid after cancellation: {payments.length} {payments.length === 1 ? "order" : "orders"} to
+        refund
+      </h2>
+      <ul className="mt-2 grid gap-1 text-sm">
+        {payments.map((payment) => (
+          <li key={payment.id}>
+            <Link
+              to={orderPageHref(payment.id)}
+              className="font-mono text-primary underline-offset-4 hover:underline"
+            >
+              {payment.reference}
+            </Link>{" "}
+            — {payment.buyerName}, {formatPence(payment.owedCents)} paid{" "}
+            {formatDateTime(payment.paidAt)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, counts, latest, orders, revenue, now } = loaderData;
+  const { email, counts, latest, orders, revenue, latePayments, now } = loaderData;
   const month = formatLondonMonth(revenue.monthStart);
   return (
     <>
       <AdminPageHeader title="Admin Dashboard" description={`Welcome back, ${email}`} />
+
+      {latePayments.length > 0 ? <LatePayments payments={latePayments} /> : null}
 
       <section aria-label="Inquiry counts" className="grid grid-cols-2 gap-4 lg:grid-cols-5">
         <StatCard label="New" value={counts.new} icon={Inbox} tone="info" />
@@ -254,7 +292,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                     <span className="font-medium tabular-nums">
                       {formatPence(order.totalAmountCents)}
                     </span>
-                    <OrderStatusBadge status={order.status} />
+                    <OrderStatusBadge status={order.listStatus} />
                     <time
                       dateTime={order.createdAt}
                       className="text-xs whitespace-nowrap text-muted-foreground"
@@ -272,17 +310,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <section aria-label="Revenue">
             <StatCard
               label="Revenue this month"
-              value={formatPence(revenue.netCents)}
+              value={formatPence(revenue.revenueCents)}
               icon={PoundSterling}
               tone="success"
               hint={
                 <>
-                  Orders paid in {month} (UK time), VAT included, less what has been refunded on
-                  them: {revenue.orderCount} {revenue.orderCount === 1 ? "order" : "orders"}
-                  {revenue.refundedCents > 0
-                    ? `, ${formatPence(revenue.paidCents)} paid, ${formatPence(revenue.refundedCents)} refunded`
-                    : ""}
-                  .
+                  {revenue.orderCount} {revenue.orderCount === 1 ? "order" : "orders"} paid in{" "}
+                  {month} (UK time). {revenueHint(revenue)}
                 </>
               }
             />

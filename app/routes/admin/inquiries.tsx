@@ -4,13 +4,13 @@ import { Link, useSearchParams } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
 import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
-import { requireAdmin } from "#server/auth.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
 import {
   findInquiryForAdmin,
   inquiriesScreen,
   updateInquiryForAdmin,
-} from "#server/inquiry-admin.server.ts";
-import { deleteSuspectedInquiry, releaseInquiry } from "#server/inquiries.server.ts";
+} from "#server/inquiries/admin.server.ts";
+import { deleteSuspectedInquiry, releaseInquiry } from "#server/inquiries/admin.server.ts";
 import { InquiryStatusBadge, InquiryTypeBadge, StatCard } from "#app/components/admin/admin-ui.tsx";
 import {
   InquiryDetailsDialog,
@@ -37,16 +37,15 @@ import {
   OPEN_INQUIRY_PARAM,
   parseInquiryFilters,
   type AdminInquiry,
-} from "#app/lib/admin-inquiries.ts";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+} from "#app/lib/inquiries/admin.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
 import type { Route } from "./+types/inquiries";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const filters = parseInquiryFilters(params);
   // `?inquiry=<id>` opens that inquiry's details, wherever it is in the list (the Dashboard's
@@ -59,8 +58,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { filters, ...screen, opened, openNotFound: Boolean(openId) && !opened };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   return adminFormAction(
     request,
     { name: "inquiries", failureMessage: "Failed to update inquiry" },

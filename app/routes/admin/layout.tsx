@@ -1,20 +1,20 @@
 import { useEffect } from "react";
-import { data, isRouteErrorResponse, Link, Outlet, useLocation, useRouteError } from "react-router";
-import { requireAdmin, sessionCookies } from "#server/auth.server.ts";
+import { isRouteErrorResponse, Link, Outlet, useLocation, useRouteError } from "react-router";
+import { adminMiddleware, signedInAdmin } from "#server/auth/guard.server.ts";
 import { AdminShell } from "#app/components/admin/admin-shell.tsx";
-import { adminNavItem, LOAD_FAILED_MESSAGES } from "#app/lib/admin-nav.ts";
-import { toast } from "#app/lib/toast.ts";
+import { adminNavItem, LOAD_FAILED_MESSAGES } from "#app/lib/admin/nav.ts";
+import { toast } from "#app/lib/ui/toast.ts";
 import type { Route } from "./+types/layout";
 
 /**
- * The admin shell (no site header or footer). Its loader is a guard like every admin loader;
- * it also sends back the session cookie when better-auth has just extended the session.
+ * The admin shell (no site header or footer), and the admin guard: its middleware checks the
+ * session before any loader or action of a route under this layout runs — pages and downloads
+ * alike — and hands them the admin (decision 0026). Every admin route sits under this layout.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  // The shell also frames /admin/account, which must open before two-factor sign-in is on; every
-  // other page's own loader applies REQUIRE_ADMIN_2FA (requireAdmin's default).
-  const admin = await requireAdmin(request, { allowWithoutTwoFactor: true });
-  return data({ email: admin.email }, { headers: await sessionCookies(request) });
+export const middleware: Route.MiddlewareFunction[] = [adminMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { email: signedInAdmin(context).email };
 }
 
 // Private pages: never stored by a browser's back-forward cache or a shared cache.

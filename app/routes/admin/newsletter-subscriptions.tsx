@@ -4,13 +4,14 @@ import { useFetcher } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
 import { suspectedSpamIntents } from "#server/forms/suspected-spam-action.server.ts";
-import { requireAdmin } from "#server/auth.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
 import {
   deleteSuspectedSubscription,
   releaseSubscription,
+  ConsentWithdrawn,
   setSubscriptionActive,
   subscriptionsScreen,
-} from "#server/newsletter.server.ts";
+} from "#server/newsletter/admin.server.ts";
 import { StatCard } from "#app/components/admin/admin-ui.tsx";
 import {
   AdminListPage,
@@ -30,23 +31,22 @@ import {
   subscriptionFiltersQuery,
   subscriptionToggleSchema,
   type AdminSubscription,
-} from "#app/lib/admin-newsletter.ts";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { formatDate } from "#app/lib/admin-time.ts";
+} from "#app/lib/newsletter/admin.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { formatDate } from "#app/lib/admin/time.ts";
 import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
-import { toast } from "#app/lib/toast.ts";
+import { toast } from "#app/lib/ui/toast.ts";
 import type { Route } from "./+types/newsletter-subscriptions";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const filters = parseSubscriptionFilters(new URL(request.url).searchParams);
   return { filters, ...(await subscriptionsScreen(filters)) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   return adminFormAction(
     request,
     { name: "newsletter", failureMessage: "Failed to update subscription status" },
@@ -65,7 +65,15 @@ export async function action({ request }: Route.ActionArgs) {
         const parsed = parseForm(form, subscriptionToggleSchema);
         if (!parsed.ok) return refuse(400);
         const { id, active } = parsed.value;
-        if (!(await setSubscriptionActive(id, active, admin))) return refuse(404);
+        try {
+          if (!(await setSubscriptionActive(id, active, admin))) return refuse(404);
+        } catch (error) {
+          if (!(error instanceof ConsentWithdrawn)) throw error;
+          return refuse(
+            409,
+            `This person unsubscribed themselves on ${formatDate(error.unsubscribedAt)}: only they can subscribe again`,
+          );
+        }
         return success("toggle", active ? "Subscription activated" : "Subscription deactivated");
       },
     },
@@ -121,6 +129,15 @@ function ToggleButton({ subscription }: { subscription: AdminSubscription }) {
     failureToast: () => ({ title: "Error", description: "Failed to update subscription status" }),
   });
   const busy = fetcher.state !== "idle";
+  if (!subscription.isActive && subscription.unsubscribedAt) {
+    // Their own unsubscribe withdrew consent: only a new subscription of theirs restores it.
+    return (
+      <p className="text-xs text-muted-foreground">
+        Unsubscribed themselves on {formatDate(subscription.unsubscribedAt)}: only they can
+        subscribe again
+      </p>
+    );
+  }
   return (
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value="toggle" />

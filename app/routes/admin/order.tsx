@@ -1,30 +1,29 @@
 import { data } from "react-router";
-import { requireAdmin } from "#server/auth.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { orderNoteIntent, orderStatusIntents } from "#server/forms/order-actions.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
 import { refundFromForm } from "#server/payments/refunds.server.ts";
 import { AdminNotFoundView } from "#app/components/admin/admin-not-found.tsx";
 import { OrderPageView } from "#app/components/admin/orders/order-page.tsx";
-import { adminMeta } from "#app/lib/admin-nav.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 import type { Route } from "./+types/order";
 
 /**
- * The admin order page (issue 16), opened from the Payments list: buyer and billing details,
- * students, amounts, documents, timeline, internal notes and the order's actions. An unknown
- * or malformed id is the admin not-found view (404).
+ * The admin order page (decisions 0015, 0016), opened from the Payments list: buyer and billing
+ * details, students, amounts, documents, timeline, internal notes and the order's actions. An
+ * unknown or malformed id is the admin not-found view (404).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const page = await orderPage(params.orderId);
   if (!page) return data({ page: null }, { status: 404 });
   return { page };
 }
 
 /** The Payments list's actions ('status', 'release'), "Add note" and "Refund". */
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   return adminFormAction(
     request,
     { name: "order", failureMessage: "Failed to update order status" },

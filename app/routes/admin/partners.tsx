@@ -5,36 +5,32 @@ import {
   CataloguePage,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
-import {
-  ImageInput,
-  TextareaField,
-  TextField,
-  URL_INPUT,
-} from "#app/components/admin/catalogue/form-parts.tsx";
+import { TextareaField, TextField, URL_INPUT } from "#app/components/forms/fields.tsx";
+import { ImageInput } from "#app/components/forms/image-field.tsx";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { TableCell, TableHead } from "#app/components/ui/table.tsx";
-import { partnerFormSchema, type AdminPartner } from "#app/lib/partner-form.ts";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { requireAdmin } from "#server/auth.server.ts";
-import { catalogueFormAction } from "#server/forms/catalogue-form-action.server.ts";
+import { partnerFormSchema, type AdminPartner } from "#app/lib/catalogue/partner-form.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
+import { catalogueForm } from "#server/forms/catalogue-intents.server.ts";
 import {
   createPartner,
   deletePartner,
   listPartners,
   updatePartner,
-} from "#server/partners.server.ts";
+} from "#server/catalogue/partners.server.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const meta: Route.MetaFunction = () => adminMeta("Partners");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+export async function loader() {
   return { partners: await listPartners() };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
-  return catalogueFormAction(request, admin, {
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
+  const { screen, intents } = catalogueForm(admin, {
     entity: "partner",
     schema: partnerFormSchema,
     imageField: "logo",
@@ -49,6 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
     update: updatePartner,
     remove: deletePartner,
   });
+  return adminFormAction(request, screen, intents);
 }
 
 export const clientAction = keepFormOnFailure;

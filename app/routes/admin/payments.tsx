@@ -10,7 +10,7 @@ import {
 import { Link, useLocation, useRevalidator } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { orderStatusIntents } from "#server/forms/order-actions.server.ts";
-import { requireAdmin } from "#server/auth.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { listOrders, orderStats } from "#server/orders/admin.server.ts";
 import { StatCard } from "#app/components/admin/admin-ui.tsx";
 import {
@@ -26,26 +26,26 @@ import {
 } from "#app/components/admin/order-parts.tsx";
 import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { adminMeta } from "#app/lib/admin-nav.ts";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 import {
+  ORDER_LIST_STATUSES,
+  ORDER_LIST_STATUS_LABELS,
   ORDER_RELEASED_MESSAGE,
-  ORDER_STATUSES,
-  ORDER_STATUS_LABELS,
   PAYMENT_METHODS,
   PAYMENT_METHOD_LABELS,
   orderFiltersQuery,
   orderPageHref,
   parseOrderFilters,
+  revenueHint,
   type AdminOrder,
-} from "#app/lib/orders.ts";
+} from "#app/lib/orders/orders.ts";
 import type { Route } from "./+types/payments";
 
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const filters = parseOrderFilters(new URL(request.url).searchParams);
   const [list, stats] = await Promise.all([listOrders(filters), orderStats()]);
   return { filters, ...list, stats };
@@ -56,8 +56,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * refused because the order moved on answers 409 with its real status). 'Release' on an order
  * held as suspected spam: clears the mark and sends the invoice request's e-mails.
  */
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   return adminFormAction(
     request,
     { name: "payments", failureMessage: "Failed to update order status" },
@@ -141,7 +141,7 @@ const ORDER_COLUMNS = (
       cell: (order) => (
         <>
           <div className="flex flex-wrap gap-1">
-            <OrderStatusBadge status={order.status} />
+            <OrderStatusBadge status={order.listStatus} />
             {order.spamReason ? <SuspectedSpamBadge reason={order.spamReason} /> : null}
           </div>
           <div className="mt-1 text-xs whitespace-nowrap text-muted-foreground">
@@ -213,9 +213,10 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
           <StatCard label="Paid" value={stats.paid} icon={CheckCircle2} tone="success" />
           <StatCard
             label="Revenue"
-            value={formatPence(stats.revenueCents)}
+            value={formatPence(stats.revenue.revenueCents)}
             icon={PoundSterling}
             tone="success"
+            hint={revenueHint(stats.revenue)}
           />
         </section>
       }
@@ -236,8 +237,8 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
             label="Status"
             value={filters.status ?? ""}
             allValue=""
-            options={ORDER_STATUSES}
-            labels={ORDER_STATUS_LABELS}
+            options={ORDER_LIST_STATUSES}
+            labels={ORDER_LIST_STATUS_LABELS}
           />
           <FilterSelect
             name="method"

@@ -1,11 +1,11 @@
-import { requireAdmin } from "#server/auth.server.ts";
-import { exportPersonalData } from "#server/privacy.server.ts";
-import { parsePrivacyQuery } from "#app/lib/privacy.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
+import { exportPersonalData } from "#server/privacy/export.server.ts";
+import { parsePrivacyQuery } from "#app/lib/admin/privacy.ts";
 import type { Route } from "./+types/privacy-export";
 
 /** GET /admin/privacy/export?email=&format=json|csv: everything held about one address. */
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const query = parsePrivacyQuery(new URL(request.url).searchParams);
   if (query.state !== "ok") {
     return new Response("Please give the e-mail address to export.", {

@@ -1,22 +1,22 @@
-import { requireAdmin } from "#server/auth.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
-import { erasePersonalData, personalDataSummary } from "#server/privacy.server.ts";
+import { personalDataSummary } from "#server/privacy/find.server.ts";
+import { erasePersonalData } from "#server/privacy/erase.server.ts";
 import { PrivacyPage } from "#app/components/admin/privacy/privacy-page.tsx";
-import { adminMeta } from "#app/lib/admin-nav.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
 import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
-import { parsePrivacyQuery, privacyEraseSchema } from "#app/lib/privacy.ts";
+import { parsePrivacyQuery, privacyEraseSchema } from "#app/lib/admin/privacy.ts";
 import type { Route } from "./+types/privacy";
 
-/** Data Requests (issue 17): GET ?email= finds what is held; the erase form posts here. */
+/** Data Requests (decision 0020): GET ?email= finds what is held; the erase form posts here. */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
   const query = parsePrivacyQuery(new URL(request.url).searchParams);
   return { query, data: query.state === "ok" ? await personalDataSummary(query.email) : null };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   return adminFormAction(
     request,
     { name: "privacy", failureMessage: "Failed to erase personal data" },

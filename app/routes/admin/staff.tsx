@@ -1,26 +1,37 @@
-import { requireAdmin } from "#server/auth.server.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { failure, invalid, success } from "#server/forms/form-post.server.ts";
-import { inviteAdmin, listStaff, removeAdmin, resendInvitation } from "#server/staff.server.ts";
+import {
+  inviteAdmin,
+  listStaff,
+  removeAdmin,
+  resendInvitation,
+  resetTwoFactor,
+} from "#server/staff.server.ts";
 import { StaffPageView } from "#app/components/admin/staff/staff-page.tsx";
-import { adminMeta } from "#app/lib/admin-nav.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
 import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
-import { staffInviteSchema, staffMemberSchema } from "#app/lib/staff.ts";
+import { staffInviteSchema, staffMemberSchema } from "#app/lib/admin/staff.ts";
 import type { Route } from "./+types/staff";
 
 /**
- * /admin/staff (issue 17): the admins; invite, resend an invitation, remove. The rules are in
+ * /admin/staff (decision 0018): the admins; invite, resend an invitation, reset a colleague's
+ * two-factor sign-in, remove. The rules are in
  * server/staff.server.ts; every change is written to the audit log with its transaction.
  */
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const staff = await listStaff();
-  const removeId = new URL(request.url).searchParams.get("remove");
+  const asked = new URL(request.url).searchParams;
+  const other = (id: string | null) =>
+    (id && id !== admin.id && staff.find((s) => s.id === id)) || null;
+  const resetting = other(asked.get("reset-two-factor"));
   return {
     staff,
     meId: admin.id,
-    removing: (removeId && removeId !== admin.id && staff.find((s) => s.id === removeId)) || null,
+    removing: other(asked.get("remove")),
+    resettingTwoFactor: resetting?.twoFactorEnabled ? resetting : null,
   };
 }
 
@@ -31,8 +42,14 @@ const REMOVE_REFUSED = {
   not_found: [404, "This admin no longer exists."],
 } as const;
 
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdmin(request);
+const RESET_REFUSED = {
+  self: [403, "Change your own two-factor sign-in under My Account."],
+  not_found: [404, "This admin no longer exists."],
+  not_enabled: [409, "Two-factor sign-in is already off for this admin."],
+} as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   return adminFormAction(
     request,
     { name: "staff", failureMessage: "Failed to update staff" },
@@ -74,6 +91,20 @@ export async function action({ request }: Route.ActionArgs) {
         if (!result.emailQueued) return refuse(500, "The invitation e-mail could not be sent.");
         return success("resend", `Invitation resent to ${result.email}`, { email: result.email });
       },
+      "reset-two-factor": async (form, refuse) => {
+        const parsed = parseForm(form, staffMemberSchema);
+        if (!parsed.ok) return refuse(400);
+        const result = await resetTwoFactor(admin, parsed.value.userId);
+        if (!result.ok) {
+          const [status, message] = RESET_REFUSED[result.reason];
+          return refuse(status, message);
+        }
+        return success(
+          "reset-two-factor",
+          `Two-factor sign-in reset for ${result.email}: they are signed out and sign in next with their password alone.`,
+          { email: result.email },
+        );
+      },
       remove: async (form, refuse) => {
         const parsed = parseForm(form, staffMemberSchema);
         if (!parsed.ok) return refuse(400);
@@ -98,6 +129,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
       staff={loaderData.staff}
       meId={loaderData.meId}
       removing={loaderData.removing}
+      resettingTwoFactor={loaderData.resettingTwoFactor}
       answer={actionData}
     />
   );

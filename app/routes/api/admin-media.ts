@@ -4,8 +4,8 @@ import {
   MAX_IMAGE_BYTES,
   MEDIA_FILE_FIELD,
   NOT_AN_IMAGE,
-} from "#app/lib/image-upload.ts";
-import { requireAdmin } from "#server/auth.server.ts";
+} from "#app/lib/admin/image-upload.ts";
+import { requireAdmin } from "#server/auth/guard.server.ts";
 import { readPostedForm } from "#server/forms/form-post.server.ts";
 import { storeImage, UploadError } from "#server/uploads.server.ts";
 

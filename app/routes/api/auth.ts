@@ -1,4 +1,4 @@
-import { handleAuthRequest } from "#server/auth.server.ts";
+import { handleAuthRequest } from "#server/auth/sign-in.server.ts";
 import type { Route } from "./+types/auth";
 
 /** better-auth's HTTP API at /api/auth/* (its own Origin checks and sign-in rate limit apply). */

@@ -1,4 +1,4 @@
-import { handleStripeWebhook } from "#server/payments/stripe.server.ts";
+import { handleStripeWebhook } from "#server/payments/stripe-webhook.server.ts";
 import type { Route } from "./+types/stripe-webhook";
 
 /**

@@ -1,21 +1,17 @@
 import { KeyRound, LoaderCircle } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { requestPasswordResetByForm } from "#server/auth.server.ts";
-import { failure, readPostedForm, success, unreadable } from "#server/forms/form-post.server.ts";
+import { requestPasswordResetByForm } from "#server/auth/password-links.server.ts";
+import { formAction, withSchema } from "#server/forms/form-action.server.ts";
+import { failure, success } from "#server/forms/form-post.server.ts";
 import { Notice } from "#app/components/ui/notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
-import {
-  focusFirstInvalid,
-  keepFormOnFailure,
-  parseForm,
-  type FieldErrors,
-} from "#app/lib/forms.ts";
-import { pageMeta } from "#app/lib/seo.ts";
-import { forgotPasswordSchema, RESET_REQUESTED_MESSAGE } from "#app/lib/staff.ts";
+import { describe, Field } from "#app/components/forms/fields.tsx";
+import { checkBeforePost, keepFormOnFailure, type FieldErrors } from "#app/lib/forms.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
+import { forgotPasswordSchema, RESET_REQUESTED_MESSAGE } from "#app/lib/admin/staff.ts";
 import type { Route } from "./+types/forgot-password";
 
 /**
@@ -26,30 +22,34 @@ import type { Route } from "./+types/forgot-password";
 
 const FORM = "forgot-password";
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const posted = await readPostedForm(request);
-  if (!posted.ok) return unreadable(FORM, posted);
-  const form = posted.formData;
-  const parsed = parseForm(form, forgotPasswordSchema);
-  if (!parsed.ok) {
-    return failure(400, {
-      form: FORM,
-      formData: form,
-      names: ["email"],
-      fieldErrors: parsed.fieldErrors,
-      message: parsed.fieldErrors.email ?? "Please enter your e-mail address.",
-    });
-  }
-  const result = await requestPasswordResetByForm(request, parsed.value.email, context.clientIp);
-  if (!result.ok) {
-    return failure(result.status, {
-      form: FORM,
-      formData: form,
-      names: ["email"],
-      message: result.message,
-    });
-  }
-  return success(FORM, RESET_REQUESTED_MESSAGE);
+export function action({ request, context }: Route.ActionArgs) {
+  return formAction(
+    request,
+    { form: FORM },
+    withSchema(
+      forgotPasswordSchema,
+      (fieldErrors, form) =>
+        failure(400, {
+          form: FORM,
+          formData: form,
+          names: ["email"],
+          fieldErrors,
+          message: fieldErrors.email ?? "Please enter your e-mail address.",
+        }),
+      async ({ email }, form) => {
+        const result = await requestPasswordResetByForm(request, email, context.clientIp);
+        if (!result.ok) {
+          return failure(result.status, {
+            form: FORM,
+            formData: form,
+            names: ["email"],
+            message: result.message,
+          });
+        }
+        return success(FORM, RESET_REQUESTED_MESSAGE);
+      },
+    ),
+  );
 }
 
 export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
@@ -77,14 +77,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       : undefined;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const parsed = parseForm(new FormData(event.currentTarget), forgotPasswordSchema);
-    if (!parsed.ok) {
-      event.preventDefault();
-      setClientErrors(parsed.fieldErrors);
-      focusFirstInvalid(event.currentTarget, parsed.fieldErrors);
-      return;
-    }
-    setClientErrors(null);
+    setClientErrors(checkBeforePost(event, forgotPasswordSchema));
   }
 
   return (
@@ -115,25 +108,17 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
                   <p>{message}</p>
                 </Notice>
               ) : null}
-              <div className="grid gap-2">
-                <Label htmlFor="forgot-email">Email</Label>
+              <Field id="forgot-email" label="Email" error={errors.email}>
                 <Input
-                  id="forgot-email"
+                  {...describe("forgot-email", errors.email)}
                   name="email"
                   type="email"
                   autoComplete="username"
                   required
                   maxLength={254}
                   defaultValue={failed?.values?.email ?? ""}
-                  aria-invalid={errors.email ? true : undefined}
-                  aria-describedby={errors.email ? "forgot-email-error" : undefined}
                 />
-                {errors.email ? (
-                  <p id="forgot-email-error" role="alert" className="text-sm text-destructive">
-                    {errors.email}
-                  </p>
-                ) : null}
-              </div>
+              </Field>
               <Button type="submit" disabled={submitting} className="w-full">
                 {submitting ? <LoaderCircle aria-hidden className="animate-spin" /> : null}
                 {submitting ? "Sending..." : "Send reset link"}

@@ -1,20 +1,16 @@
 import { KeyRound, LoaderCircle } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { passwordLinkState, resetPasswordByForm } from "#server/auth.server.ts";
-import { failure, readPostedForm, success, unreadable } from "#server/forms/form-post.server.ts";
+import { passwordLinkState, resetPasswordByForm } from "#server/auth/password-links.server.ts";
+import { formAction, withSchema } from "#server/forms/form-action.server.ts";
+import { failure, success } from "#server/forms/form-post.server.ts";
 import { Notice } from "#app/components/ui/notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
-import {
-  focusFirstInvalid,
-  keepFormOnFailure,
-  parseForm,
-  type FieldErrors,
-} from "#app/lib/forms.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { describe, Field } from "#app/components/forms/fields.tsx";
+import { checkBeforePost, keepFormOnFailure, type FieldErrors } from "#app/lib/forms.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import {
   LINK_INVALID_MESSAGE,
   PASSWORD_CHANGED_MESSAGE,
@@ -22,7 +18,7 @@ import {
   PASSWORD_MIN_LENGTH,
   PASSWORD_SET_MESSAGE,
   resetPasswordSchema,
-} from "#app/lib/staff.ts";
+} from "#app/lib/admin/staff.ts";
 import type { Route } from "./+types/reset-password";
 
 /**
@@ -40,43 +36,46 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { token, ...link };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const posted = await readPostedForm(request);
-  if (!posted.ok) return unreadable(FORM, posted);
-  const form = posted.formData;
-  const parsed = parseForm(form, resetPasswordSchema);
-  if (!parsed.ok) {
-    return failure(400, {
-      form: FORM,
-      formData: form,
-      names: [],
-      fieldErrors: parsed.fieldErrors,
-      message: "Please correct the highlighted fields.",
-    });
-  }
-  const { token, password } = parsed.value;
-  // Asked before the token is used up: the answer says "set" to an invitee.
-  const link = await passwordLinkState(token);
-  const result = await resetPasswordByForm(request, { token, password }, context.clientIp);
-  if (!result.ok) {
-    const status = result.reason === "rate_limited" ? 429 : 400;
-    return failure(status, {
-      form: FORM,
-      formData: form,
-      names: [],
-      // not_found: the link (its token) is used, expired or unknown.
-      reason:
-        result.reason === "invalid_link"
-          ? "not_found"
-          : status === 429
-            ? "rate_limited"
-            : "invalid",
-      fieldErrors: result.reason === "refused" ? { password: result.message } : {},
-      message: result.reason === "invalid_link" ? LINK_INVALID_MESSAGE : result.message,
-    });
-  }
-  const invitation = link.valid && link.invitation;
-  return success(FORM, invitation ? PASSWORD_SET_MESSAGE : PASSWORD_CHANGED_MESSAGE);
+export function action({ request, context }: Route.ActionArgs) {
+  return formAction(
+    request,
+    { form: FORM },
+    withSchema(
+      resetPasswordSchema,
+      (fieldErrors, form) =>
+        failure(400, {
+          form: FORM,
+          formData: form,
+          names: [],
+          fieldErrors,
+          message: "Please correct the highlighted fields.",
+        }),
+      async ({ token, password }, form) => {
+        // Asked before the token is used up: the answer says "set" to an invitee.
+        const link = await passwordLinkState(token);
+        const result = await resetPasswordByForm(request, { token, password }, context.clientIp);
+        if (!result.ok) {
+          const status = result.reason === "rate_limited" ? 429 : 400;
+          return failure(status, {
+            form: FORM,
+            formData: form,
+            names: [],
+            // not_found: the link (its token) is used, expired or unknown.
+            reason:
+              result.reason === "invalid_link"
+                ? "not_found"
+                : status === 429
+                  ? "rate_limited"
+                  : "invalid",
+            fieldErrors: result.reason === "refused" ? { password: result.message } : {},
+            message: result.reason === "invalid_link" ? LINK_INVALID_MESSAGE : result.message,
+          });
+        }
+        const invitation = link.valid && link.invitation;
+        return success(FORM, invitation ? PASSWORD_SET_MESSAGE : PASSWORD_CHANGED_MESSAGE);
+      },
+    ),
+  );
 }
 
 export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(args);
@@ -116,14 +115,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         : "Choose a new password";
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const parsed = parseForm(new FormData(event.currentTarget), resetPasswordSchema);
-    if (!parsed.ok) {
-      event.preventDefault();
-      setClientErrors(parsed.fieldErrors);
-      focusFirstInvalid(event.currentTarget, parsed.fieldErrors);
-      return;
-    }
-    setClientErrors(null);
+    setClientErrors(checkBeforePost(event, resetPasswordSchema));
   }
 
   let body: React.ReactNode;
@@ -214,31 +206,17 @@ function PasswordField({
   hint?: string;
   error?: string;
 }) {
-  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean);
   return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
+    <Field id={id} label={label} hint={hint} error={error}>
       <Input
-        id={id}
+        {...describe(id, error, Boolean(hint))}
         name={name}
         type="password"
         autoComplete="new-password"
         required
         minLength={PASSWORD_MIN_LENGTH}
         maxLength={PASSWORD_MAX_LENGTH}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described.length ? described.join(" ") : undefined}
       />
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </Field>
   );
 }

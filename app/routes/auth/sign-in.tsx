@@ -1,21 +1,18 @@
 import { LoaderCircle, LockKeyhole } from "lucide-react";
 import { data, Form, Link, replace, useNavigation } from "react-router";
 import { z } from "zod/mini";
-import {
-  adminReturnPath,
-  getAdmin,
-  signInWithPassword,
-  verifySecondFactor,
-} from "#server/auth.server.ts";
+import { adminReturnPath, getAdmin } from "#server/auth/guard.server.ts";
+import { signInWithPassword, verifySecondFactor } from "#server/auth/sign-in.server.ts";
 import { config } from "#server/config.server.ts";
 import { Notice } from "#app/components/ui/notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { pageMeta } from "#app/lib/seo.ts";
-import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
-import { failure, readPostedForm, unreadable } from "#server/forms/form-post.server.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
+import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
+import { formAction, intentOf } from "#server/forms/form-action.server.ts";
+import { failure } from "#server/forms/form-post.server.ts";
 import type { Route } from "./+types/sign-in";
 
 /**
@@ -30,24 +27,29 @@ import type { Route } from "./+types/sign-in";
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getAdmin(request)) throw replace(adminReturnPath(request));
-  return null;
+  // Back from the account-locked e-mail's "Unlock and sign in" (routes/auth/unlock.tsx).
+  return { unlocked: new URL(request.url).searchParams.get("unlocked") === "1" };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const posted = await readPostedForm(request);
-  if (!posted.ok) return unreadable("sign-in", posted);
-  const form = posted.formData;
-  if (form.get("intent") === "two-factor") return secondStep(request, form, context.clientIp);
+export function action({ request, context }: Route.ActionArgs) {
+  return formAction(request, { form: "sign-in" }, (form) =>
+    intentOf(form) === "two-factor"
+      ? secondStep(request, form, context.clientIp)
+      : firstStep(request, form, context.clientIp),
+  );
+}
+
+async function firstStep(request: Request, form: FormData, clientIp: string | undefined) {
   const refuse = (status: number, message: string) =>
     failure(status, { form: "sign-in", formData: form, names: ["email"], message });
   const parsed = parseForm(form, signInSchema);
   if (!parsed.ok) return refuse(400, "Please enter your email and password.");
-  const result = await signInWithPassword(request, parsed.value, context.clientIp);
+  const result = await signInWithPassword(request, parsed.value, clientIp);
   if (!result.ok) {
     // The same words for a wrong password, an unknown address and a locked account.
     const message =
       result.status === 401
-        ? `${result.message}. Too many wrong passwords in a row lock an account for ${config.signInLockout.minutes} minutes.`
+        ? `${result.message}. Too many wrong passwords in a row lock an account for ${config.signInLockout.minutes} minutes or more; its owner is e-mailed a link to sign in all the same.`
         : result.message;
     return refuse(result.status, message);
   }
@@ -65,10 +67,19 @@ function codeStep(
   status = 200,
 ) {
   headers.set("Cache-Control", "no-store");
-  return data(
-    { ok: answer.message === undefined, form: "two-factor", ...answer },
-    { status, headers },
-  );
+  const { method, message } = answer;
+  const step: FormAnswer<{ method: CodeMethod }> =
+    message === undefined
+      ? { ok: true, form: "two-factor", method }
+      : {
+          ok: false,
+          form: "two-factor",
+          method,
+          message,
+          reason: status === 429 ? "rate_limited" : "invalid",
+          fieldErrors: {},
+        };
+  return data(step, { status, headers });
 }
 
 async function secondStep(request: Request, form: FormData, clientIp: string | undefined) {
@@ -96,6 +107,12 @@ async function secondStep(request: Request, form: FormData, clientIp: string | u
               ? "That code is not right. Enter the code your app shows now."
               : "That backup code is not right, or it has been used already.",
         },
+        result.headers,
+        401,
+      );
+    case "CODE_ALREADY_USED":
+      return codeStep(
+        { method, message: "That code has been used already. Enter the next code your app shows." },
         result.headers,
         401,
       );
@@ -155,16 +172,12 @@ const codeSchema = z.object({
   code: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
 });
 
-export default function SignIn({ actionData }: Route.ComponentProps) {
+export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction === "/auth";
-  if (actionData?.form === "two-factor" && "method" in actionData) {
+  if (actionData?.form === "two-factor" && "method" in actionData && actionData.method) {
     return (
-      <CodeStep
-        method={actionData.method}
-        error={"message" in actionData ? actionData.message : undefined}
-        submitting={submitting}
-      />
+      <CodeStep method={actionData.method} error={actionData.message} submitting={submitting} />
     );
   }
   const error = actionData && !actionData.ok ? actionData.message : undefined;
@@ -178,7 +191,13 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         </CardHeader>
         <CardContent>
           <Form method="post" replace className="grid gap-4">
-            {error ? <ErrorMessage message={error} /> : null}
+            {error ? (
+              <ErrorMessage message={error} />
+            ) : loaderData?.unlocked ? (
+              <Notice tone="success">
+                <p>Unlocked in this browser for the next hour: sign in with your password.</p>
+              </Notice>
+            ) : null}
             <div className="grid gap-2">
               <Label htmlFor="auth-email">Email</Label>
               <Input

@@ -1,5 +1,5 @@
 import { replace } from "react-router";
-import { signOut } from "#server/auth.server.ts";
+import { signOut } from "#server/auth/sign-in.server.ts";
 import type { Route } from "./+types/sign-out";
 
 /** POST /auth/sign-out: ends the session in the database, clears the cookie, back to /auth. */

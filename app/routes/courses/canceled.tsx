@@ -2,7 +2,7 @@ import { Link, data } from "react-router";
 import { XCircle } from "lucide-react";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { pageMeta } from "#app/lib/seo.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import { loadCanceledPage } from "#server/payments/checkout.server.ts";
 import type { Route } from "./+types/canceled";
 

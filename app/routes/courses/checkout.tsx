@@ -12,7 +12,7 @@ import {
   BillingInformation,
   StudentInformation,
 } from "#app/components/checkout/student-fields.tsx";
-import { useFormActionTo } from "#app/components/forms/form-parts.tsx";
+import { SubmissionKeyField, useFormActionTo } from "#app/components/forms/form-parts.tsx";
 import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import {
@@ -33,11 +33,12 @@ import {
   type FieldErrors,
   type FormAnswer,
 } from "#app/lib/forms.ts";
-import { pageMeta } from "#app/lib/seo.ts";
-import { toast } from "#app/lib/toast.ts";
-import type { VatTerms } from "#app/lib/vat.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
+import { toast } from "#app/lib/ui/toast.ts";
+import type { VatTerms } from "#app/lib/orders/vat.ts";
 import { clientAddress } from "#server/abuse.server.ts";
-import { failure, readPostedForm, unreadable } from "#server/forms/form-post.server.ts";
+import { formAction } from "#server/forms/form-action.server.ts";
+import { failure } from "#server/forms/form-post.server.ts";
 import { rememberOrder } from "#server/payments/buyer-orders.server.ts";
 import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
 import type { Route } from "./+types/checkout";
@@ -57,12 +58,15 @@ type CheckoutAnswer = FormAnswer<{
   values?: Record<string, string>;
 }>;
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const posted = await readPostedForm(request);
-  if (!posted.ok) return unreadable("checkout", posted);
-  const form = posted.formData;
+export function action({ request, params, context }: Route.ActionArgs) {
+  return formAction(request, { form: "checkout" }, (form) =>
+    answerCheckout(request, params.slug, form, clientAddress(context)),
+  );
+}
+
+async function answerCheckout(request: Request, slug: string, form: FormData, client: string) {
   const enhanced = form.get(FIELD.enhanced) === "1";
-  const outcome = await submitCheckout(params.slug, form, clientAddress(context));
+  const outcome = await submitCheckout(slug, form, client);
   const noStore = { "Cache-Control": "no-store" };
   const answer = (kind: "card" | "invoice" | "update", extra: object = {}, cookie?: string) =>
     data<CheckoutAnswer>(
@@ -85,7 +89,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     case "invoice": {
       const cookie = await rememberOrder(request, outcome.orderId);
-      const to = `/courses/${encodeURIComponent(params.slug)}/success?invoice=true`;
+      const to = `/courses/${encodeURIComponent(slug)}/success?invoice=true`;
       // A fragment of its own (the page's main content, at the top): a redirect without one
       // would carry over the checkout form's fragment the post was sent to.
       if (!enhanced) {
@@ -192,7 +196,11 @@ function CheckoutForm({
     pageAnswer && !pageAnswer.ok ? pageAnswer.fieldErrors : {},
   );
   const [paymentUrl, setPaymentUrl] = useState<string | null>(null);
-  const busy = fetcher.state !== "idle";
+  // Still busy once an invoice request is answered, until the page has moved on to the success
+  // page: a click in between would only repeat it (the server answers a repeat with the same
+  // order, server/forms/submit-once.server.ts).
+  const movingOn = fetcher.data?.ok === true && fetcher.data.kind === "invoice";
+  const busy = fetcher.state !== "idle" || movingOn;
   // Without JavaScript the answer (its errors at the top of the form) opens in view.
   const action = useFormActionTo(CHECKOUT_FORM_ID);
   const pageMessage =
@@ -224,7 +232,7 @@ function CheckoutForm({
     onSuccess: (answer) => {
       setErrors({});
       if (answer.kind === "card" && answer.url) {
-        // Spec §4: the payment page opens in a new tab; the notice below links to it in case a
+        // The payment page opens in a new tab; the notice below links to it in case a
         // popup blocker stopped it.
         window.open(answer.url, "_blank", "noopener,noreferrer");
         setPaymentUrl(answer.url);
@@ -255,7 +263,7 @@ function CheckoutForm({
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const { intent, values } = readCheckoutForm(new FormData(event.currentTarget, submitter));
     if (intent === "update") return;
-    const problem = checkCheckout(values);
+    const problem = checkCheckout(values, intent);
     setErrors(problem?.fieldErrors ?? {});
     if (problem) {
       event.preventDefault();
@@ -289,6 +297,7 @@ function CheckoutForm({
       aria-label="Checkout"
     >
       {hydrated ? <input type="hidden" name={FIELD.enhanced} value="1" /> : null}
+      <SubmissionKeyField />
       <HoneypotField />
       <div className="grid gap-6">
         {pageMessage ? (

@@ -9,7 +9,7 @@ import {
 } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link, data, isRouteErrorResponse, redirect } from "react-router";
-import { OG_ARTWORK, courseOgImageUrl } from "#server/course-artwork.server.ts";
+import { OG_ARTWORK, courseOgImageUrl } from "#server/catalogue/course-artwork.server.ts";
 import {
   courseBuyUrl,
   coursePicture,
@@ -17,20 +17,20 @@ import {
   isBookableOnline,
   partnerBadge,
   partnerLogo,
-} from "#server/courses.server.ts";
+} from "#server/catalogue/courses.server.ts";
 import { sanitizeCourseHtml } from "#server/html.server.ts";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { PartnerBadgeChip, PartnerLogo } from "#app/components/site/course-card.tsx";
 import { RichText } from "#app/components/site/rich-text.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
-import { cn } from "#app/lib/cn.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 import { formatCoursePrice, formatDuration } from "#app/lib/format.ts";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { SITE_NAME, absoluteUrl, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { SITE_NAME, absoluteUrl, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/course";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
-import { quoteLink } from "#app/lib/inquiry-schemas.ts";
+import { quoteLink } from "#app/lib/inquiries/schemas.ts";
 
 const CATALOGUE_PATH = "/services/counter-fraud-training";
 
@@ -130,7 +130,7 @@ function artworkAlt(course: { title: string; picture: { generated: boolean } }):
     : `Picture for the course ${course.title}`;
 }
 
-/** Moves the hero image at 0.3 × the scroll (spec §9), unless the visitor prefers less motion. */
+/** Moves the hero image at 0.3 × the scroll, unless the visitor prefers less motion. */
 function useParallax(factor: number) {
   const ref = useRef<HTMLImageElement>(null);
   useEffect(() => {

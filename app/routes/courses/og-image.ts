@@ -3,8 +3,8 @@ import {
   artworkNotFound,
   artworkVersion,
   courseArtworkPng,
-} from "#server/course-artwork.server.ts";
-import { findArtworkCourse } from "#server/courses.server.ts";
+} from "#server/catalogue/course-artwork.server.ts";
+import { findArtworkCourse } from "#server/catalogue/courses.server.ts";
 import type { Route } from "./+types/og-image";
 
 /**

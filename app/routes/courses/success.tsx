@@ -5,7 +5,7 @@ import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import type { BuyerOrderSummary, PaymentVerification } from "#app/lib/checkout.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import { loadSuccessPage } from "#server/payments/checkout.server.ts";
 import type { Route } from "./+types/success";
 
@@ -172,7 +172,7 @@ const FAILURES: Record<
   },
   conflict: {
     title: "Payment Needs Attention",
-    text: "We received your payment, but this booking had already been closed. Please contact us and we will either reinstate your booking or refund you.",
+    text: "We received your payment, but this booking had already been cancelled. Our team has been alerted and will refund you in full; if you still want the places, please contact us.",
     retry: false,
   },
   not_found: {

@@ -1,5 +1,5 @@
 import { config } from "#server/config.server.ts";
-import { listSitemapCourses } from "#server/courses.server.ts";
+import { listSitemapCourses } from "#server/catalogue/courses.server.ts";
 
 /** /sitemap.xml: every public page and every published course, as absolute URLs. */
 

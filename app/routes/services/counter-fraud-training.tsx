@@ -7,18 +7,18 @@ import {
   listCatalogue,
   partnerBadge,
   partnerLogo,
-} from "#server/courses.server.ts";
+} from "#server/catalogue/courses.server.ts";
 import { CourseCard } from "#app/components/site/course-card.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import trainingSession from "#app/assets/illustrations/training-session.svg?no-inline";
 import { DeferredParticles } from "#app/components/site/particles.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
-import { EXCLUSIVE_FILTER_VALUE } from "#app/lib/catalogue.ts";
+import { EXCLUSIVE_FILTER_VALUE } from "#app/lib/catalogue/catalogue.ts";
 import { formatPrice } from "#app/lib/format.ts";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/counter-fraud-training";
-import { quoteLink } from "#app/lib/inquiry-schemas.ts";
+import { quoteLink } from "#app/lib/inquiries/schemas.ts";
 
 const ALL = "all";
 

@@ -7,19 +7,18 @@ import {
   Siren,
 } from "lucide-react";
 import { Link } from "react-router";
-import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
-import { CheckList, FeatureCard } from "#app/components/site/feature-card.tsx";
-import { FormPanel } from "#app/components/site/form-panel.tsx";
+import { CheckList, FeatureGrid } from "#app/components/site/feature-card.tsx";
+import { ServiceEnquirySection } from "#app/components/site/service-enquiry.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import monitoringAlert from "#app/assets/illustrations/monitoring-alert.svg?no-inline";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/dark-web-monitoring";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
-import { quoteLink } from "#app/lib/inquiry-schemas.ts";
+import { quoteLink } from "#app/lib/inquiries/schemas.ts";
 
 export const action = inquiryAction;
 export const clientAction = keepFormOnFailure;
@@ -118,42 +117,19 @@ export default function DarkWebMonitoring() {
         title="What you get"
         lead="Monitoring is only useful if you can act on it. Every plan includes four things."
       >
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {INCLUSIONS.map((item) => (
-            <li key={item.title} className="flex">
-              <FeatureCard icon={item.icon} title={item.title} className="w-full">
-                {item.text}
-              </FeatureCard>
-            </li>
-          ))}
-        </ul>
+        <FeatureGrid items={INCLUSIONS} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4" />
       </Section>
 
-      <section id="monitoring-plan" aria-labelledby="monitoring-plan-title">
-        <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-[2fr_3fr]">
-          <div>
-            <p className="text-sm font-semibold tracking-wide text-primary uppercase">
-              Get started
-            </p>
-            <h2 id="monitoring-plan-title" className="mt-2 text-3xl font-bold tracking-tight">
-              Get a custom monitoring plan
-            </h2>
-            <p className="mt-4 text-lg text-muted-foreground">
-              Tell us about your organisation and what worries you most. We will reply within 24
-              hours to arrange a short scoping call, then propose a monitoring plan and a quote.
-            </p>
-          </div>
-          {/* The scroll margin keeps the panel's heading clear of the sticky header when the
-              hero link jumps to the form. */}
-          <FormPanel
-            title="Tell us what to watch"
-            description="Your enquiry is pre-set to dark web monitoring."
-            className="[&_#monitoring-form]:scroll-mt-20"
-          >
-            <EnquiryForm id="monitoring-form" defaultService="dark-web-monitoring" />
-          </FormPanel>
-        </div>
-      </section>
+      <ServiceEnquirySection
+        id="monitoring-plan"
+        formId="monitoring-form"
+        service="dark-web-monitoring"
+        title="Get a custom monitoring plan"
+        lead="Tell us about your organisation and what worries you most. We will reply within 24 hours to arrange a short scoping call, then propose a monitoring plan and a quote."
+        panelTitle="Tell us what to watch"
+        panelDescription="Your enquiry is pre-set to dark web monitoring."
+        panelClassName="[&_#monitoring-form]:scroll-mt-20"
+      />
     </>
   );
 }

@@ -15,14 +15,14 @@ import {
   WifiOff,
 } from "lucide-react";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
-import { FeatureCard } from "#app/components/site/feature-card.tsx";
+import { FeatureGrid } from "#app/components/site/feature-card.tsx";
 import { LicenceQuote } from "#app/components/site/licence-quote.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import documentAnalysis from "#app/assets/illustrations/document-analysis.svg?no-inline";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/file-interrogator";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 
@@ -140,27 +140,11 @@ export default function FileInterrogator({ loaderData }: Route.ComponentProps) {
         title="Everything you need to interrogate a file"
         lead="Eight complementary techniques, in one tool that never needs an internet connection."
       >
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {FEATURES.map((feature) => (
-            <li key={feature.title} className="flex">
-              <FeatureCard icon={feature.icon} title={feature.title} className="w-full">
-                {feature.text}
-              </FeatureCard>
-            </li>
-          ))}
-        </ul>
+        <FeatureGrid items={FEATURES} className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4" />
       </Section>
 
       <Section tone="muted" eyebrow="Who it is for" title="Built for people who examine evidence">
-        <ul className="grid gap-6 md:grid-cols-3">
-          {AUDIENCES.map((audience) => (
-            <li key={audience.title} className="flex">
-              <FeatureCard icon={audience.icon} title={audience.title} className="w-full">
-                {audience.text}
-              </FeatureCard>
-            </li>
-          ))}
-        </ul>
+        <FeatureGrid items={AUDIENCES} className="grid gap-6 md:grid-cols-3" />
       </Section>
 
       <Section

@@ -6,16 +6,15 @@ import {
   UserCheck,
   Workflow,
 } from "lucide-react";
-import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
-import { CheckList, FeatureCard } from "#app/components/site/feature-card.tsx";
-import { FormPanel } from "#app/components/site/form-panel.tsx";
+import { CheckList, FeatureGrid } from "#app/components/site/feature-card.tsx";
+import { ServiceEnquirySection } from "#app/components/site/service-enquiry.tsx";
 import { PageHero } from "#app/components/site/page-hero.tsx";
 import riskAssessment from "#app/assets/illustrations/risk-assessment.svg?no-inline";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/security-consultancy";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 
@@ -90,15 +89,7 @@ export default function SecurityConsultancy() {
         title="How we can help"
         lead="Four areas where our consultancy makes the biggest difference."
       >
-        <ul className="grid gap-6 md:grid-cols-2">
-          {CORE_SERVICES.map((service) => (
-            <li key={service.title} className="flex">
-              <FeatureCard icon={service.icon} title={service.title} className="w-full">
-                {service.text}
-              </FeatureCard>
-            </li>
-          ))}
-        </ul>
+        <FeatureGrid items={CORE_SERVICES} className="grid gap-6 md:grid-cols-2" />
       </Section>
 
       <Section
@@ -110,31 +101,16 @@ export default function SecurityConsultancy() {
         <CheckList items={APPROACH} className="max-w-3xl" />
       </Section>
 
-      <section id="consultation" aria-labelledby="consultation-title">
-        <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:py-20 lg:grid-cols-[2fr_3fr]">
-          <div>
-            <p className="text-sm font-semibold tracking-wide text-primary uppercase">
-              Get started
-            </p>
-            <h2 id="consultation-title" className="mt-2 text-3xl font-bold tracking-tight">
-              Schedule a consultation
-            </h2>
-            <p className="mt-4 text-lg text-muted-foreground">
-              Tell us about the challenge you are facing. We will reply within 24 hours to arrange
-              an initial conversation, with no obligation.
-            </p>
-          </div>
-          {/* The scroll margin keeps the panel's heading clear of the sticky header when the
-              hero link jumps to the form. */}
-          <FormPanel
-            title="Tell us about your challenge"
-            description="Your enquiry is pre-set to security consultancy."
-            className="[&_#consultation-form]:scroll-mt-20"
-          >
-            <EnquiryForm id="consultation-form" defaultService="security-consultancy" />
-          </FormPanel>
-        </div>
-      </section>
+      <ServiceEnquirySection
+        id="consultation"
+        formId="consultation-form"
+        service="security-consultancy"
+        title="Schedule a consultation"
+        lead="Tell us about the challenge you are facing. We will reply within 24 hours to arrange an initial conversation, with no obligation."
+        panelTitle="Tell us about your challenge"
+        panelDescription="Your enquiry is pre-set to security consultancy."
+        panelClassName="[&_#consultation-form]:scroll-mt-20"
+      />
     </>
   );
 }

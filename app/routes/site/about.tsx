@@ -2,8 +2,8 @@ import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
 import { HeroBackdrop } from "#app/components/site/page-hero.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/about";
 
 export const headers = publicPageHeaders;

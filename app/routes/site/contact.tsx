@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { ContactLayout } from "#app/components/site/contact-layout.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/contact";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 

@@ -3,27 +3,18 @@ import {
   CookieList,
   LegalPage,
   MailLink,
-  legalDate,
+  legalPageLoader,
+  type LegalPageContent,
   type LegalSection,
 } from "#app/components/site/legal-page.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { DPO_EMAIL } from "#app/lib/navigation.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { DPO_EMAIL } from "#app/lib/catalogue/navigation.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/gdpr";
 
-// The date is the day of the request (spec §2), so it is computed here, not at build time.
-export function loader() {
-  return { lastUpdated: legalDate() };
-}
-
+export const loader = legalPageLoader;
 export const headers = publicPageHeaders;
-
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "GDPR Compliance",
-    description:
-      "How NightWatch complies with the UK GDPR and the Data Protection Act 2018: your rights, how to make a request, breach notification to the ICO and how we handle data found on the dark web.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, PAGE);
 
 const SECTIONS: LegalSection[] = [
   {
@@ -225,18 +216,19 @@ const SECTIONS: LegalSection[] = [
   },
 ];
 
+const PAGE: LegalPageContent = {
+  title: "GDPR Compliance",
+  description:
+    "How NightWatch complies with the UK GDPR and the Data Protection Act 2018: your rights, how to make a request, breach notification to the ICO and how we handle data found on the dark web.",
+  intro: (
+    <p>
+      How NightWatch meets its obligations under UK data protection law, the rights you have over
+      your personal data and how to use them.
+    </p>
+  ),
+  sections: SECTIONS,
+};
+
 export default function Gdpr({ loaderData }: Route.ComponentProps) {
-  return (
-    <LegalPage
-      title="GDPR Compliance"
-      lastUpdated={loaderData.lastUpdated}
-      intro={
-        <p>
-          How NightWatch meets its obligations under UK data protection law, the rights you have
-          over your personal data and how to use them.
-        </p>
-      }
-      sections={SECTIONS}
-    />
-  );
+  return <LegalPage {...PAGE} lastUpdated={loaderData.lastUpdated} />;
 }

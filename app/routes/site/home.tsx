@@ -10,7 +10,8 @@ import {
   type LucideIcon,
 } from "lucide-react";
 import { Link } from "react-router";
-import { coursePicture, listPromotedCourses } from "#server/courses.server.ts";
+import { coursePicture } from "#server/catalogue/courses.server.ts";
+import { listPromotedCourses } from "#server/catalogue/navigation.server.ts";
 import { log } from "#server/log.server.ts";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
@@ -25,13 +26,13 @@ import {
 } from "#app/components/site/promoted-course-list.tsx";
 import { Section } from "#app/components/site/section.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
-import { cn } from "#app/lib/cn.ts";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { CONTACT_EMAIL } from "#app/lib/navigation.ts";
-import { jsonLd, pageMeta, publicUrlFrom } from "#app/lib/seo.ts";
+import { cn } from "#app/lib/ui/cn.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { CONTACT_EMAIL } from "#app/lib/catalogue/navigation.ts";
+import { jsonLd, pageMeta, publicUrlFrom } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/home";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
-import { quoteLink } from "#app/lib/inquiry-schemas.ts";
+import { quoteLink } from "#app/lib/inquiries/schemas.ts";
 
 export async function loader() {
   let courses: PromotedCourseItem[] = [];

@@ -1,10 +1,10 @@
 import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
 import { config } from "#server/config.server.ts";
-import { loadSiteNavigation } from "#server/courses.server.ts";
+import { loadSiteNavigation } from "#server/catalogue/navigation.server.ts";
 import { NewsletterForm } from "#app/components/forms/newsletter-form.tsx";
 import { SiteFooter } from "#app/components/site/site-footer.tsx";
 import { SiteHeader } from "#app/components/site/site-header.tsx";
-import type { SellerDetails } from "#app/lib/seller.ts";
+import type { SellerDetails } from "#app/lib/orders/seller.ts";
 import type { Route } from "./+types/layout";
 
 export async function loader() {

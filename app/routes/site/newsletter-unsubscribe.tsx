@@ -3,9 +3,9 @@ import {
   checkUnsubscribeToken,
   unsubscribe,
   type UnsubscribeResult,
-} from "#server/newsletter-unsubscribe.server.ts";
+} from "#server/newsletter/unsubscribe.server.ts";
 import { Button } from "#app/components/ui/button.tsx";
-import { pageMeta } from "#app/lib/seo.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/newsletter-unsubscribe";
 
 /**

@@ -5,7 +5,7 @@ import {
   NewsletterForm,
   newsletterMessage,
 } from "#app/components/forms/newsletter-form.tsx";
-import { pageMeta } from "#app/lib/seo.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/newsletter";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 

@@ -3,27 +3,18 @@ import {
   CookieList,
   LegalPage,
   MailLink,
-  legalDate,
+  legalPageLoader,
+  type LegalPageContent,
   type LegalSection,
 } from "#app/components/site/legal-page.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { DPO_EMAIL, PRIVACY_EMAIL } from "#app/lib/navigation.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { DPO_EMAIL, PRIVACY_EMAIL } from "#app/lib/catalogue/navigation.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/privacy";
 
-// The date is the day of the request (spec §2), so it is computed here, not at build time.
-export function loader() {
-  return { lastUpdated: legalDate() };
-}
-
+export const loader = legalPageLoader;
 export const headers = publicPageHeaders;
-
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Privacy Policy",
-    description:
-      "How NightWatch collects, uses, shares and protects personal data under the UK GDPR and the Data Protection Act 2018, the cookies this site sets and your rights.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, PAGE);
 
 const SECTIONS: LegalSection[] = [
   {
@@ -266,19 +257,20 @@ const SECTIONS: LegalSection[] = [
   },
 ];
 
+const PAGE: LegalPageContent = {
+  title: "Privacy Policy",
+  description:
+    "How NightWatch collects, uses, shares and protects personal data under the UK GDPR and the Data Protection Act 2018, the cookies this site sets and your rights.",
+  intro: (
+    <p>
+      This policy explains what personal data NightWatch collects through this website and in
+      providing our services, why we use it, who we share it with and the rights you have under the
+      UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.
+    </p>
+  ),
+  sections: SECTIONS,
+};
+
 export default function Privacy({ loaderData }: Route.ComponentProps) {
-  return (
-    <LegalPage
-      title="Privacy Policy"
-      lastUpdated={loaderData.lastUpdated}
-      intro={
-        <p>
-          This policy explains what personal data NightWatch collects through this website and in
-          providing our services, why we use it, who we share it with and the rights you have under
-          the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.
-        </p>
-      }
-      sections={SECTIONS}
-    />
-  );
+  return <LegalPage {...PAGE} lastUpdated={loaderData.lastUpdated} />;
 }

@@ -3,11 +3,11 @@ import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { ContactLayout } from "#app/components/site/contact-layout.tsx";
 import { CheckList } from "#app/components/site/feature-card.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/quote";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
-import { serviceFromSearch } from "#app/lib/inquiry-schemas.ts";
+import { serviceFromSearch } from "#app/lib/inquiries/schemas.ts";
 
 export const action = inquiryAction;
 export const clientAction = keepFormOnFailure;

@@ -2,27 +2,18 @@ import { Link } from "react-router";
 import {
   LegalPage,
   MailLink,
-  legalDate,
+  legalPageLoader,
+  type LegalPageContent,
   type LegalSection,
 } from "#app/components/site/legal-page.tsx";
-import { publicPageHeaders } from "#app/lib/http-cache.ts";
-import { LEGAL_EMAIL } from "#app/lib/navigation.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
+import { LEGAL_EMAIL } from "#app/lib/catalogue/navigation.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/terms";
 
-// The date is the day of the request (spec §2), so it is computed here, not at build time.
-export function loader() {
-  return { lastUpdated: legalDate() };
-}
-
+export const loader = legalPageLoader;
 export const headers = publicPageHeaders;
-
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Terms of Service",
-    description:
-      "The terms for using the NightWatch website and for booking our counter fraud training courses, including payment, cancellations, partner courses and liability.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, PAGE);
 
 const SECTIONS: LegalSection[] = [
   {
@@ -214,18 +205,19 @@ const SECTIONS: LegalSection[] = [
   },
 ];
 
+const PAGE: LegalPageContent = {
+  title: "Terms of Service",
+  description:
+    "The terms for using the NightWatch website and for booking our counter fraud training courses, including payment, cancellations, partner courses and liability.",
+  intro: (
+    <p>
+      Please read these terms carefully. They explain how you may use our website and the conditions
+      that apply when you book training with NightWatch.
+    </p>
+  ),
+  sections: SECTIONS,
+};
+
 export default function Terms({ loaderData }: Route.ComponentProps) {
-  return (
-    <LegalPage
-      title="Terms of Service"
-      lastUpdated={loaderData.lastUpdated}
-      intro={
-        <p>
-          Please read these terms carefully. They explain how you may use our website and the
-          conditions that apply when you book training with NightWatch.
-        </p>
-      }
-      sections={SECTIONS}
-    />
-  );
+  return <LegalPage {...PAGE} lastUpdated={loaderData.lastUpdated} />;
 }

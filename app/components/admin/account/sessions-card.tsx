@@ -2,8 +2,8 @@ import { Form } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import type { AccountSessionView } from "#app/lib/admin-account.ts";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+import type { AccountSessionView } from "#app/lib/admin/account.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 
 /**
  * Where the admin is signed in (their sessions in better-auth): each can be signed out, or all

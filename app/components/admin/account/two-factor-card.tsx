@@ -3,31 +3,26 @@ import { useRef, useState } from "react";
 import { Form } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "#app/components/ui/alert-dialog.tsx";
+import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import type { TwoFactorSetupView } from "#app/lib/admin-account.ts";
+import type { TwoFactorSetupView } from "#app/lib/admin/account.ts";
 
 /**
- * Two-factor sign-in on /admin/account: its state, turning it on (password → QR code, secret and
- * backup codes → a code from the app), new backup codes, turning it off. Plain POST forms.
+ * Two-factor sign-in on /admin/account: its state, turning it on (password → on a first set-up, a
+ * code e-mailed to the account → QR code, secret and backup codes → a code from the app), new
+ * backup codes, turning it off. Plain POST forms.
  */
 export function TwoFactorCard({
   enabled,
   setup,
   backupCodes,
+  mailboxCodeSentTo,
 }: {
   enabled: boolean;
+  /** The mailbox step of a first set-up: where the code was e-mailed. */
+  mailboxCodeSentTo: string | null;
   /** Set while it is being turned on (after the password). */
   setup: TwoFactorSetupView | null;
   /** New backup codes just made (shown once). */
@@ -66,6 +61,8 @@ export function TwoFactorCard({
           </>
         ) : setup ? (
           <SetUp setup={setup} />
+        ) : mailboxCodeSentTo ? (
+          <MailboxStep sentTo={mailboxCodeSentTo} />
         ) : (
           <>
             <p>
@@ -157,30 +154,20 @@ function TurnOffForm() {
           Turn Off Two-Factor Sign-In
         </Button>
       </div>
-      <AlertDialog open={asking} onOpenChange={setAsking}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Turn off two-factor sign-in?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Anyone who learns your password could then sign in as you. Your backup codes stop
-              working.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Keep It On</AlertDialogCancel>
-            <AlertDialogAction
-              variant="destructive"
-              onClick={() => {
-                confirmed.current = true;
-                form.current?.requestSubmit();
-                confirmed.current = false;
-              }}
-            >
-              Turn Off
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmAction
+        open={asking}
+        onOpenChange={setAsking}
+        question="Turn off two-factor sign-in?"
+        detail="Anyone who learns your password could then sign in as you. Your backup codes stop working."
+        cancelLabel="Keep It On"
+        confirmLabel="Turn Off"
+        destructive
+        onConfirm={() => {
+          confirmed.current = true;
+          form.current?.requestSubmit();
+          confirmed.current = false;
+        }}
+      />
     </Form>
   );
 }
@@ -258,5 +245,43 @@ function SetUp({ setup }: { setup: TwoFactorSetupView }) {
         </li>
       </ol>
     </div>
+  );
+}
+
+/** A first set-up proves the mailbox: the e-mailed code, with the password again. */
+function MailboxStep({ sentTo }: { sentTo: string }) {
+  return (
+    <Form method="post" className="grid gap-3 rounded-md border p-4">
+      <input type="hidden" name="intent" value="enable-mailbox" />
+      <h3 className="font-semibold">Check your e-mail</h3>
+      <p className="text-muted-foreground">
+        To make sure it is you, we e-mailed a 6-digit code to <strong>{sentTo}</strong>. It works
+        for 15 minutes. Enter it with your password to go on to the set-up.
+      </p>
+      <div className="grid gap-2 sm:max-w-xs">
+        <Label htmlFor="enable-mailbox-code">Code from the e-mail</Label>
+        <Input
+          id="enable-mailbox-code"
+          name="mailboxCode"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={7}
+          required
+        />
+      </div>
+      <div className="grid gap-2 sm:max-w-sm">
+        <Label htmlFor="enable-mailbox-password">Password</Label>
+        <Input
+          id="enable-mailbox-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+      </div>
+      <div>
+        <Button type="submit">Continue</Button>
+      </div>
+    </Form>
   );
 }

@@ -1,4 +1,4 @@
-import { auditFieldKeys, auditFieldLabel, auditValueText } from "#app/lib/audit.ts";
+import { auditFieldKeys, auditFieldLabel, auditValueText } from "#app/lib/admin/audit.ts";
 
 /**
  * An audit row's recorded fields as a small two-column diff (before | after), folded in a

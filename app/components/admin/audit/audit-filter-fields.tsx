@@ -8,7 +8,7 @@ import {
   type AuditFilters,
   type AuditPerson,
   ukDate,
-} from "#app/lib/audit.ts";
+} from "#app/lib/admin/audit.ts";
 
 /**
  * The audit log's filters: person, kind (the selects apply at once) and a London date range

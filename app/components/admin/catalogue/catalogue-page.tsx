@@ -1,20 +1,10 @@
 import { Fragment, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { ArrowLeft, Pencil, Plus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
-import type { z } from "zod";
+import type { $ZodObject, input } from "zod/v4/core";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import {
-  Dialog,
-  DIALOG_FORM,
-  DialogBody,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "#app/components/ui/dialog.tsx";
+import { Dialog, DIALOG_FORM, DialogFormBody, DialogPanel } from "#app/components/ui/dialog.tsx";
 import {
   Table,
   TableBody,
@@ -24,13 +14,18 @@ import {
   TableRow,
 } from "#app/components/ui/table.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
-import { focusFirstInvalid, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
+import {
+  focusFirstInvalid,
+  checkBeforePost,
+  type FieldErrors,
+  type FormAnswer,
+} from "#app/lib/forms.ts";
 import { ConfirmDelete } from "#app/components/admin/confirm-action.tsx";
-import { cn } from "#app/lib/cn.ts";
-import { describe } from "./form-parts.tsx";
+import { cn } from "#app/lib/ui/cn.ts";
+import { describe } from "#app/components/forms/fields.tsx";
 
 /**
- * The frame the course, category and partner screens share (spec §4): back link, title and
+ * The frame the course, category and partner screens share: back link, title and
  * Add button, the list with its count or empty state, an edit button and a confirmed delete per
  * row, one dialog for adding and editing, and the spec's toasts for loading, saving and deleting.
  * Each screen supplies its columns, its cells and its form.
@@ -67,7 +62,7 @@ export function CataloguePage<Item extends { id: string }>(props: {
 }) {
   const { noun, items } = props;
   const entity = noun.toLowerCase();
-  // Each opening of the dialog gets a fresh form (spec §4: reset on Add).
+  // Each opening of the dialog gets a fresh form (reset on Add).
   const [editing, setEditing] = useState<{ key: number; item: Item | null } | null>(null);
   const openCount = useRef(0);
   const open = (item: Item | null) => setEditing({ key: ++openCount.current, item });
@@ -198,11 +193,11 @@ export function CataloguePage<Item extends { id: string }>(props: {
 
 /**
  * The state of a catalogue add/edit form: the same schema checks it in the browser before it
- * is sent and on the server (`catalogueFormAction`); the server's answer becomes a toast, and
- * its field messages are shown and the first one focused. `extraErrors` adds browser-only
- * checks (number inputs whose text the browser could not read).
+ * is sent and on the server (`adminFormAction` with the `catalogueForm` intents); the server's
+ * answer becomes a toast, and its field messages are shown and the first one focused.
+ * `extraErrors` adds browser-only checks (number inputs whose text the browser could not read).
  */
-export function useCatalogueForm<Schema extends z.ZodObject>(options: {
+export function useCatalogueForm<Schema extends $ZodObject>(options: {
   schema: Schema;
   onSaved: () => void;
   extraErrors?: (form: HTMLFormElement) => FieldErrors;
@@ -211,7 +206,7 @@ export function useCatalogueForm<Schema extends z.ZodObject>(options: {
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const uid = useId();
-  const id = (name: Extract<keyof z.input<Schema>, string>) => `${uid}-${name}`;
+  const id = (name: Extract<keyof input<Schema>, string>) => `${uid}-${name}`;
   useFormAnswer(fetcher, {
     onSuccess: options.onSaved,
     onFailure: (result) => {
@@ -221,19 +216,12 @@ export function useCatalogueForm<Schema extends z.ZodObject>(options: {
   });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const form = event.currentTarget;
-    const parsed = parseForm(new FormData(form), options.schema);
-    const found = {
-      ...(parsed.ok ? {} : parsed.fieldErrors),
-      ...options.extraErrors?.(form),
-    };
-    if (Object.keys(found).length) {
-      event.preventDefault();
-      setErrors(found);
-      focusFirstInvalid(form, found);
-      return;
-    }
-    setErrors({});
+    const found = checkBeforePost(
+      event,
+      options.schema,
+      options.extraErrors?.(event.currentTarget),
+    );
+    setErrors(found ?? {});
   };
 
   return {
@@ -242,7 +230,7 @@ export function useCatalogueForm<Schema extends z.ZodObject>(options: {
     errors,
     id,
     /** The aria attributes of a field (`hasHint` when the field shows a hint). */
-    field: (name: Extract<keyof z.input<Schema>, string>, hasHint = false) =>
+    field: (name: Extract<keyof input<Schema>, string>, hasHint = false) =>
       describe(id(name), errors[name], hasHint),
     saving: fetcher.state !== "idle",
     onSubmit,
@@ -278,11 +266,7 @@ export function CatalogueFormDialog({
 }) {
   const { fetcher, saving } = form;
   return (
-    <DialogContent className={className}>
-      <DialogHeader>
-        <DialogTitle>{title}</DialogTitle>
-        <DialogDescription>{description}</DialogDescription>
-      </DialogHeader>
+    <DialogPanel className={className} title={title} description={description}>
       <fetcher.Form
         ref={form.formRef}
         method="post"
@@ -294,23 +278,20 @@ export function CatalogueFormDialog({
         <input type="hidden" name="intent" value="save" />
         {item ? <input type="hidden" name="id" value={item.id} /> : null}
         {/* The fields scroll; the title above and the buttons below stay in view. */}
-        <DialogBody>
+        <DialogFormBody
+          busy={saving}
+          submit={
+            <Button type="submit" disabled={saving}>
+              {saving ? "Saving..." : item ? `Update ${noun}` : `Create ${noun}`}
+            </Button>
+          }
+        >
           <fieldset disabled={saving} className="grid min-w-0 gap-4">
             {children}
           </fieldset>
-        </DialogBody>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button type="button" variant="outline" disabled={saving}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button type="submit" disabled={saving}>
-            {saving ? "Saving..." : item ? `Update ${noun}` : `Create ${noun}`}
-          </Button>
-        </DialogFooter>
+        </DialogFormBody>
       </fetcher.Form>
-    </DialogContent>
+    </DialogPanel>
   );
 }
 
@@ -348,4 +329,12 @@ export function CatalogueCard({
       </dl>
     </div>
   );
+}
+/** '12 Jan 2026' (en-GB). */
+export function formatAdminDate(value: Date | string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+  }).format(new Date(value));
 }

@@ -12,8 +12,8 @@ import {
   TableHeader,
   TableRow,
 } from "#app/components/ui/table.tsx";
-import type { AdminList } from "#app/lib/admin-list.ts";
-import { cn } from "#app/lib/cn.ts";
+import type { AdminList } from "#app/lib/admin/list.ts";
+import { cn } from "#app/lib/ui/cn.ts";
 
 /**
  * The frame the Inquiries, Payments and Newsletter screens share: heading and buttons, the

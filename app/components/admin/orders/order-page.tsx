@@ -15,7 +15,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
 import {
@@ -25,8 +25,8 @@ import {
   orderNoteFormSchema,
   type AdminOrderPage,
   type OrderTimelineEntry,
-} from "#app/lib/orders.ts";
-import { formatVatRate } from "#app/lib/vat.ts";
+} from "#app/lib/orders/orders.ts";
+import { formatVatRate } from "#app/lib/orders/vat.ts";
 
 /** The admin order page's view: what the loader read, laid out; the actions post to its route. */
 
@@ -326,7 +326,7 @@ function StatusAndActions({ page }: { page: AdminOrderPage }) {
       <dl>
         <Detail term="Status">
           <span className="flex flex-wrap gap-1">
-            <OrderStatusBadge status={order.status} />
+            <OrderStatusBadge status={order.listStatus} />
             {order.spamReason ? <SuspectedSpamBadge reason={order.spamReason} /> : null}
           </span>
         </Detail>
@@ -356,6 +356,29 @@ function StatusAndActions({ page }: { page: AdminOrderPage }) {
   );
 }
 
+/** The buyer paid at Stripe after the order was cancelled: what is owed back, and where to act. */
+function PaidAfterCancellation({ page }: { page: AdminOrderPage }) {
+  const refunded = page.amounts.refundedCents >= page.amounts.totalCents;
+  return (
+    <section
+      aria-labelledby="paid-after-cancellation-heading"
+      className="mb-6 rounded-lg border border-destructive bg-destructive/5 p-4"
+    >
+      <h2 id="paid-after-cancellation-heading" className="font-semibold">
+        Paid after cancellation
+      </h2>
+      <p className="mt-1 text-sm">
+        The buyer paid {formatPence(page.amounts.totalCents)} at Stripe on{" "}
+        {formatDateTime(page.paidAfterCancellationAt!)}, after this order was cancelled. The order
+        stays cancelled.{" "}
+        {refunded
+          ? "The payment has been refunded."
+          : "Refund the payment under Status and actions; the buyer gets a credit note by e-mail."}
+      </p>
+    </section>
+  );
+}
+
 export function OrderPageView({ page }: { page: AdminOrderPage }) {
   const { order } = page;
   return (
@@ -371,8 +394,12 @@ export function OrderPageView({ page }: { page: AdminOrderPage }) {
         <h1 className="font-mono text-2xl font-bold tracking-tight md:text-3xl">
           Order {order.reference}
         </h1>
-        <OrderStatusBadge status={order.status} />
+        <OrderStatusBadge status={order.listStatus} />
+        {page.paidAfterCancellationAt ? (
+          <Badge variant="destructive">Paid after cancellation</Badge>
+        ) : null}
       </div>
+      {page.paidAfterCancellationAt ? <PaidAfterCancellation page={page} /> : null}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         {/* First on a phone (status, actions and money), the right-hand column from lg. */}
         <div className="grid content-start gap-6 lg:order-last">

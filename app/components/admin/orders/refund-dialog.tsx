@@ -1,19 +1,14 @@
 import { useId, useState, type FormEvent } from "react";
 import { RotateCcw } from "lucide-react";
 import { useFetcher } from "react-router";
-import { describe, Field } from "#app/components/admin/catalogue/form-parts.tsx";
+import { describe, Field } from "#app/components/forms/fields.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import {
   Dialog,
   DIALOG_FORM,
-  DialogBody,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
+  DialogFormBody,
+  DialogPanel,
   DialogTrigger,
 } from "#app/components/ui/dialog.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -31,15 +26,15 @@ import {
   refundFormSchemaFor,
   refundSuccessMessage,
   type RefundAnswerExtra,
-} from "#app/lib/refunds.ts";
+} from "#app/lib/orders/refunds.ts";
 
 /**
- * The order page's "Refund" (issue 16): a dialog with the amount (the whole remaining amount by
- * default), Stripe's reason and a note, and a sentence naming the order and the amount before
- * the admin confirms. It posts `intent=refund` to the page's own action through a fetcher and
- * shows the answer as a toast. Inputs are uncontrolled; the amount is also read as it is typed,
- * only to say it in the confirmation. Each opening after a refund gets a new nonce: the same form
- * sent twice refunds once, two refunds of the same amount are two forms.
+ * The order page's "Refund" (decision 0016): a dialog with the amount (the whole remaining amount
+ * by default), Stripe's reason and a note, and a sentence naming the order and the amount before
+ * the admin confirms. It posts `intent=refund` to the page's own action through a fetcher and shows
+ * the answer as a toast. Inputs are uncontrolled; the amount is also read as it is typed, only to
+ * say it in the confirmation. Each opening after a refund gets a new nonce: the same form sent
+ * twice refunds once, two refunds of the same amount are two forms.
  */
 
 /** What the dialog needs of an order (the order page's loader has all of it). */
@@ -138,18 +133,19 @@ export function RefundDialog({
           Refund
         </Button>
       </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Refund order {order.reference}</DialogTitle>
-          <DialogDescription>
+      <DialogPanel
+        title={<>Refund order {order.reference}</>}
+        description={
+          <>
             Paid {formatPence(order.totalAmountCents)} by card
             {order.refundedAmountCents > 0
               ? `; ${formatPence(order.refundedAmountCents)} refunded so far`
               : ""}
             . The refund goes back to the card through Stripe, and the buyer is e-mailed a credit
             note.
-          </DialogDescription>
-        </DialogHeader>
+          </>
+        }
+      >
         <fetcher.Form
           method="post"
           noValidate
@@ -161,8 +157,17 @@ export function RefundDialog({
           <input type="hidden" name="intent" value="refund" />
           <input type="hidden" name="orderId" value={order.id} />
           <input type="hidden" name="nonce" value={nonce} />
-          <DialogBody>
+          <DialogFormBody
+            busy={busy}
+            cancelLabel="Keep Payment"
+            submit={
+              <Button type="submit" variant="destructive" disabled={busy || !nonce}>
+                {busy ? "Refunding..." : amountText ? `Refund ${amountText}` : "Refund"}
+              </Button>
+            }
+          >
             <Field
+              look="admin"
               id={id("amount")}
               label="Amount (£)"
               required
@@ -181,7 +186,7 @@ export function RefundDialog({
                 }}
               />
             </Field>
-            <Field id={id("reason")} label="Reason" required error={errors.reason}>
+            <Field id={id("reason")} label="Reason" required error={errors.reason} look="admin">
               <NativeSelect
                 {...describe(id("reason"), errors.reason)}
                 name="reason"
@@ -193,6 +198,7 @@ export function RefundDialog({
               </NativeSelect>
             </Field>
             <Field
+              look="admin"
               id={id("note")}
               label="Note"
               error={errors.note}
@@ -219,19 +225,9 @@ export function RefundDialog({
                 {formError}
               </p>
             ) : null}
-          </DialogBody>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline" disabled={busy}>
-                Keep Payment
-              </Button>
-            </DialogClose>
-            <Button type="submit" variant="destructive" disabled={busy || !nonce}>
-              {busy ? "Refunding..." : amountText ? `Refund ${amountText}` : "Refund"}
-            </Button>
-          </DialogFooter>
+          </DialogFormBody>
         </fetcher.Form>
-      </DialogContent>
+      </DialogPanel>
     </Dialog>
   );
 }

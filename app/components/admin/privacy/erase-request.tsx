@@ -2,20 +2,11 @@ import { Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "#app/components/ui/alert-dialog.tsx";
+import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import type { FormAnswer } from "#app/lib/forms.ts";
-import { privacySearchHref } from "#app/lib/privacy.ts";
+import { privacySearchHref } from "#app/lib/admin/privacy.ts";
 
 /**
  * Erase, asking first (decision 0020). With JavaScript: the alert dialog names what will happen,
@@ -50,29 +41,21 @@ export function EraseButton({ email, detail }: { email: string; detail: string }
           Erase
         </Button>
       </Form>
-      <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent
-          onCloseAutoFocus={(event) => {
-            // No Radix trigger here: focus goes back to the button by hand.
-            event.preventDefault();
-            button.current?.focus();
-          }}
-        >
-          <AlertDialogHeader>
-            <AlertDialogTitle>{eraseQuestion(email)}</AlertDialogTitle>
-            <AlertDialogDescription>{detail} This cannot be undone.</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Keep</AlertDialogCancel>
-            <AlertDialogAction
-              variant="destructive"
-              onClick={() => fetcher.submit({ intent: "erase", email }, { method: "post" })}
-            >
-              Erase
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmAction
+        open={open}
+        onOpenChange={setOpen}
+        onCloseAutoFocus={(event) => {
+          // No Radix trigger here: focus goes back to the button by hand.
+          event.preventDefault();
+          button.current?.focus();
+        }}
+        question={eraseQuestion(email)}
+        detail={<>{detail} This cannot be undone.</>}
+        cancelLabel="Keep"
+        confirmLabel="Erase"
+        destructive
+        onConfirm={() => fetcher.submit({ intent: "erase", email }, { method: "post" })}
+      />
     </>
   );
 }

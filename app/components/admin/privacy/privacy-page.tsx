@@ -16,7 +16,7 @@ import {
   TableHeader,
   TableRow,
 } from "#app/components/ui/table.tsx";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
 import {
@@ -26,7 +26,7 @@ import {
   privacyExportHref,
   type PersonalDataSummary,
   type PrivacyQuery,
-} from "#app/lib/privacy.ts";
+} from "#app/lib/admin/privacy.ts";
 
 const PATH = "/admin/privacy";
 
@@ -115,6 +115,7 @@ function PersonalDataView({
     ["Student places on other orders", data.studentRecords.length],
     ["Newsletter subscriptions", data.subscriptions.length],
     ["Stored e-mails", data.emails.length],
+    ["History records (audit log, order notes)", data.records.length],
   ];
   if (isNothing(planned)) {
     return (
@@ -249,6 +250,20 @@ function PersonalDataView({
             </span>,
             e.subject,
             e.status,
+          ])}
+        />
+      ) : null}
+      {data.records.length ? (
+        <ResultTable
+          caption="History records (audit log, order notes and timeline)"
+          head={["When", "Where", "What", "Says"]}
+          rows={data.records.map((r) => [
+            formatDateTime(r.at),
+            r.kind === "audit" ? "Audit log" : "Order timeline",
+            r.what,
+            <span key="t" className="break-all">
+              {r.text.length > 200 ? `${r.text.slice(0, 199)}…` : r.text}
+            </span>,
           ])}
         />
       ) : null}

@@ -17,20 +17,21 @@ import {
   TableHeader,
   TableRow,
 } from "#app/components/ui/table.tsx";
-import { formatDateTime } from "#app/lib/admin-time.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import { focusFirstInvalid, parseForm, type FieldErrors } from "#app/lib/forms.ts";
 import {
   PASSWORD_LINK_LIFETIME,
   staffInviteSchema,
   type StaffAnswer,
   type StaffMember,
-} from "#app/lib/staff.ts";
+} from "#app/lib/admin/staff.ts";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 /**
- * The Staff screen (issue 17): the admins, "Invite admin", and per row "Resend invitation" and
- * "Remove". Every form posts to the screen's action and works without JavaScript: "Remove" then
- * opens a confirmation on the page itself (`?remove=<id>`) instead of the dialog.
+ * The Staff screen (decision 0018): the admins, "Invite admin", and per row "Resend invitation",
+ * "Reset two-factor" and "Remove". Every form posts to the screen's action and works without
+ * JavaScript: "Remove" and "Reset two-factor" then open a confirmation on the page itself
+ * (`?remove=<id>`, `?reset-two-factor=<id>`) instead of the dialog.
  */
 
 export const STAFF_PATH = "/admin/staff";
@@ -39,12 +40,15 @@ export function StaffPageView({
   staff,
   meId,
   removing,
+  resettingTwoFactor,
   answer,
 }: {
   staff: StaffMember[];
   meId: string;
   /** The admin whose removal is being confirmed without JavaScript (`?remove=`). */
   removing: StaffMember | null;
+  /** The admin whose two-factor reset is being confirmed without JavaScript. */
+  resettingTwoFactor: StaffMember | null;
   /** The action's answer after a post without JavaScript (with it, answers are toasts). */
   answer: StaffAnswer | undefined;
 }) {
@@ -63,7 +67,26 @@ export function StaffPageView({
           </Link>
         </p>
       ) : null}
-      {removing ? <RemoveConfirmation member={removing} /> : null}
+      {removing ? (
+        <ConfirmationPanel
+          id="staff-remove"
+          intent="remove"
+          member={removing}
+          question={`Remove ${removing.email}?`}
+          detail={removeDetail(removing)}
+          confirmLabel="Remove admin"
+        />
+      ) : null}
+      {resettingTwoFactor ? (
+        <ConfirmationPanel
+          id="staff-reset-two-factor"
+          intent="reset-two-factor"
+          member={resettingTwoFactor}
+          question={`Reset two-factor sign-in for ${resettingTwoFactor.email}?`}
+          detail={resetDetail(resettingTwoFactor)}
+          confirmLabel="Reset two-factor"
+        />
+      ) : null}
       <InviteForm pageAnswer={answer?.form === "invite" ? answer : undefined} />
       <section aria-labelledby={headingId} className="rounded-lg border border-border bg-card">
         <h2 id={headingId} className="p-4 text-lg font-semibold">
@@ -276,6 +299,41 @@ function StaffRowActions({ member, isMe }: { member: StaffMember; isMe: boolean 
           </Button>
         </fetcher.Form>
       ) : null}
+      {isMe || !member.twoFactorEnabled ? null : hydrated ? (
+        <ConfirmAction
+          trigger={
+            <Button
+              type="button"
+              size="sm"
+              variant="outline"
+              disabled={busy}
+              aria-label={`Reset two-factor sign-in for ${member.email}`}
+            >
+              <ShieldOff aria-hidden />
+              Reset two-factor
+            </Button>
+          }
+          question={`Reset two-factor sign-in for ${member.email}?`}
+          detail={resetDetail(member)}
+          confirmLabel="Reset two-factor"
+          destructive
+          onConfirm={() =>
+            fetcher.submit(
+              { intent: "reset-two-factor", userId: member.id },
+              { method: "post", action: STAFF_PATH },
+            )
+          }
+        />
+      ) : (
+        <Button asChild size="sm" variant="outline">
+          <Link to={`${STAFF_PATH}?reset-two-factor=${encodeURIComponent(member.id)}`}>
+            <ShieldOff aria-hidden />
+            <span>
+              Reset two-factor<span className="sr-only"> sign-in for {member.email}</span>
+            </span>
+          </Link>
+        </Button>
+      )}
       {isMe ? null : hydrated ? (
         <ConfirmAction
           trigger={
@@ -292,7 +350,7 @@ function StaffRowActions({ member, isMe }: { member: StaffMember; isMe: boolean 
             </Button>
           }
           question={`Remove ${member.email}?`}
-          detail={`${member.email} will be signed out at once and can no longer sign in. This cannot be undone; you can invite them again later.`}
+          detail={removeDetail(member)}
           confirmLabel="Remove admin"
           destructive
           onConfirm={() =>
@@ -317,26 +375,47 @@ function StaffRowActions({ member, isMe }: { member: StaffMember; isMe: boolean 
   );
 }
 
-/** "Remove" without JavaScript: the same question as the dialog, as a form on the page. */
-function RemoveConfirmation({ member }: { member: StaffMember }) {
+function removeDetail(member: StaffMember): string {
+  return `${member.email} will be signed out at once and can no longer sign in. This cannot be undone; you can invite them again later.`;
+}
+
+function resetDetail(member: StaffMember): string {
+  return `For when ${member.email} has lost their phone and their backup codes: their two-factor sign-in is turned off and they are signed out everywhere. They then sign in with their password and set two-factor sign-in up again. The reset is recorded in the audit log.`;
+}
+
+/** A row action without JavaScript: the same question as the dialog, as a form on the page. */
+function ConfirmationPanel({
+  id,
+  intent,
+  member,
+  question,
+  detail,
+  confirmLabel,
+}: {
+  id: string;
+  intent: "remove" | "reset-two-factor";
+  member: StaffMember;
+  question: string;
+  detail: string;
+  confirmLabel: string;
+}) {
   return (
     <section
-      aria-labelledby="staff-remove-heading"
-      aria-describedby="staff-remove-detail"
+      aria-labelledby={`${id}-heading`}
+      aria-describedby={`${id}-detail`}
       className="mb-6 rounded-lg border border-destructive bg-destructive/5 p-4"
     >
-      <h2 id="staff-remove-heading" className="text-lg font-semibold">
-        Remove {member.email}?
+      <h2 id={`${id}-heading`} className="text-lg font-semibold">
+        {question}
       </h2>
-      <p id="staff-remove-detail" className="mt-1 text-sm">
-        {member.email} will be signed out at once and can no longer sign in. This cannot be undone;
-        you can invite them again later.
+      <p id={`${id}-detail`} className="mt-1 text-sm">
+        {detail}
       </p>
       <Form method="post" action={STAFF_PATH} className="mt-4 flex flex-wrap gap-2">
-        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="userId" value={member.id} />
         <Button type="submit" variant="destructive">
-          Remove admin
+          {confirmLabel}
         </Button>
         <Button asChild variant="outline">
           <Link to={STAFF_PATH}>Cancel</Link>

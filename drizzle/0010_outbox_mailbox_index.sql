@@ -1,0 +1,2 @@
+DROP INDEX "email_outbox_recipient_created_at_idx";--> statement-breakpoint
+CREATE INDEX "email_outbox_mailbox_created_at_idx" ON "email_outbox" USING btree (regexp_replace(lower("to_address"), '\+[^@]*@', '@'),"created_at");

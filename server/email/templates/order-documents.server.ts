@@ -1,0 +1,173 @@
+/**
+ * The order letters that carry a document (decision 0015): the receipt (a paid card order's VAT
+ * receipt attached), the invoice sent by 'Mark Invoiced', and an admin's cancellation (with the
+ * credit note when an invoice is credited). The PDF itself is attached by the outbox worker
+ * (documentId); the rows and opening come from order.server.ts.
+ */
+import { formatPence } from "#app/lib/format.ts";
+import type { DocumentSnapshot } from "../../invoices/documents.server.ts";
+import {
+  escapeHtml,
+  headerText,
+  layout,
+  type RenderedEmail,
+  type Row,
+  rowsHtml,
+  rowsText,
+  SIGN_OFF_HTML,
+  SIGN_OFF_TEXT,
+} from "./layout.server.ts";
+import { buyerLetterOpening, type OrderEmailData, orderRows } from "./order.server.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
+
+/** A document's title inside a sentence: 'VAT invoice', 'invoice', 'receipt'. */
+const inSentence = (title: string) => (title.startsWith("VAT") ? title : title.toLowerCase());
+
+/** To the buyer once the order is paid; `receipt`: the VAT receipt attached to it. */
+export function renderReceipt(
+  order: OrderEmailData,
+  paidAt: Date,
+  receipt: Pick<DocumentSnapshot, "title" | "number"> | null = null,
+): RenderedEmail {
+  const subject = headerText(
+    `Payment received: ${order.courseTitle} (${orderReference(order.id)})`,
+  );
+  const paidOn = new Intl.DateTimeFormat("en-GB", {
+    dateStyle: "long",
+    timeZone: "Europe/London",
+  }).format(paidAt);
+  const rows: Row[] = [
+    ...orderRows(order),
+    ["Paid on", paidOn],
+    [receipt ? `${receipt.title} number` : "Receipt", receipt?.number],
+  ];
+  const amount = formatPence(order.totalAmountCents);
+  const opening = buyerLetterOpening(
+    order,
+    {
+      html: `Thank you. We have received your payment of <strong>${escapeHtml(amount)}</strong> for ${escapeHtml(order.courseTitle)}.`,
+      text: `Thank you. We have received your payment of ${amount} for ${order.courseTitle}.`,
+    },
+    rows,
+  );
+  const access =
+    "Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.";
+  const attached = receipt
+    ? `Your ${inSentence(receipt.title)} ${receipt.number} is attached as a PDF.`
+    : null;
+  const html = layout(
+    subject,
+    `${opening.html}${attached ? `<p>${escapeHtml(attached)}</p>` : ""}<p>${escapeHtml(access)}</p>${SIGN_OFF_HTML}`,
+  );
+  const text = [
+    ...opening.text,
+    ...(attached ? [attached, ""] : []),
+    access,
+    "",
+    ...SIGN_OFF_TEXT,
+  ].join("\n");
+  return { subject, html, text };
+}
+
+const longDate = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "Europe/London" }).format(
+    new Date(iso),
+  );
+
+/** A document's amounts as rows: net and VAT when VAT is charged, then the total. */
+function amountRows(document: DocumentSnapshot, totalLabel: string): Row[] {
+  return [
+    ["Net", document.vatRegistered ? formatPence(document.netCents) : null],
+    ["VAT", document.vatRegistered ? formatPence(document.vatCents) : null],
+    [totalLabel, formatPence(document.totalCents)],
+  ];
+}
+
+/** To the buyer on 'Mark Invoiced': the invoice (attached), when it is due and how to pay. */
+export function renderInvoiceIssued(
+  order: OrderEmailData,
+  invoice: DocumentSnapshot,
+): RenderedEmail {
+  const reference = orderReference(order.id);
+  const subject = headerText(`Your invoice ${invoice.number} for order ${reference}`);
+  const rows: Row[] = [
+    ["Invoice number", invoice.number],
+    ["Date of issue", longDate(invoice.issuedAt)],
+    ["Order reference", reference],
+    ["Your PO number", invoice.customer.poNumber],
+    ["Course", order.courseTitle],
+    ["Places", String(order.quantity)],
+    ...amountRows(invoice, "Total due"),
+    ["Due date", invoice.dueDate ? longDate(invoice.dueDate) : null],
+  ];
+  const news = `Please find attached our ${inSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
+  const bank = invoice.payment?.bank;
+  const bankRows: Row[] = bank
+    ? [
+        ["Account name", bank.accountName],
+        ["Sort code", bank.sortCode],
+        ["Account number", bank.accountNumber],
+        ["IBAN", bank.iban],
+      ]
+    : [];
+  const pay = bank
+    ? "Please pay by bank transfer to:"
+    : "Please reply to this e-mail for our bank details.";
+  const referenceNote = `Please use your order reference ${reference} as the payment reference.`;
+  const access = "Course access will be provided once payment is received.";
+  const html = layout(
+    subject,
+    opening.html +
+      `<h2 style="font-size:16px">How to pay</h2><p>${escapeHtml(pay)}</p>` +
+      (bankRows.length
+        ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rowsHtml(bankRows)}</table>`
+        : "") +
+      `<p><strong>${escapeHtml(referenceNote)}</strong></p><p>${escapeHtml(access)}</p>${SIGN_OFF_HTML}`,
+  );
+  const text = [
+    ...opening.text,
+    "How to pay:",
+    pay,
+    ...(bankRows.length ? [rowsText(bankRows)] : []),
+    "",
+    referenceNote,
+    access,
+    "",
+    ...SIGN_OFF_TEXT,
+  ].join("\n");
+  return { subject, html, text };
+}
+
+/** To the buyer when an admin cancels the order and chose to tell them; `creditNote` attached. */
+export function renderOrderCanceled(
+  order: OrderEmailData,
+  creditNote: DocumentSnapshot | null,
+): RenderedEmail {
+  const reference = orderReference(order.id);
+  const subject = headerText(`Your order ${reference} has been cancelled`);
+  const rows: Row[] = [
+    ...orderRows(order),
+    ["Credit note", creditNote?.number],
+    ["Credits invoice", creditNote?.credits?.number],
+    ...(creditNote ? amountRows(creditNote, "Total credited") : []),
+  ];
+  const news = `Your booking of ${order.courseTitle} (order ${reference}) has been cancelled.`;
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
+  const paragraphs = [
+    ...(creditNote
+      ? [
+          `Our credit note ${creditNote.number} for the whole of invoice ${creditNote.credits?.number ?? ""} is attached as a PDF: nothing is due on that invoice.`,
+        ]
+      : ["Nothing is due for this order."]),
+    "If you have already paid for it, or think this is a mistake, please reply to this e-mail quoting your order reference.",
+  ];
+  const html = layout(
+    subject,
+    opening.html + paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("") + SIGN_OFF_HTML,
+  );
+  const text = [...opening.text, ...paragraphs.flatMap((p) => [p, ""]), ...SIGN_OFF_TEXT].join(
+    "\n",
+  );
+  return { subject, html, text };
+}

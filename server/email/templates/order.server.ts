@@ -1,0 +1,234 @@
+import { formatPence } from "#app/lib/format.ts";
+import { formatVatRate } from "#app/lib/orders/vat.ts";
+import { orderReference, PAYMENT_METHOD_LABELS } from "#app/lib/orders/orders.ts";
+import {
+  escapeHtml,
+  greetingName,
+  HELD_CONFIRMATION_NOTE,
+  headerText,
+  heldNoticeHtml,
+  heldSubject,
+  layout,
+  rowsHtml,
+  rowsText,
+  type RenderedEmail,
+  type Row,
+  SIGN_OFF_HTML,
+  SIGN_OFF_TEXT,
+} from "./layout.server.ts";
+import {
+  type OrderBooking,
+  type OrderRow,
+  type OrderStudent,
+} from "../../orders/records.server.ts";
+
+/**
+ * How an order's e-mails read (decision 0005): the invoice request's alert to the admin
+ * mailboxes and confirmation to the buyer, and the joining details to each student, with the
+ * rows and opening they share with the document letters (order-documents.server.ts).
+ * Everything a visitor typed is escaped in the HTML. Mails to the buyer and students go to
+ * addresses nobody has verified, so what was typed is echoed short: names are cut to a
+ * greeting's length (staff's alert keeps them whole). Who receives which, and when:
+ * server/orders/emails.server.ts.
+ */
+export type OrderEmailData = OrderBooking &
+  Pick<OrderRow, "id" | "createdAt"> &
+  /** The order's VAT (absent or 0: no VAT charged, nothing said about it). */
+  Partial<Pick<OrderRow, "vatAmountCents" | "vatRateBasisPoints" | "pricesIncludeVat">> & {
+    /** The attendees: the buyer when they are the student, else the named colleagues. */
+    students: OrderStudent[];
+  };
+
+export const fullName = (p: { firstName: string; lastName: string }) =>
+  `${p.firstName} ${p.lastName}`;
+
+/** Who receives it: staff (names whole) or the buyer/students (names cut short). */
+export type Audience = "staff" | "visitor";
+
+export const nameFor = (p: { firstName: string; lastName: string }, audience: Audience) =>
+  audience === "staff" ? fullName(p) : greetingName(fullName(p));
+
+export function studentLines(order: OrderEmailData, audience: Audience): string[] {
+  return order.students.map((s, i) => `${i + 1}. ${nameFor(s, audience)} <${s.email}>`);
+}
+
+export function studentsHtml(order: OrderEmailData, audience: Audience): string {
+  return `<ol style="margin:4px 0 16px;padding-left:20px">${order.students
+    .map((s) => `<li>${escapeHtml(nameFor(s, audience))} &lt;${escapeHtml(s.email)}&gt;</li>`)
+    .join("")}</ol>`;
+}
+
+/** The price per place, and with VAT charged, whether it includes VAT and the VAT itself. */
+export function vatRows(order: OrderEmailData): Row[] {
+  const vat = order.vatAmountCents ?? 0;
+  if (vat <= 0) return [["Price per place", formatPence(order.unitPriceCents)]];
+  const rate = formatVatRate(order.vatRateBasisPoints ?? 0);
+  return [
+    [
+      `Price per place (${order.pricesIncludeVat ? "incl." : "excl."} VAT)`,
+      formatPence(order.unitPriceCents),
+    ],
+    [order.pricesIncludeVat ? `Of which VAT (${rate})` : `VAT (${rate})`, formatPence(vat)],
+  ];
+}
+
+export function orderRows(order: OrderEmailData): Row[] {
+  return [
+    ["Order reference", orderReference(order.id)],
+    ["Course", order.courseTitle],
+    ["Places", String(order.quantity)],
+    ...vatRows(order),
+    ["Total", formatPence(order.totalAmountCents)],
+    ["Payment method", PAYMENT_METHOD_LABELS[order.paymentMethod]],
+  ];
+}
+
+export function buyerRows(order: OrderEmailData): Row[] {
+  return [
+    ["Name", `${order.buyerFirstName} ${order.buyerLastName}`],
+    ["Email", order.buyerEmail],
+    ["Company", order.buyerCompany],
+    ["Phone", order.buyerPhone],
+    ["Attending", order.isBuyerStudent ? "The buyer" : `${order.quantity} named student(s)`],
+  ];
+}
+
+/**
+ * How each letter to the buyer opens: the greeting, the news (`html` already escaped), the
+ * order's details and who attends. The text ends with a blank line, ready for what follows.
+ */
+export function buyerLetterOpening(
+  order: OrderEmailData,
+  news: { html: string; text: string },
+  rows: Row[],
+): { html: string; text: string[] } {
+  return {
+    html:
+      `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
+      `<p>${news.html}</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}`,
+    text: [
+      `Dear ${greetingName(order.buyerFirstName)},`,
+      "",
+      news.text,
+      "",
+      rowsText(rows),
+      "",
+      "Students:",
+      ...studentLines(order, "visitor"),
+      "",
+    ],
+  };
+}
+
+/**
+ * To the admin mailboxes: a booking to invoice. Reply-To is the buyer. `held`: the buyer's
+ * confirmation was held (per-recipient limit), and the alert says so.
+ */
+export function renderInvoiceRequestAlert(
+  order: OrderEmailData,
+  adminUrl: string,
+  options: { held?: boolean } = {},
+): RenderedEmail {
+  const plainSubject = headerText(
+    `Invoice requested (${orderReference(order.id)}): ${order.courseTitle} × ${order.quantity} – ${formatPence(order.totalAmountCents)}`,
+  );
+  const subject = options.held ? heldSubject(plainSubject) : plainSubject;
+  const rows = [...orderRows(order), ...buyerRows(order)];
+  const html = layout(
+    subject,
+    (options.held ? heldNoticeHtml(HELD_CONFIRMATION_NOTE) : "") +
+      `<h1 style="font-size:20px;margin:0 0 16px">A booking is waiting for an invoice</h1>` +
+      `<table role="presentation" style="border-collapse:collapse;margin-bottom:16px">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "staff")}` +
+      `<p>Send the invoice within 24 hours, then mark the order invoiced in <a href="${escapeHtml(adminUrl)}">Payments</a>.</p>`,
+  );
+  const text = [
+    ...(options.held ? [`HELD. ${HELD_CONFIRMATION_NOTE}`, ""] : []),
+    "A booking is waiting for an invoice",
+    "",
+    rowsText(rows),
+    "",
+    "Students:",
+    ...studentLines(order, "staff"),
+    "",
+    `Send the invoice within 24 hours, then mark the order invoiced: ${adminUrl}`,
+  ].join("\n");
+  return { subject, html, text };
+}
+
+/** To the buyer: the booking was received and an invoice follows within 24 hours. */
+export function renderInvoiceRequestConfirmation(order: OrderEmailData): RenderedEmail {
+  const subject = headerText(
+    `Booking received: ${order.courseTitle} (${orderReference(order.id)})`,
+  );
+  const rows = orderRows(order);
+  const next = [
+    "Your booking request will be reviewed by our team.",
+    "You'll receive an invoice by e-mail within 24 hours.",
+    "Course access will be provided once payment is received.",
+    "Joining instructions will be sent to each student.",
+  ];
+  const news =
+    "Thank you for booking with NightWatch. We have received your booking and will send you an invoice shortly.";
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
+  const html = layout(
+    subject,
+    opening.html +
+      `<h2 style="font-size:16px">What happens next</h2><ol>${next.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ol>` +
+      `<p>Please quote your order reference in any correspondence.</p>${SIGN_OFF_HTML}`,
+  );
+  const text = [
+    ...opening.text,
+    "What happens next:",
+    ...next.map((s, i) => `${i + 1}. ${s}`),
+    "",
+    "Please quote your order reference in any correspondence.",
+    "",
+    ...SIGN_OFF_TEXT,
+  ].join("\n");
+  return { subject, html, text };
+}
+
+/** To one student (their own address) once the order is paid. */
+export function renderJoiningDetails(
+  order: OrderEmailData,
+  student: { firstName: string; lastName: string; email: string },
+  courseUrl: string | null,
+): RenderedEmail {
+  const subject = headerText(`You're booked on ${order.courseTitle} – joining details`);
+  const bookedBy = order.isBuyerStudent
+    ? "Your place is confirmed."
+    : `${greetingName(`${order.buyerFirstName} ${order.buyerLastName}`)}${order.buyerCompany ? ` (${greetingName(order.buyerCompany)})` : ""} has booked a place for you.`;
+  const rows: Row[] = [
+    ["Course", order.courseTitle],
+    ["Student", greetingName(fullName(student))],
+    ["Order reference", orderReference(order.id)],
+    ["Course page", courseUrl],
+  ];
+  const html = layout(
+    subject,
+    `<p>Dear ${escapeHtml(greetingName(student.firstName))},</p>` +
+      `<p>${escapeHtml(bookedBy)} You are enrolled on the online course <strong>${escapeHtml(order.courseTitle)}</strong>.</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Joining instructions</h2>` +
+      `<p>Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.</p>` +
+      `<p>Questions? Reply to this e-mail and quote your order reference.</p>${SIGN_OFF_HTML}`,
+  );
+  const text = [
+    `Dear ${greetingName(student.firstName)},`,
+    "",
+    `${bookedBy} You are enrolled on the online course ${order.courseTitle}.`,
+    "",
+    rowsText(rows),
+    "",
+    "Joining instructions:",
+    "Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.",
+    "",
+    "Questions? Reply to this e-mail and quote your order reference.",
+    "",
+    ...SIGN_OFF_TEXT,
+  ].join("\n");
+  return { subject, html, text };
+}

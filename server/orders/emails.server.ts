@@ -1,0 +1,171 @@
+/**
+ * Which e-mails an order sends, to whom, ready for the outbox: on an invoice request, an alert
+ * to the admin mailboxes and a confirmation to the buyer; when it is paid, a receipt to the
+ * buyer and joining details to each student; the invoice on 'Mark Invoiced'; the cancellation.
+ * Replies go to the training team's mailbox (staff's alert: to the buyer). How each reads:
+ * server/email/templates/.
+ */
+import { eq } from "drizzle-orm";
+import { config } from "../config.server.ts";
+import type { Transaction } from "../db/client.server.ts";
+import { courses } from "../db/schema.ts";
+import type { OutgoingEmail } from "../email/outbox.server.ts";
+import type { DocumentRow, DocumentSnapshot } from "../invoices/documents.server.ts";
+import { type RenderedEmail } from "../email/templates/layout.server.ts";
+import {
+  type OrderEmailData,
+  renderInvoiceRequestAlert,
+  renderInvoiceRequestConfirmation,
+  renderJoiningDetails,
+} from "../email/templates/order.server.ts";
+import {
+  renderInvoiceIssued,
+  renderOrderCanceled,
+  renderReceipt,
+} from "../email/templates/order-documents.server.ts";
+import {
+  type OrderRow,
+  type OrderStudent,
+  studentsOfOrder,
+  orderBooking,
+} from "./records.server.ts";
+
+function orderEmailData(order: OrderRow, students: OrderStudent[]): OrderEmailData {
+  return {
+    id: order.id,
+    ...orderBooking(order),
+    vatAmountCents: order.vatAmountCents,
+    vatRateBasisPoints: order.vatRateBasisPoints,
+    pricesIncludeVat: order.pricesIncludeVat,
+    createdAt: order.createdAt,
+    students: order.isBuyerStudent
+      ? [
+          {
+            firstName: order.buyerFirstName,
+            lastName: order.buyerLastName,
+            email: order.buyerEmail,
+          },
+        ]
+      : students,
+  };
+}
+
+/**
+ * One of an order's e-mails, ready for the outbox; replies go to the training team's mailbox
+ * unless said otherwise (staff's alert: to the buyer).
+ */
+function orderEmail(
+  order: OrderRow,
+  kind: string,
+  to: string | string[],
+  rendered: RenderedEmail,
+  replyTo: string | null = config.mailReplyTo,
+): OutgoingEmail {
+  return { kind, to, replyTo, orderId: order.id, ...rendered };
+}
+
+/** An invoice request's two e-mails: the alert to staff and the confirmation to the buyer. */
+export function invoiceRequestEmails(
+  order: OrderRow,
+  students: OrderStudent[],
+  options: { held?: boolean } = {},
+): OutgoingEmail[] {
+  const data = orderEmailData(order, students);
+  const adminUrl = `${config.publicUrl}/admin/payments`;
+  return [
+    orderEmail(
+      order,
+      "invoice_request_alert",
+      config.adminEmails,
+      renderInvoiceRequestAlert(data, adminUrl, options),
+      order.buyerEmail,
+    ),
+    orderEmail(
+      order,
+      "invoice_request_confirmation",
+      order.buyerEmail,
+      renderInvoiceRequestConfirmation(data),
+    ),
+  ];
+}
+
+/**
+ * The receipt to the buyer and joining details to every student, for an order just paid; read
+ * inside the transaction that marks it paid, so the e-mails are queued with the change. A card
+ * order's VAT receipt (`receipt`, issued in that transaction) is attached to the buyer's.
+ */
+export async function paidOrderEmails(
+  tx: Transaction,
+  order: OrderRow,
+  options: { receipt?: DocumentRow | null; paidAt?: Date } = {},
+): Promise<OutgoingEmail[]> {
+  const students = await studentsOfOrder(tx, order.id);
+  const [course] = order.courseId
+    ? await tx.select({ slug: courses.slug }).from(courses).where(eq(courses.id, order.courseId))
+    : [];
+  const courseUrl = course
+    ? `${config.publicUrl}/courses/${encodeURIComponent(course.slug)}`
+    : null;
+  const data = orderEmailData(order, students);
+  const receipt = options.receipt ?? null;
+  return [
+    {
+      ...orderEmail(
+        order,
+        "order_receipt",
+        order.buyerEmail,
+        renderReceipt(
+          data,
+          options.paidAt ?? new Date(),
+          receipt ? (receipt.snapshot as DocumentSnapshot) : null,
+        ),
+      ),
+      documentId: receipt?.id ?? null,
+    },
+    ...data.students.map((student) =>
+      orderEmail(
+        order,
+        "course_joining_details",
+        student.email,
+        renderJoiningDetails(data, student, courseUrl),
+      ),
+    ),
+  ];
+}
+
+/** 'Mark Invoiced': the invoice, to the buyer, with the invoice attached. */
+export function invoiceIssuedEmail(
+  order: OrderRow,
+  students: OrderStudent[],
+  invoice: DocumentRow,
+): OutgoingEmail {
+  return {
+    ...orderEmail(
+      order,
+      "invoice_issued",
+      order.buyerEmail,
+      renderInvoiceIssued(orderEmailData(order, students), invoice.snapshot as DocumentSnapshot),
+    ),
+    documentId: invoice.id,
+  };
+}
+
+/** An admin's cancellation, told to the buyer; the credit note attached when one was issued. */
+export function orderCanceledEmail(
+  order: OrderRow,
+  students: OrderStudent[],
+  creditNote: DocumentRow | null,
+): OutgoingEmail {
+  return {
+    ...orderEmail(
+      order,
+      "order_canceled",
+      order.buyerEmail,
+      renderOrderCanceled(
+        orderEmailData(order, students),
+        creditNote ? (creditNote.snapshot as DocumentSnapshot) : null,
+      ),
+    ),
+    documentId: creditNote?.id ?? null,
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * The retention rule (decision 0020): inquiries older than the retention period are anonymised,
+ * hourly while the site runs and by `npm run privacy:retention`.
+ */
+import * as orm from "drizzle-orm";
+import { recordAudit } from "../audit.server.ts";
+import { config } from "../config.server.ts";
+import { db } from "../db/client.server.ts";
+import { auditLog, emailOutbox, inquiries, rateLimit } from "../db/schema.ts";
+import { log } from "../log.server.ts";
+import { removeOldSubmissions } from "../forms/submit-once.server.ts";
+import { jobSucceeded } from "../metrics.server.ts";
+import { ANONYMISED } from "./matching.server.ts";
+import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
+
+export interface RetentionResult {
+  inquiries: number;
+  emails: number;
+}
+
+/** Calendar months before `now` (setUTCMonth rolls 31 March − 1 month over to 3 March: a few days either way is fine here). */
+function monthsBefore(now: Date, months: number): Date {
+  const cutoff = new Date(now);
+  cutoff.setUTCMonth(cutoff.getUTCMonth() - months);
+  return cutoff;
+}
+
+/**
+ * The retention rule (INQUIRY_RETENTION_MONTHS, 0 = off): inquiries received longer ago than
+ * that and not yet anonymised lose the person's details (name, e-mail, phone, company, budget,
+ * message and notes), keeping type, status, dates and course for the counts; the e-mails about
+ * them are deleted with their stored copies. Idempotent, so every server instance may run it;
+ * in batches of up to RETENTION_BATCH, one audit row (actor: the system) per batch.
+ */
+export async function anonymiseExpiredInquiries(
+  now: Date = new Date(),
+  {
+    months = config.inquiryRetentionMonths,
+    outboxDir = outboxDirectory(),
+    batchSize = RETENTION_BATCH,
+  }: { months?: number; outboxDir?: string; batchSize?: number } = {},
+): Promise<RetentionResult> {
+  if (!months || months <= 0) return { inquiries: 0, emails: 0 };
+  const cutoff = monthsBefore(now, months);
+  const total: RetentionResult = { inquiries: 0, emails: 0 };
+  // In batches, each its own transaction: any number of due inquiries is a bounded statement
+  // each time, and what is done stays done if the run stops half-way.
+  for (;;) {
+    const batch = await anonymiseBatch(now, cutoff, months, batchSize);
+    await removeStoredEmails(batch.emailIds, outboxDir);
+    total.inquiries += batch.inquiries;
+    total.emails += batch.emailIds.length;
+    if (batch.inquiries < batchSize) return total;
+  }
+}
+
+/** How many inquiries one retention transaction anonymises at most. */
+const RETENTION_BATCH = 1000;
+
+async function anonymiseBatch(now: Date, cutoff: Date, months: number, batchSize: number) {
+  return db().transaction(async (tx) => {
+    // Locks the rows, so two instances running at once anonymise each inquiry once.
+    const expired = await tx
+      .select({ id: inquiries.id })
+      .from(inquiries)
+      .where(orm.and(orm.lt(inquiries.createdAt, cutoff), orm.isNull(inquiries.anonymisedAt)))
+      .limit(batchSize)
+      .for("update", { skipLocked: true });
+    if (!expired.length) return { inquiries: 0, emailIds: [] as string[] };
+    const ids = expired.map((r) => r.id);
+    const deleted = await tx
+      .delete(emailOutbox)
+      .where(orm.inArray(emailOutbox.inquiryId, ids))
+      .returning({ id: emailOutbox.id });
+    await tx
+      .update(inquiries)
+      .set({
+        name: ANONYMISED,
+        email: orm.sql`'inquiry-' || ${inquiries.id}::text || '@erased.invalid'`,
+        phone: null,
+        company: null,
+        budget: null,
+        message: "(anonymised after the retention period)",
+        notes: null,
+        anonymisedAt: now,
+        updatedAt: now,
+      })
+      .where(orm.inArray(inquiries.id, ids));
+    await recordAudit(tx, null, {
+      action: "privacy.retention",
+      subjectType: "privacy",
+      summary: `Retention: ${ids.length} ${ids.length === 1 ? "inquiry" : "inquiries"} older than ${months} months anonymised`,
+      after: {
+        inquiries: ids.length,
+        emails: deleted.length,
+        months,
+        cutoff: cutoff.toISOString(),
+      },
+    });
+    return { inquiries: ids.length, emailIds: deleted.map((d) => d.id) };
+  });
+}
+
+/** better-auth's per-address sign-in counters older than this are no use to its limits. */
+const RATE_LIMIT_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The sign-in traces that name a client address and nobody's account: better-auth's rate-limit
+ * counters (its key is the raw address) after a day, and failed sign-ins for no known account
+ * (an unknown or mistyped address) after `days` — deleted from the audit log through the one
+ * exception its trigger makes for them (`nightwatch.housekeeping`). Failed sign-ins for a real
+ * account stay: they are that account's history.
+ */
+export async function removeExpiredSignInTraces(
+  now: Date = new Date(),
+  days: number = config.signInLogRetentionDays,
+): Promise<{ counters: number; signIns: number }> {
+  const counters = await db()
+    .delete(rateLimit)
+    .where(orm.lt(rateLimit.lastRequest, now.getTime() - RATE_LIMIT_KEEP_MS))
+    .returning({ id: rateLimit.id });
+  if (days <= 0) return { counters: counters.length, signIns: 0 };
+  const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+  const signIns = await db().transaction(async (tx) => {
+    await tx.execute(orm.sql`select set_config('nightwatch.housekeeping', 'on', true)`);
+    return tx
+      .delete(auditLog)
+      .where(
+        orm.and(
+          orm.eq(auditLog.action, "auth.sign_in_failed"),
+          orm.isNull(auditLog.actorId),
+          orm.isNull(auditLog.subjectId),
+          orm.lt(auditLog.at, cutoff),
+        ),
+      )
+      .returning({ id: auditLog.id });
+  });
+  return { counters: counters.length, signIns: signIns.length };
+}
+
+/**
+ * Empties the bodies of e-mails sent longer ago than `days` (0: never): the outbox keeps who was
+ * written to, about what, when and whether it went, not every message's words for ever. The
+ * `.eml` copies of the file mailer are the operator's (DATA_DIR/outbox) and stay.
+ */
+export async function pruneSentEmailBodies(
+  now: Date = new Date(),
+  days: number = config.emailBodyRetentionDays,
+): Promise<number> {
+  if (days <= 0) return 0;
+  const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+  const pruned = await db()
+    .update(emailOutbox)
+    .set({ html: "", text: "" })
+    .where(
+      orm.and(
+        orm.eq(emailOutbox.status, "sent"),
+        orm.lt(emailOutbox.sentAt, cutoff),
+        orm.or(orm.ne(emailOutbox.html, ""), orm.ne(emailOutbox.text, "")),
+      ),
+    )
+    .returning({ id: emailOutbox.id });
+  return pruned.length;
+}
+
+const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+
+let retentionTimer: NodeJS.Timeout | undefined;
+
+let retentionRun: Promise<void> | undefined;
+
+function runRetention(): void {
+  // One run at a time in this process; a run still going when the next is due is left to finish.
+  retentionRun ??= retentionPass().finally(() => {
+    retentionRun = undefined;
+  });
+}
+
+/** After a failed run, the next try comes sooner than the hour: 1, 2, 4 … minutes. */
+let failures = 0;
+let retryTimer: NodeJS.Timeout | undefined;
+
+async function retentionPass(): Promise<void> {
+  try {
+    const result = await anonymiseExpiredInquiries();
+    const traces = await removeExpiredSignInTraces();
+    const bodies = await pruneSentEmailBodies();
+    await removeOldSubmissions();
+    if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
+    failures = 0;
+    jobSucceeded("retention");
+    if (result.inquiries) log.info(result, "old inquiries anonymised (retention period)");
+    if (traces.counters || traces.signIns) log.info(traces, "old sign-in traces removed");
+  } catch (error) {
+    failures += 1;
+    const retryMs = Math.min(RETENTION_INTERVAL_MS, 60_000 * 2 ** (failures - 1));
+    // One bounded line: a failed statement's text can be megabytes (its parameters).
+    log.error(
+      { err: boundedError(error), retryInSeconds: retryMs / 1000 },
+      "inquiry retention run failed",
+    );
+    if (retentionTimer && !retryTimer) {
+      retryTimer = setTimeout(() => {
+        retryTimer = undefined;
+        runRetention();
+      }, retryMs);
+      retryTimer.unref();
+    }
+  }
+}
+
+/** An error as a log line may carry it: its kind, code and the start of its message. */
+export function boundedError(error: unknown): { type: string; code?: string; message: string } {
+  const e = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  const cause = e?.cause as { code?: unknown; message?: unknown } | undefined;
+  const message = String(cause?.message ?? e?.message ?? error);
+  const code = cause?.code ?? e?.code;
+  return {
+    type: typeof e?.name === "string" ? e.name : "Error",
+    ...(typeof code === "string" ? { code } : {}),
+    message: message.length > 500 ? `${message.slice(0, 499)}…` : message,
+  };
+}
+
+/** Hourly in the background (unref'd: it never keeps the process alive); a first run at start. */
+export function startRetentionSchedule(intervalMs: number = RETENTION_INTERVAL_MS): void {
+  if (retentionTimer) return;
+  runRetention();
+  retentionTimer = setInterval(runRetention, intervalMs);
+  retentionTimer.unref();
+}
+
+/** Stops the schedule and waits for a run in progress, so the database can close after it. */
+export async function stopRetentionSchedule(): Promise<void> {
+  if (retentionTimer) clearInterval(retentionTimer);
+  if (retryTimer) clearTimeout(retryTimer);
+  retentionTimer = undefined;
+  retryTimer = undefined;
+  await retentionRun;
+}
