@@ -20,6 +20,7 @@ import { useFreshDatabase } from "#tests/support/db.ts";
 import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";
 import {
   freePort,
+  startDroppingRelay,
   startSmtpSink,
   waitFor,
   type ReceivedMail,
@@ -369,6 +370,34 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
     expect([...deliveries.values()].every((n) => n === 1)).toBe(true);
     const rows = await database().db.select().from(emailOutbox);
     expect(rows.every((r) => r.status === "sent")).toBe(true);
+  });
+
+  it("a relay cutting the connection mid-DATA: each message is delivered once", async () => {
+    sink = await startSmtpSink();
+    // Every other connection is cut after the message's first bytes, until six have been.
+    let connections = 0;
+    const relay = await startDroppingRelay(sink, () => connections++ % 2 === 0 && connections < 12);
+    try {
+      for (let i = 0; i < 10; i++) {
+        await queueEmails(database().db, [
+          { kind: "test", to: `cut${i}@example.com`, subject: `s${i}`, html: "h", text: "t" },
+        ]);
+      }
+      const w = worker(relay.url, { retryBaseMs: 20, retryMaxMs: 40 });
+      await waitFor(async () => {
+        await w.runOnce();
+        const rows = await database().db.select({ status: emailOutbox.status }).from(emailOutbox);
+        return rows.every((r) => r.status === "sent");
+      }, 30_000);
+      expect(relay.dropped).toBe(6);
+      const to = sink.messages.flatMap((m) => m.envelopeTo).sort();
+      expect(to).toEqual(Array.from({ length: 10 }, (_, i) => `cut${i}@example.com`).sort());
+      const rows = await database().db.select().from(emailOutbox);
+      // The six cut sends were failed attempts, each tried again.
+      expect(rows.reduce((n, r) => n + r.attempts - 1, 0)).toBe(6);
+    } finally {
+      await relay.close();
+    }
   });
 
   it("stopping mid-batch hands the unsent messages back at once", async () => {

@@ -1,4 +1,4 @@
-import { createServer } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 
@@ -74,6 +74,80 @@ export async function startSmtpSink(
     messages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export interface DroppingRelay {
+  port: number;
+  url: string;
+  /** Connections cut in the middle of a message's DATA. */
+  dropped: number;
+  close(): Promise<void>;
+}
+
+/**
+ * An SMTP relay in front of `sink` that cuts the connection in the middle of a message's DATA
+ * (after its first bytes, before the final dot) whenever `drop()` says so, speaking SMTP itself
+ * up to there; other connections are passed through to the sink untouched. A message cut that
+ * way was never accepted: the sender must send it again, once.
+ */
+export async function startDroppingRelay(
+  sink: SmtpSink,
+  drop: () => boolean,
+): Promise<DroppingRelay> {
+  const sockets = new Set<Socket>();
+  const relay: DroppingRelay = { port: 0, url: "", dropped: 0, close: async () => {} };
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.on("close", () => sockets.delete(client));
+    client.on("error", () => {});
+    if (!drop()) {
+      const upstream = connect(sink.port, "127.0.0.1");
+      sockets.add(upstream);
+      upstream.on("close", () => sockets.delete(upstream));
+      upstream.on("error", () => client.destroy());
+      client.pipe(upstream).pipe(client);
+      return;
+    }
+    let inData = false;
+    let buffered = "";
+    client.write("220 relay.test ESMTP\r\n");
+    client.on("data", (chunk: Buffer) => {
+      if (inData) {
+        // Part of the message has arrived: the line goes dead before the final dot.
+        relay.dropped++;
+        client.destroy();
+        return;
+      }
+      buffered += chunk.toString("latin1");
+      let end;
+      while ((end = buffered.indexOf("\r\n")) >= 0) {
+        const line = buffered.slice(0, end).toUpperCase();
+        buffered = buffered.slice(end + 2);
+        if (line.startsWith("EHLO")) client.write("250-relay.test\r\n250 8BITMIME\r\n");
+        else if (line.startsWith("HELO")) client.write("250 relay.test\r\n");
+        else if (line.startsWith("QUIT")) client.end("221 bye\r\n");
+        else if (line === "DATA") {
+          client.write("354 go ahead\r\n");
+          inData = true;
+          if (buffered.length > 0) {
+            relay.dropped++;
+            client.destroy();
+          }
+          return;
+        } else client.write("250 OK\r\n");
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  relay.port = typeof address === "object" && address ? address.port : 0;
+  relay.url = `smtp://127.0.0.1:${relay.port}`;
+  relay.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return relay;
 }
 
 /** Waits until `check` is true (polling), or fails after `timeoutMs`. */
