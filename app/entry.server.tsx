@@ -8,6 +8,7 @@ import { isSharedPage } from "#app/lib/ui/http-cache.ts";
 import { StylesProvider } from "#app/lib/ui/inline-styles.tsx";
 import { NonceProvider } from "#app/lib/ui/nonce.ts";
 import siteCss from "./app.css?inline";
+import { logFailure } from "#server/db/errors.server.ts";
 import { log } from "#server/log.server.ts";
 import { documentPolicy, freshNonce, inlineScriptHashes } from "#server/security-headers.server.ts";
 
@@ -135,7 +136,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
     log.warn({ method: request.method, path, reason }, "request refused by the router");
     return;
   }
-  log.error({ err: error, path }, "unhandled error in a loader or action");
+  logFailure(error, { path }, "unhandled error in a loader or action");
 }
 
 /**

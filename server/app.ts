@@ -1,10 +1,12 @@
 import compression from "compression";
+import type { Server } from "node:http";
 import { constants as zlibConstants } from "node:zlib";
 import express from "express";
 import { createRequestHandler as createReactRouterHandler } from "react-router";
 import { config } from "./config.server.ts";
 import { onCatalogueChange } from "./catalogue/write.server.ts";
 import { closeDatabase, databaseReady, openDatabase } from "./db/client.server.ts";
+import { serveBackups } from "./db/backup.server.ts";
 import { seedDemoContent } from "./db/seed.server.ts";
 import { configuredTarget, describeTarget } from "./db/target.server.ts";
 import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
@@ -13,7 +15,11 @@ import { ensureInitialAdmin } from "./auth/accounts.server.ts";
 import { loadSharedAuthSecret } from "./auth/secret.server.ts";
 import { log, requestScope } from "./log.server.ts";
 import { createPageCache } from "./page-cache.server.ts";
-import { reactRouterHandler, requestContext } from "./react-router-handler.server.ts";
+import {
+  answeringUnavailableDatabase,
+  reactRouterHandler,
+  requestContext,
+} from "./react-router-handler.server.ts";
 import { requestLimits } from "./request-limits.server.ts";
 import { logRequest } from "./request-log.server.ts";
 import { metricsEndpoint, watchDatabasePool } from "./metrics.server.ts";
@@ -73,7 +79,8 @@ const mode = config.env === "development" ? "development" : "production";
 
 // Public pages for visitors without cookies come from a few-second cache of whole responses
 // (compressed once per page); everything else is rendered by React Router and compressed as sent.
-const handleRequest = createReactRouterHandler(build, mode);
+// A route the database failed (restart, lost connection, full disk) answers 503 + Retry-After.
+const handleRequest = answeringUnavailableDatabase(createReactRouterHandler(build, mode));
 const pageCache = createPageCache({
   ttlMs: config.env === "development" ? 0 : config.pageCacheMs,
   publicUrl: config.publicUrl,
@@ -96,10 +103,16 @@ app.use(
   ),
 );
 
+let backupSocket: Server | undefined;
+
 export async function start(): Promise<void> {
   const target = configuredTarget();
   const handle = await openDatabase(target);
   log.info({ database: describeTarget(target) }, "database ready");
+  // `npm run backup` asks the running site for a snapshot of its embedded database.
+  if (target.kind === "pglite" && handle.dumpDataDir) {
+    backupSocket = await serveBackups(target.dataDir, handle.dumpDataDir);
+  }
   if (handle.poolStats) watchDatabasePool(handle.poolStats);
   // Several instances on one PostgreSQL share one secret (unless BETTER_AUTH_SECRET sets it).
   if (handle.kind === "postgres") await loadSharedAuthSecret(handle.db);
@@ -124,6 +137,7 @@ export async function start(): Promise<void> {
 }
 
 export async function stop(): Promise<void> {
+  backupSocket?.close();
   // Let the message being sent finish before the database goes.
   await stopOutboxWorker();
   await stopRetentionSchedule();

@@ -5,9 +5,14 @@ import { config } from "./config.server.ts";
 
 /**
  * The request a piece of work belongs to (server/request-log.server.ts opens it): every log line
- * written while answering it carries its request id, errors included.
+ * written while answering it carries its request id, errors included. It also notes a database
+ * that failed the request, so that the answer is a 503 (server/react-router-handler.server.ts).
  */
-export const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+export const requestScope = new AsyncLocalStorage<{
+  requestId: string;
+  /** Set when a loader or action failed because the database could not answer. */
+  databaseUnavailable?: boolean;
+}>();
 
 /**
  * Structured JSON logs, one line per event. Each line names the instance that wrote it (host and

@@ -11,6 +11,7 @@ import type {
   Response as ExpressResponse,
 } from "express";
 import { RouterContextProvider, type RequestHandler } from "react-router";
+import { requestScope } from "./log.server.ts";
 import { requestBody } from "./request-limits.server.ts";
 
 declare module "react-router" {
@@ -30,6 +31,38 @@ export function requestContext(clientIp?: string): RouterContextProvider {
   const context = new RouterContextProvider();
   if (clientIp !== undefined) context.clientIp = clientIp;
   return context;
+}
+
+/** Seconds a client is asked to wait after the database could not answer. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * React Router's handler, answering 503 with Retry-After instead of a 500 when the route failed
+ * because the database could not answer — a restart, a lost connection, a full disk
+ * (`logFailure` in server/db/errors.server.ts notes it): the error page, or the form with its
+ * message, tells the visitor to try again, and a load balancer or client may retry; nothing the
+ * request meant to write was acknowledged (decision 0032). Such an answer is never cached, even
+ * a page that only lost its menus.
+ */
+export function answeringUnavailableDatabase(handle: RequestHandler): RequestHandler {
+  return async (request, context) => {
+    const response = await handle(request, context);
+    if (!requestScope.getStore()?.databaseUnavailable) return response;
+    const headers = new Headers(response.headers);
+    headers.set("Cache-Control", "no-store");
+    if (response.status < 500)
+      return new Response(response.body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+      });
+    headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+    return new Response(response.body, {
+      status: 503,
+      statusText: "Service Unavailable",
+      headers,
+    });
+  };
 }
 
 /** Reads the body through the route's cap; whatever the route then returns is dropped. */

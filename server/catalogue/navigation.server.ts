@@ -7,7 +7,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { db } from "../db/client.server.ts";
 import { categories, coursePartners, courses } from "../db/schema.ts";
-import { log } from "../log.server.ts";
+import { logFailure } from "../db/errors.server.ts";
 import {
   type FooterCourse,
   MENU_COURSES_PER_GROUP,
@@ -130,7 +130,7 @@ export async function loadSiteNavigation(): Promise<SiteNavigation> {
       footerCourses: promoted.map(({ title, slug }) => ({ title, slug })),
     };
   } catch (error) {
-    log.error({ err: error }, "could not load the site navigation courses");
+    logFailure(error, {}, "could not load the site navigation courses");
     return { trainingMenu: { exclusive: [], exclusiveMore: 0, partners: [] }, footerCourses: [] };
   }
 }

@@ -22,6 +22,11 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** Resolves when the database answers within READY_TIMEOUT_MS, on a connection of its own. */
   ready(): Promise<void>;
+  /**
+   * PGlite only: its data directory as a tarball, taken while no statement runs (what a backup
+   * holds: server/db/backup.server.ts).
+   */
+  dumpDataDir?: () => Promise<Blob>;
   /** A PostgreSQL pool's connections (for /metrics); PGlite has none. */
   poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -150,6 +155,7 @@ export async function wrapPGlite(client: PGlite, release = () => {}): Promise<Da
     kind: "pglite",
     // One connection in one process: readiness is an answer to a trivial query, in time.
     ready: () => withTimeout(client.query("select 1").then(() => undefined)),
+    dumpDataDir: () => client.dumpDataDir("gzip"),
     close: async () => {
       try {
         await client.close();

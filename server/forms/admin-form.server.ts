@@ -1,5 +1,5 @@
 import type { FieldErrors } from "#app/lib/forms.ts";
-import { log } from "../log.server.ts";
+import { logFailure } from "../db/errors.server.ts";
 import { formAction, intentOf, isIntent, type Intents } from "./form-action.server.ts";
 import {
   failure,
@@ -64,7 +64,7 @@ export async function adminFormAction<Answers>(
     try {
       return await intents[intent](form, refuse);
     } catch (error) {
-      log.error({ err: error, screen: screen.name, intent }, "admin action failed");
+      logFailure(error, { screen: screen.name, intent }, "admin action failed");
       return refuse(500);
     }
   });

@@ -6,7 +6,7 @@ import { failure, FORM_UNREADABLE, success } from "./form-post.server.ts";
 import type { AuditActor } from "../audit.server.ts";
 import { InvalidInputError } from "../catalogue/write.server.ts";
 import { isUuid } from "../db/sql.server.ts";
-import { log } from "../log.server.ts";
+import { logFailure } from "../db/errors.server.ts";
 import { FORM_BODY_LIMIT, UploadError } from "../uploads.server.ts";
 
 /**
@@ -65,7 +65,7 @@ export function catalogueForm<Values>(actor: AuditActor, spec: CatalogueFormSpec
         if (id && (await spec.remove(id, actor))) return success("delete", messages.deleted);
         return refuse(404, messages.deleteFailed);
       } catch (error) {
-        log.error({ err: error, entity: spec.entity, id }, "admin delete failed");
+        logFailure(error, { entity: spec.entity, id }, "admin delete failed");
         return refuse(500, messages.deleteFailed);
       }
     },
@@ -94,7 +94,7 @@ export function catalogueForm<Values>(actor: AuditActor, spec: CatalogueFormSpec
         // A non-image is answered 'Please select an image file' (as the toast, too).
         return refuse(error.status, error.message, imageErrors(error.message));
       }
-      log.error({ err: error, entity: spec.entity, id: id || undefined }, "admin save failed");
+      logFailure(error, { entity: spec.entity, id: id || undefined }, "admin save failed");
       return refuse(500);
     }
   }

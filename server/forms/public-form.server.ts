@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs } from "react-router";
 import type { FormResult } from "#app/lib/inquiries/schemas.ts";
 import type { SpamReason } from "#app/lib/admin/suspected-spam.ts";
 import { clientAddress, hitRateLimit, honeypotMark } from "../abuse.server.ts";
-import { log } from "../log.server.ts";
+import { logFailure } from "../db/errors.server.ts";
 import { failure, rateLimited } from "./form-post.server.ts";
 import { SUBMISSION_IN_PROGRESS, submitOnce } from "./submit-once.server.ts";
 
@@ -70,7 +70,7 @@ export async function answerPublicForm<Answer>(
       message: SUBMISSION_IN_PROGRESS,
     });
   } catch (error) {
-    log.error({ err: error, form: form.name }, form.failureLog);
+    logFailure(error, { form: form.name }, form.failureLog);
     return failure(500, {
       form: form.name,
       formData,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseForm } from "#app/lib/forms.ts";
-import { log } from "../log.server.ts";
+import { logFailure } from "../db/errors.server.ts";
 import type { Refuse } from "./admin-form.server.ts";
 import { success } from "./form-post.server.ts";
 
@@ -35,7 +35,7 @@ export function suspectedSpamIntents(ops: SuspectedSpamOperations) {
       try {
         if (!(await done(parsed.value.id))) return refuse(404, failed);
       } catch (error) {
-        log.error({ err: error }, "admin: suspected spam action failed");
+        logFailure(error, {}, "admin: suspected spam action failed");
         return refuse(500, failed);
       }
       return success(form.get("intent") === "release" ? "release" : "delete", ok);

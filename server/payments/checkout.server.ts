@@ -14,6 +14,7 @@ import { config } from "../config.server.ts";
 import { findCheckoutCourse, findPublishedCourseTitle } from "../catalogue/courses.server.ts";
 import { SUBMISSION_IN_PROGRESS, submitOnce } from "../forms/submit-once.server.ts";
 import { log } from "../log.server.ts";
+import { logFailure } from "../db/errors.server.ts";
 import { createOrder, findOrdersWithCourse } from "../orders/create.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
 import { rememberedOrderIds } from "./buyer-orders.server.ts";
@@ -118,7 +119,7 @@ export async function submitCheckout(
       return placedOutcome(once.stored) ?? problem(500, MESSAGES.paymentError);
     return problem(409, { title: "Please Wait", description: SUBMISSION_IN_PROGRESS });
   } catch (error) {
-    log.error({ err: error, courseSlug }, "checkout failed");
+    logFailure(error, { courseSlug }, "checkout failed");
     return problem(500, MESSAGES.paymentError);
   }
 }

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { BILLING_FORM } from "#tests/support/checkout.ts";
-import { post, withSiteDatabase, type DatabaseRef } from "#tests/support/site-client.ts";
+import type { DatabaseRef } from "#tests/support/site-client.ts";
 import {
   createScratchDatabase,
   postgresReachable,
@@ -12,84 +11,26 @@ import {
   type ScratchDatabase,
   type Site,
 } from "#tests/support/site-process.ts";
+import {
+  addAcks,
+  checkAcknowledged,
+  emptyAcks,
+  writeLoad,
+} from "#tests/support/write-load.ts";
 
 /**
- * kill -9 of the server while visitors are writing: loops post enquiries and invoice orders,
- * each with a unique e-mail address, and note every one the server acknowledged (enquiry: 200
- * success page; order: 303 to the success page). The server is killed mid-load, restarted on the
- * same data, and every acknowledged inquiry and order must be there, with its queued e-mails.
+ * kill -9 of the server while visitors are writing (tests/support/write-load.ts): the server is
+ * killed mid-load, restarted on the same data, and every acknowledged inquiry and order must be
+ * there, with its queued e-mails.
  */
 
 const buildDir = inject("faultsBuildDir");
-const COURSE = "introduction-to-counter-fraud";
-const ENQUIRY_LOOPS = 6;
 const ROUNDS = Number(process.env.FAULTS_KILL_ROUNDS ?? 2);
-
-interface Acks {
-  inquiries: string[];
-  orders: string[];
-  failedInFlight: number;
-  refused: Record<string, number>;
-}
-
-/** Posts until `stop` is set, noting in `acks` what the server acknowledged. */
-async function writeLoad(site: Site, round: string, stop: { now: boolean }, acks: Acks) {
-  let n = 0;
-  const refuse = (status: number) => (acks.refused[status] = (acks.refused[status] ?? 0) + 1);
-  const enquiryLoop = async () => {
-    while (!stop.now) {
-      const email = `k9-${round}-e${n++}@example.com`;
-      try {
-        const answer = await post(`${site.url}/contact`, {
-          form: "enquiry",
-          contact_website: "",
-          name: "Kill Test",
-          email,
-          message: `Acknowledged enquiry ${email}`,
-        });
-        if (answer.status === 200) acks.inquiries.push(email);
-        else refuse(answer.status);
-      } catch {
-        acks.failedInFlight++;
-        if (stop.now) return;
-        await sleep(20);
-      }
-    }
-  };
-  const orderLoop = async () => {
-    while (!stop.now) {
-      const email = `k9-${round}-o${n++}@example.com`;
-      try {
-        const answer = await post(
-          `${site.url}/courses/${COURSE}/checkout`,
-          {
-            intent: "invoice",
-            firstName: "Kill",
-            lastName: "Test",
-            email,
-            ...BILLING_FORM,
-            studentMode: "self",
-            quantity: "1",
-          },
-          // Each order from its own address: the checkout allows 20 a minute per client.
-          { headers: { "x-forwarded-for": `10.9.${(n >> 8) & 255}.${n & 255}` } },
-        );
-        if (answer.status === 303 && answer.location?.includes("/success")) acks.orders.push(email);
-        else refuse(answer.status);
-      } catch {
-        acks.failedInFlight++;
-        if (stop.now) return;
-        await sleep(20);
-      }
-    }
-  };
-  await Promise.all([...Array.from({ length: ENQUIRY_LOOPS }, enquiryLoop), orderLoop()]);
-}
 
 async function killUnderLoad(site: Site, round: string) {
   const stop = { now: false };
-  const acks: Acks = { inquiries: [], orders: [], failedInFlight: 0, refused: {} };
-  const running = writeLoad(site, round, stop, acks);
+  const acks = emptyAcks();
+  const running = writeLoad(site, `k9-${round}`, stop, acks);
   const started = Date.now();
   // Enough acknowledged writes to matter (bounded in time on a slow machine), then the crash
   // while requests are in flight.
@@ -104,29 +45,6 @@ async function killUnderLoad(site: Site, round: string) {
   stop.now = true;
   await running;
   return { acks, killedAfterMs };
-}
-
-async function checkAcknowledged(ref: DatabaseRef, acks: Acks) {
-  return withSiteDatabase(ref, async (query) => {
-    const inquiries = await query<{ email: string; id: string; emails: number }>(
-      `select i.email, i.id, (select count(*)::int from email_outbox o where o.inquiry_id = i.id) as emails
-       from inquiries i where i.email = any($1::text[])`,
-      [acks.inquiries],
-    );
-    const orders = await query<{
-      email: string;
-      total: number;
-      unit: number;
-      quantity: number;
-      emails: number;
-    }>(
-      `select o.buyer_email as email, o.total_amount_cents as total, o.unit_price_cents as unit, o.quantity,
-              (select count(*)::int from email_outbox e where e.order_id = o.id) as emails
-       from orders o where o.buyer_email = any($1::text[])`,
-      [acks.orders],
-    );
-    return { inquiries, orders };
-  });
 }
 
 const targets: { name: string; port: number; postgres: boolean }[] = [
@@ -157,16 +75,11 @@ describe.each(targets)("kill -9 under write load on $name", ({ name, port, postg
         FORM_RATE_LIMIT_PER_MINUTE: "100000",
         TRUST_PROXY: "loopback",
       };
-      const all: Acks = { inquiries: [], orders: [], failedInFlight: 0, refused: {} };
+      const all = emptyAcks();
       for (let round = 1; round <= ROUNDS; round++) {
         site = await startSite({ port, buildDir, dataDir, databaseUrl: database?.url, env });
         const { acks, killedAfterMs } = await killUnderLoad(site, `${name.toLowerCase()}-${round}`);
-        all.inquiries.push(...acks.inquiries);
-        all.orders.push(...acks.orders);
-        all.failedInFlight += acks.failedInFlight;
-        for (const [status, count] of Object.entries(acks.refused)) {
-          all.refused[status] = (all.refused[status] ?? 0) + count;
-        }
+        addAcks(all, acks);
         console.log(
           `[kill -9 ${name} round ${round}] killed after ${killedAfterMs} ms: ${acks.inquiries.length} enquiries and ` +
             `${acks.orders.length} orders acknowledged, ${acks.failedInFlight} requests cut off, refused ${JSON.stringify(acks.refused)}`,
@@ -187,10 +100,7 @@ describe.each(targets)("kill -9 under write load on $name", ({ name, port, postg
         site = undefined;
       }
       const found = await checkAcknowledged(ref, all);
-      const foundInquiries = new Set(found.inquiries.map((r) => r.email));
-      const foundOrders = new Set(found.orders.map((r) => r.email));
-      const lostInquiries = all.inquiries.filter((e) => !foundInquiries.has(e));
-      const lostOrders = all.orders.filter((e) => !foundOrders.has(e));
+      const { lostInquiries, lostOrders } = found;
       console.log(
         `[kill -9 ${name}] acknowledged ${all.inquiries.length} enquiries / ${all.orders.length} orders; ` +
           `lost ${lostInquiries.length} / ${lostOrders.length}`,

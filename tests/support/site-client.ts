@@ -5,6 +5,8 @@ import path from "node:path";
 export interface Answer {
   status: number;
   location: string | null;
+  /** The Retry-After header (a 503 from a database that could not answer carries one). */
+  retryAfter: string | null;
   body: string;
 }
 
@@ -43,6 +45,7 @@ export async function post(
   return {
     status: response.status,
     location: response.headers.get("location"),
+    retryAfter: response.headers.get("retry-after"),
     body: await response.text(),
   };
 }

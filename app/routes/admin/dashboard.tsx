@@ -15,7 +15,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { countInquiriesByStatus, latestInquiries } from "#server/inquiries/admin.server.ts";
-import { log } from "#server/log.server.ts";
+import { logFailure } from "#server/db/errors.server.ts";
 import {
   latestOrders,
   monthRevenue,
@@ -53,7 +53,7 @@ async function orLogged<T>(what: string, read: () => Promise<T>, fallback: T): P
   try {
     return await read();
   } catch (error) {
-    log.error({ err: error }, `dashboard: could not load ${what}`);
+    logFailure(error, {}, `dashboard: could not load ${what}`);
     return fallback;
   }
 }

@@ -12,7 +12,7 @@ import {
 import { Link } from "react-router";
 import { coursePicture } from "#server/catalogue/courses.server.ts";
 import { listPromotedCourses } from "#server/catalogue/navigation.server.ts";
-import { log } from "#server/log.server.ts";
+import { logFailure } from "#server/db/errors.server.ts";
 import { EnquiryForm } from "#app/components/forms/enquiry-form.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { CheckList } from "#app/components/site/feature-card.tsx";
@@ -48,7 +48,7 @@ export async function loader() {
     }));
   } catch (error) {
     // The rest of the home page is still worth showing: the section says no courses instead.
-    log.error({ err: error }, "could not load the home page training courses");
+    logFailure(error, {}, "could not load the home page training courses");
   }
   return { courses };
 }
