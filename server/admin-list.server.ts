@@ -26,9 +26,11 @@ type TableWithId = PgTable & { id: PgColumn };
 
 /**
  * One page of rows matching `where`, in `order` (which must end with the id, so pages never
- * overlap). Counts the matches unless `knownTotal` is given (a screen that has just counted by
+ * overlap), and how many match — unless `knownTotal` is given (a screen that has just counted by
  * status knows it); a page past the end shows the last one. The page's ids are read first (the
- * skipped rows are walked in the index only), then their rows.
+ * skipped rows are walked in the index only), then their rows. Without a known total the ids come
+ * with `count(*) over ()`: a search is run once, not once to count and again for its page (at
+ * volume that halves a search's time).
  */
 export async function readListPage<Table extends TableWithId, Item>(
   table: Table,
@@ -41,29 +43,44 @@ export async function readListPage<Table extends TableWithId, Item>(
     toItem: (row: Table["$inferSelect"]) => Item;
   },
 ): Promise<AdminList<Item>> {
-  const { where, order, pageSize } = options;
-  let total = options.knownTotal;
-  if (total === undefined) {
+  const { where, order, pageSize, knownTotal } = options;
+  // Counted with the page only when not known: the window reads every match.
+  const counting =
+    knownTotal === undefined ? orm.sql<number>`count(*) over ()` : orm.sql<number>`0`;
+  const idsOfPage = (page: number) =>
+    db()
+      .select({ id: table.id, total: counting })
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+  const lastPage = (total: number) => Math.max(1, Math.ceil(total / pageSize));
+
+  let page = knownTotal === undefined ? options.page : Math.min(options.page, lastPage(knownTotal));
+  let ids = knownTotal === 0 ? [] : await idsOfPage(page);
+  let total = knownTotal ?? Number(ids[0]?.total ?? 0);
+  if (knownTotal === undefined && ids.length === 0 && page > 1) {
+    // Past the end: count, and show the last page instead.
     const [counted] = await db()
       .select({ n: orm.count() })
       .from(table as PgTable)
       .where(where);
     total = counted?.n ?? 0;
+    page = lastPage(total);
+    ids = total > 0 ? await idsOfPage(page) : [];
   }
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(options.page, pageCount);
-  if (total === 0) return { items: [], total, page, pageCount };
-  const pageIds = db()
-    .select({ id: table.id })
-    .from(table as PgTable)
-    .where(where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
+  const pageCount = lastPage(total);
+  if (ids.length === 0) return { items: [], total, page, pageCount };
   const rows = (await db()
     .select()
     .from(table as PgTable)
-    .where(orm.inArray(table.id, pageIds))
+    .where(
+      orm.inArray(
+        table.id,
+        ids.map((r) => r.id),
+      ),
+    )
     .orderBy(...order)) as Table["$inferSelect"][];
   return { items: rows.map(options.toItem), total, page, pageCount };
 }

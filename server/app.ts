@@ -9,6 +9,7 @@ import { closeDatabase, databaseReady, openDatabase } from "./db/client.server.t
 import { serveBackups } from "./db/backup.server.ts";
 import { seedDemoContent } from "./db/seed.server.ts";
 import { configuredTarget, describeTarget } from "./db/target.server.ts";
+import { refuseWritesWhenDiskLow, startDiskWatch, stopDiskWatch } from "./disk-space.server.ts";
 import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
 import { startRetentionSchedule, stopRetentionSchedule } from "./privacy/retention.server.ts";
 import { ensureInitialAdmin } from "./auth/accounts.server.ts";
@@ -51,6 +52,8 @@ app.use(securityHeaders());
 // Methods, URLs and body sizes no route should see are refused here (405, 400, 413); bodies are
 // read through a cap per route (server/request-limits.server.ts).
 app.use(requestLimits());
+// Below MIN_FREE_DISK_MB free, posts are refused at once: the disk is never allowed to fill.
+app.use(refuseWritesWhenDiskLow());
 
 // Liveness: the process answers. Readiness: it can reach its database.
 app.get("/healthz", (_req, res) => {
@@ -109,6 +112,7 @@ export async function start(): Promise<void> {
   const target = configuredTarget();
   const handle = await openDatabase(target);
   log.info({ database: describeTarget(target) }, "database ready");
+  await startDiskWatch(config.dataDir, config.minFreeDiskBytes);
   // `npm run backup` asks the running site for a snapshot of its embedded database.
   if (target.kind === "pglite" && handle.dumpDataDir) {
     backupSocket = await serveBackups(target.dataDir, handle.dumpDataDir);
@@ -142,4 +146,5 @@ export async function stop(): Promise<void> {
   await stopOutboxWorker();
   await stopRetentionSchedule();
   await closeDatabase();
+  stopDiskWatch();
 }

@@ -287,6 +287,13 @@ const schema = z.object({
     .min(0)
     .max(3_600_000)
     .default(30_000),
+  // Below this much free space where DATA_DIR lives, posts are refused (503) and the e-mail worker
+  // and jobs wait, so the embedded database never meets a full disk (0: never refuse).
+  MIN_FREE_DISK_MB: z.coerce
+    .number({ message: "must be a number of megabytes" })
+    .int()
+    .min(0)
+    .default(64),
   // Open connections one client address may hold at once (0: no cap). A proxy in front
   // (TRUST_PROXY) connects for everyone, so the cap is then left to it.
   CONNECTIONS_PER_CLIENT: z.coerce
@@ -376,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     connectionsPerClient: trustProxy === false ? e.CONNECTIONS_PER_CLIENT : 0,
     database: { poolSize: e.DB_POOL_SIZE, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS },
     shutdown: { graceMs: e.SHUTDOWN_GRACE_MS, timeoutMs: e.SHUTDOWN_TIMEOUT_MS },
+    minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
     metricsToken: e.METRICS_TOKEN,
     signInLogRetentionDays: e.SIGN_IN_LOG_RETENTION_DAYS,
     emailBodyRetentionDays: e.EMAIL_BODY_RETENTION_DAYS,

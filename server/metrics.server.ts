@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import client from "prom-client";
 import { config } from "./config.server.ts";
 import { db } from "./db/client.server.ts";
+import { diskFreeBytes } from "./disk-space.server.ts";
 import { log } from "./log.server.ts";
 
 /**
@@ -43,6 +44,16 @@ const jobSuccess = new client.Gauge({
   help: "When each background job last finished without error (Unix time).",
   labelNames: ["job"] as const,
   registers: [registry],
+});
+
+new client.Gauge({
+  name: "nightwatch_data_dir_free_bytes",
+  help: "Free space where DATA_DIR lives (below MIN_FREE_DISK_MB, saving is refused).",
+  registers: [registry],
+  collect() {
+    const free = diskFreeBytes();
+    if (free !== null) this.set(free);
+  },
 });
 
 // Read from the database at scrape time: what every instance shares.

@@ -19,7 +19,10 @@ import { log } from "../log.server.ts";
 import { ensurePrivateDir, tightenTree } from "../private-files.server.ts";
 
 /**
- * Backups of the embedded database (decision 0032). A backup is one `.tar` file:
+ * Backups of the embedded database (decision 0032), made while the site runs or not, and their
+ * restore into a new data directory without sending any e-mail twice.
+ *
+ * A backup is one `.tar` file:
  * - `database.tar.gz`: PGlite's own dump of its data directory, taken while no statement runs —
  *   what a crash at that instant would leave, which PostgreSQL recovers on start;
  * - `auth-secret`: so admin sessions and unsubscribe links stay valid after a restore;

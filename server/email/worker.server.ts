@@ -5,6 +5,7 @@ import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { config } from "../config.server.ts";
 import { db, type Database } from "../db/client.server.ts";
 import { documentPdf } from "../invoices/document-files.server.ts";
+import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import {
@@ -208,6 +209,8 @@ export class OutboxWorker {
 
   /** One batch: claim due messages and try each once. Returns how many were claimed. */
   async runOnce(): Promise<number> {
+    // Claiming and marking are writes: none while the disk is nearly full (the next poll retries).
+    if (diskLow()) return 0;
     const database = this.database();
     const rows = await claimDueEmails(database, {
       limit: this.batchSize,

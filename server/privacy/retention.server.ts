@@ -7,6 +7,7 @@ import { recordAudit } from "../audit.server.ts";
 import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
 import { auditLog, emailOutbox, inquiries, rateLimit } from "../db/schema.ts";
+import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
 import { removeOldSubmissions } from "../forms/submit-once.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
@@ -181,6 +182,11 @@ let failures = 0;
 let retryTimer: NodeJS.Timeout | undefined;
 
 async function retentionPass(): Promise<void> {
+  // Every step writes: none while the disk is nearly full (the next hourly run catches up).
+  if (diskLow()) {
+    log.warn("retention run skipped: the disk is nearly full");
+    return;
+  }
   try {
     const result = await anonymiseExpiredInquiries();
     const traces = await removeExpiredSignInTraces();

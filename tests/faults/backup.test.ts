@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,19 +19,22 @@ const buildDir = inject("faultsBuildDir");
 const PORT = 4565;
 
 /** `npm run backup|restore -- FILE` on `dataDir`, as an operator runs it beside the site. */
-function npmScript(script: "backup" | "restore", dataDir: string, file: string) {
+async function npmScript(script: "backup" | "restore", dataDir: string, file: string) {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith("VITEST") && key !== "DATABASE_URL")
       env[key] = value;
   }
-  const result = spawnSync(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, file], {
+  // Not spawnSync: the visitors' posts go on while it runs.
+  const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, file], {
     cwd: ROOT,
     env: { ...env, DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" },
-    encoding: "utf8",
-    timeout: 120_000,
   });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, output };
 }
 
 describe("backup of the embedded database under writes, and restore", () => {
@@ -69,8 +73,9 @@ describe("backup of the embedded database under writes, and restore", () => {
       ...acks,
       inquiries: [...acks.inquiries],
       orders: [...acks.orders],
+      ackedAt: [...acks.ackedAt],
     };
-    const backup = npmScript("backup", dataDir, file);
+    const backup = await npmScript("backup", dataDir, file);
     const duringBackup = acks.ackedAt.length - acknowledgedBefore.ackedAt.length;
     await sleep(300);
     stop.now = true;
@@ -80,12 +85,12 @@ describe("backup of the embedded database under writes, and restore", () => {
     expect(await running.stop()).toBe(0);
     site = undefined;
 
-    const restore = npmScript("restore", restoredDir, file);
+    const restore = await npmScript("restore", restoredDir, file);
     expect(restore.code, restore.output).toBe(0);
     const held = Number(/(\d+) e-mails? (?:was|were) waiting/.exec(restore.output)?.[1] ?? 0);
 
     // Restoring into a directory that holds a database is refused, and changes nothing.
-    const again = npmScript("restore", restoredDir, file);
+    const again = await npmScript("restore", restoredDir, file);
     expect(again.code).toBe(1);
     expect(again.output).toContain("already holds a database");
 

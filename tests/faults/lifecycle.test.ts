@@ -5,26 +5,44 @@ import path from "node:path";
 import { Agent } from "node:http";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { sendRequest } from "#tests/support/http-request.ts";
-import { startSite, type Site } from "#tests/support/site-process.ts";
+import { startBalancer, type Balancer } from "#tests/support/balancer.ts";
+import {
+  createScratchDatabase,
+  postgresReachable,
+  startSite,
+  type ScratchDatabase,
+  type Site,
+} from "#tests/support/site-process.ts";
 
 /**
  * Start and stop as an operator sees them (server.ts): a port already in use is a clear error and
- * exit 1 before anything starts; SIGTERM under load, behind a client that honours readiness as a
- * load balancer does, fails no request — `/readyz` answers 503 at once, requests are served
- * through the grace period, and the process exits 0.
+ * exit 1 before anything starts; SIGTERM to one of two instances under load, behind a balancer
+ * that follows `/readyz` and does not retry (tests/support/balancer.ts), fails no request —
+ * `/readyz` answers 503 at once, requests are served through the grace period, and the process
+ * exits 0.
  */
 
 const buildDir = inject("faultsBuildDir");
 const PORT = 4562;
+const SECOND_PORT = 4566;
 const CONNECTIONS = 20;
+const postgresUp = await postgresReachable();
 
 describe("start and stop", () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "nw-faults-lifecycle-"));
-  let site: Site | undefined;
+  const dirs: string[] = [];
+  const dataDir = () => {
+    dirs.push(mkdtempSync(path.join(os.tmpdir(), "nw-faults-lifecycle-")));
+    return dirs.at(-1)!;
+  };
+  const sites: Site[] = [];
+  let balancer: Balancer | undefined;
+  let database: ScratchDatabase | undefined;
 
   afterAll(async () => {
-    await site?.kill9();
-    rmSync(dataDir, { recursive: true, force: true });
+    await balancer?.close();
+    for (const site of sites) await site.kill9();
+    await database?.drop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it("a port already in use: a clear error and exit 1", async () => {
@@ -35,7 +53,7 @@ describe("start and stop", () => {
         startSite({
           port: PORT + 1,
           buildDir,
-          dataDir: mkdtempSync(path.join(os.tmpdir(), "nw-faults-port-")),
+          dataDir: dataDir(),
           readyTimeoutMs: 60_000,
         }),
       ).rejects.toThrow(/exited during start-up \(code 1\)[\s\S]*Port \d+ is already in use/);
@@ -44,54 +62,64 @@ describe("start and stop", () => {
     }
   });
 
-  it(`SIGTERM under ${CONNECTIONS} connections fails no request, and exits 0`, async () => {
-    site = await startSite({
-      port: PORT,
-      buildDir,
-      dataDir,
-      env: { SHUTDOWN_GRACE_MS: "1500", SHUTDOWN_TIMEOUT_MS: "5000" },
-    });
-    const running = site;
-    // The 'load balancer': sends only while /readyz says ready, checked every 100 ms.
-    let ready = true;
-    let readyFailedAt = 0;
-    const watcher = (async () => {
-      while (ready) {
-        const probe = await fetch(`${running.url}/readyz`).catch(() => null);
-        if (probe?.status !== 200) {
-          ready = false;
-          readyFailedAt = Date.now();
+  it.skipIf(!postgresUp)(
+    `SIGTERM under ${CONNECTIONS} connections through a balancer fails no request, and exits 0`,
+    async () => {
+      database = await createScratchDatabase("nw_faults_lifecycle");
+      // Two instances on one database behind a balancer that follows /readyz, as deployed.
+      const env = { SHUTDOWN_GRACE_MS: "1500", SHUTDOWN_TIMEOUT_MS: "5000" };
+      const [leaving, staying] = await Promise.all(
+        [PORT, SECOND_PORT].map((port) =>
+          startSite({ port, buildDir, dataDir: dataDir(), databaseUrl: database!.url, env }),
+        ),
+      );
+      sites.push(leaving!, staying!);
+      balancer = await startBalancer([leaving!.url, staying!.url]);
+      const front = balancer.url;
+      const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+      let served = 0;
+      const failures: string[] = [];
+      let stopAt = Infinity;
+      // Pages from the shared cache and pages rendered from the database (a visitor with a cookie).
+      const steps = [
+        { method: "GET" as const, path: "/" },
+        {
+          method: "GET" as const,
+          path: "/services/counter-fraud-training",
+          headers: { cookie: "visitor=1" },
+        },
+      ];
+      const clients = Array.from({ length: CONNECTIONS }, async (_, i) => {
+        for (let n = i; Date.now() < stopAt; n++) {
+          try {
+            const { status } = await sendRequest(agent, front, steps[n % steps.length]!);
+            if (status === 200) served++;
+            else failures.push(`status ${status}`);
+          } catch (error) {
+            failures.push((error as Error).message);
+          }
         }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-    const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-    let served = 0;
-    const failures: string[] = [];
-    const clients = Array.from({ length: CONNECTIONS }, async () => {
-      while (ready) {
-        try {
-          const { status } = await sendRequest(agent, running.url, { method: "GET", path: "/" });
-          if (status === 200) served++;
-          else failures.push(`status ${status}`);
-        } catch (error) {
-          failures.push((error as Error).message);
-        }
-      }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const signalledAt = Date.now();
-    running.child.kill("SIGTERM");
-    await Promise.all([...clients, watcher]);
-    const code = await running.exited;
-    agent.destroy();
-    console.log(
-      `[shutdown] ${served} requests served, ${failures.length} failed; /readyz failed ${readyFailedAt - signalledAt} ms after SIGTERM; exit ${code}`,
-    );
-    expect(failures).toEqual([]);
-    expect(served).toBeGreaterThan(0);
-    expect(readyFailedAt - signalledAt).toBeLessThan(1_000);
-    expect(code).toBe(0);
-    site = undefined;
-  });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const signalledAt = Date.now();
+      leaving!.child.kill("SIGTERM");
+      const code = await leaving!.exited;
+      const exitedAfter = Date.now() - signalledAt;
+      // Keep sending a moment after it has gone.
+      stopAt = Date.now() + 1_000;
+      await Promise.all(clients);
+      agent.destroy();
+      const droppedAfter = (balancer.droppedAt[leaving!.url] ?? Infinity) - signalledAt;
+      console.log(
+        `[shutdown] ${served} requests through the balancer (${JSON.stringify(Object.values(balancer.stats.forwarded))} per instance), ` +
+          `${failures.length} failed; the balancer dropped the instance ${droppedAfter} ms after SIGTERM; ` +
+          `it exited ${code} after ${exitedAfter} ms`,
+      );
+      expect(failures).toEqual([]);
+      expect(balancer.stats.upstreamErrors).toEqual([]);
+      expect(served).toBeGreaterThan(0);
+      expect(droppedAfter).toBeLessThan(1_000);
+      expect(code).toBe(0);
+    },
+  );
 });
