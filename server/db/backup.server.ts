@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import os from "node:os";
 import {
   createReadStream,
   createWriteStream,
@@ -50,7 +51,7 @@ export async function writeBackup(options: {
   dataDir: string;
   dump: () => Promise<Blob>;
   file: string;
-}): Promise<{ bytes: number; mediaFiles: number }> {
+}): Promise<{ bytes: number }> {
   const staging = mkdtempSync(path.join(path.dirname(path.resolve(options.file)), ".backup-"));
   const partial = path.join(staging, "backup.tar");
   try {
@@ -68,12 +69,7 @@ export async function writeBackup(options: {
       await tar.replace({ file: partial, cwd: options.dataDir, portable: true }, fromDataDir);
     }
     renameSync(partial, options.file);
-    const mediaDir = path.join(options.dataDir, "media");
-    const mediaFiles = existsSync(mediaDir)
-      ? readdirSync(mediaDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-          .length
-      : 0;
-    return { bytes: statSync(options.file).size, mediaFiles };
+    return { bytes: statSync(options.file).size };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
@@ -126,7 +122,10 @@ export async function restoreBackup(options: {
  * While the site runs on the embedded database: answers `POST /backup` on DATA_DIR's control
  * socket with a backup (the socket is the server's user's alone, like the directory).
  */
-export async function serveBackups(dataDir: string, dump: () => Promise<Blob>): Promise<Server> {
+export async function serveBackups(
+  dataDir: string,
+  dump: () => Promise<Blob>,
+): Promise<Server | undefined> {
   const socketPath = controlSocketPath(dataDir);
   // Left by a process that died: this one holds the data directory's lock, so it is not in use.
   rmSync(socketPath, { force: true });
@@ -136,7 +135,8 @@ export async function serveBackups(dataDir: string, dump: () => Promise<Blob>): 
       return;
     }
     void (async () => {
-      const staging = mkdtempSync(path.join(dataDir, ".backup-"));
+      // Staged outside DATA_DIR: a backup must not eat the space the database needs.
+      const staging = mkdtempSync(path.join(os.tmpdir(), "nightwatch-backup-"));
       const file = path.join(staging, "backup.tar");
       try {
         const { bytes } = await writeBackup({ dataDir, dump, file });
@@ -152,9 +152,18 @@ export async function serveBackups(dataDir: string, dump: () => Promise<Blob>): 
       }
     })();
   });
-  server.listen({ path: socketPath });
-  await once(server, "listening");
-  return server;
+  try {
+    server.listen({ path: socketPath });
+    await once(server, "listening");
+    return server;
+  } catch (error) {
+    // E.g. a DATA_DIR path too long for a socket: the site runs, backups need it stopped.
+    log.warn(
+      { err: error, socketPath },
+      "backups of the running site are not available: npm run backup needs the site stopped",
+    );
+    return undefined;
+  }
 }
 
 /**
