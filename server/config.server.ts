@@ -1,18 +1,18 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { optionalString } from "./config/fields.server.ts";
+import { mediaSettings, mediaStorageConfig } from "./config/media.server.ts";
+import { sellerConfig, sellerSettings } from "./config/seller.server.ts";
+
+export type { MediaStorageConfig } from "./config/media.server.ts";
+export type { SellerConfig } from "./config/seller.server.ts";
 
 /**
  * The one place that reads process.env. Everything else imports `config`.
  * Validated once, at first import; a bad value stops start-up with a message
  * that names the variable.
  */
-
-const optionalString = z
-  .string()
-  .trim()
-  .transform((v) => (v === "" ? undefined : v))
-  .optional();
 
 const emailList = z
   .string()
@@ -29,6 +29,8 @@ const SMTP_URL_MESSAGE =
   "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587";
 
 const schema = z.object({
+  ...sellerSettings,
+  ...mediaSettings,
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   HOST: z.string().trim().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -145,90 +147,6 @@ const schema = z.object({
     z
       .url({ message: "must be an absolute http(s) URL, e.g. http://127.0.0.1:12111" })
       .regex(/^https?:\/\//, "must be an absolute http(s) URL, e.g. http://127.0.0.1:12111")
-      .optional(),
-  ),
-  // The seller as invoices, receipts and the footer name it (decision 0015). Without a VAT number
-  // no VAT is charged or shown (a business under the registration threshold).
-  SELLER_LEGAL_NAME: z.string().trim().min(1).default("NightWatch"),
-  // Address lines separated by commas or new lines, e.g. "1 High Street, London, EC1A 1AA".
-  SELLER_ADDRESS: z.string().trim().min(1).default("London, United Kingdom"),
-  SELLER_COMPANY_NUMBER: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[A-Z0-9]{8}$/i, "must be an 8-character Companies House number, e.g. 01234567")
-      .optional(),
-  ),
-  SELLER_VAT_NUMBER: optionalString.pipe(
-    z
-      .string()
-      .transform((v) => v.replace(/\s+/g, "").toUpperCase())
-      .pipe(
-        z
-          .string()
-          .regex(/^(GB)?(\d{9}|\d{12})$/, "must be a UK VAT number, e.g. GB123456789")
-          .transform((v) => (v.startsWith("GB") ? v : `GB${v}`)),
-      )
-      .optional(),
-  ),
-  // Registration number with the Information Commissioner's Office, shown in the footer when set.
-  SELLER_ICO_NUMBER: optionalString,
-  VAT_RATE_PERCENT: z.coerce
-    .number({ message: "must be a number, e.g. 20" })
-    .min(0)
-    .max(100)
-    .refine((v) => Number.isInteger(v * 100), "at most two decimals, e.g. 17.5")
-    .default(20),
-  PRICES_INCLUDE_VAT: z
-    .enum(["true", "false"], { message: "must be true or false" })
-    .default("false")
-    .transform((v) => v === "true"),
-  PAYMENT_TERMS_DAYS: z.coerce
-    .number({ message: "must be a whole number of days" })
-    .int()
-    .min(0)
-    .max(365)
-    .default(30),
-  // Bank details printed on invoices for payment by transfer.
-  BANK_ACCOUNT_NAME: optionalString,
-  BANK_SORT_CODE: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{2}-?\d{2}-?\d{2}$/, "must be six digits, e.g. 12-34-56")
-      .transform((v) => v.replace(/-/g, "").replace(/(\d{2})(?=\d)/g, "$1-"))
-      .optional(),
-  ),
-  BANK_ACCOUNT_NUMBER: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{8}$/, "must be eight digits")
-      .optional(),
-  ),
-  BANK_IBAN: optionalString.pipe(
-    z
-      .string()
-      .transform((v) => v.replace(/\s+/g, "").toUpperCase())
-      .pipe(
-        z
-          .string()
-          .regex(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, "must be an IBAN, e.g. GB29NWBK60161331926819"),
-      )
-      .optional(),
-  ),
-  // Uploaded images: local disk under DATA_DIR/media unless S3_BUCKET names an S3-compatible
-  // bucket. S3_PUBLIC_URL is where the bucket's objects are readable (a CDN or the bucket URL).
-  S3_BUCKET: optionalString,
-  S3_ENDPOINT: optionalString.pipe(
-    z
-      .url({ message: "must be an absolute http(s) URL, e.g. https://s3.eu-west-2.amazonaws.com" })
-      .optional(),
-  ),
-  S3_REGION: optionalString,
-  S3_ACCESS_KEY_ID: optionalString,
-  S3_SECRET_ACCESS_KEY: optionalString,
-  S3_PUBLIC_URL: optionalString.pipe(
-    z
-      .url({ message: "must be an absolute http(s) URL, e.g. https://media.example.co.uk" })
-      .regex(/^https?:\/\//, "must be an absolute http(s) URL, e.g. https://media.example.co.uk")
       .optional(),
   ),
   // Public pages rendered for visitors without cookies are kept in memory this long and served
@@ -394,37 +312,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-export type SellerConfig = ReturnType<typeof sellerConfig>;
-
-/**
- * Who sells, and how VAT and payment work (decision 0015): what invoices, receipts, credit notes,
- * the checkout's prices and the footer show. VAT is charged only with a VAT number.
- */
-function sellerConfig(e: z.output<typeof schema>) {
-  const vatRegistered = Boolean(e.SELLER_VAT_NUMBER);
-  return {
-    legalName: e.SELLER_LEGAL_NAME,
-    addressLines: e.SELLER_ADDRESS.split(/\s*(?:,|\n|\\n)\s*/).filter(Boolean),
-    companyNumber: e.SELLER_COMPANY_NUMBER,
-    vatNumber: e.SELLER_VAT_NUMBER,
-    icoNumber: e.SELLER_ICO_NUMBER,
-    vat: {
-      rateBasisPoints: vatRegistered ? Math.round(e.VAT_RATE_PERCENT * 100) : 0,
-      pricesIncludeVat: e.PRICES_INCLUDE_VAT,
-    },
-    paymentTermsDays: e.PAYMENT_TERMS_DAYS,
-    bank:
-      e.BANK_ACCOUNT_NAME || e.BANK_SORT_CODE || e.BANK_ACCOUNT_NUMBER || e.BANK_IBAN
-        ? {
-            accountName: e.BANK_ACCOUNT_NAME ?? e.SELLER_LEGAL_NAME,
-            sortCode: e.BANK_SORT_CODE,
-            accountNumber: e.BANK_ACCOUNT_NUMBER,
-            iban: e.BANK_IBAN,
-          }
-        : undefined,
-  };
-}
-
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 /**
@@ -440,44 +327,6 @@ function trustedOrigins(publicUrl: string): string[] {
     alias.hostname = host;
     return alias.origin;
   });
-}
-
-export type MediaStorageConfig =
-  | { kind: "local"; dir: string }
-  | {
-      kind: "s3";
-      bucket: string;
-      endpoint?: string;
-      region: string;
-      credentials?: { accessKeyId: string; secretAccessKey: string };
-      publicUrl: string;
-    };
-
-/** Where uploaded images go. The S3 settings only make sense together: say which one is missing. */
-function mediaStorageConfig(e: z.output<typeof schema>): MediaStorageConfig {
-  if (!e.S3_BUCKET) return { kind: "local", dir: path.join(path.resolve(e.DATA_DIR), "media") };
-  const problems: string[] = [];
-  if (!e.S3_PUBLIC_URL) problems.push("S3_PUBLIC_URL: required when S3_BUCKET is set");
-  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
-    problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither");
-  }
-  if (problems.length) {
-    throw new Error(
-      `Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}\nSee .env.example.`,
-    );
-  }
-  return {
-    kind: "s3",
-    bucket: e.S3_BUCKET,
-    endpoint: e.S3_ENDPOINT,
-    // 'auto' suits Cloudflare R2 and most S3-compatible services; AWS needs the bucket's region.
-    region: e.S3_REGION ?? (e.S3_ENDPOINT ? "auto" : "us-east-1"),
-    credentials:
-      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
-        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
-        : undefined,
-    publicUrl: e.S3_PUBLIC_URL!.replace(/\/+$/, ""),
-  };
 }
 
 /** STRIPE_API_BASE as the host/port/protocol options of the Stripe SDK (tests point it at a fake).
