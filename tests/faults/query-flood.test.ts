@@ -8,8 +8,9 @@ import { startSite, type Site } from "#tests/support/site-process.ts";
 
 /**
  * A query string does not skip the page cache (server/page-cache.server.ts): one client sending
- * 300 requests of `/?r=<random>` gets the cached home page each time, and `/` for everyone else
- * stays fast — its 99th percentile under 50 ms while the flood runs. The figure is printed.
+ * 300 requests of `/?r=<random>` gets the cached home page each time (every answer says `hit`:
+ * nothing is rendered for it), while others keep asking for `/`. Their latency is printed, not
+ * asserted: speed is the benchmarks' to measure, and this machine's speed varies.
  */
 
 const buildDir = inject("faultsBuildDir");
@@ -31,8 +32,9 @@ describe("a flood of random query strings", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(`${FLOOD} requests of /?r=<random> from one client leave / fast (p99 under 50 ms)`, async () => {
-    site = await startSite({ port: PORT, buildDir, dataDir });
+  it(`${FLOOD} requests of /?r=<random> from one client are served from the cache`, async () => {
+    // Kept longer than the flood lasts, so that every answer can be checked to come from the cache.
+    site = await startSite({ port: PORT, buildDir, dataDir, env: { PAGE_CACHE_MS: "10000" } });
     const flooder = new Agent({ keepAlive: true, maxSockets: FLOOD_CONNECTIONS });
     const visitor = new Agent({ keepAlive: true, maxSockets: 1 });
     // Warm: the first render of / fills the cache.
@@ -40,15 +42,17 @@ describe("a flood of random query strings", () => {
 
     let sent = 0;
     const statuses = new Map<number, number>();
+    const verdicts = new Map<string, number>();
     const flood = Array.from({ length: FLOOD_CONNECTIONS }, async () => {
       while (sent < FLOOD) {
         sent++;
         const r = `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
-        const { status } = await sendRequest(flooder, site!.url, {
+        const { status, pageCache } = await sendRequest(flooder, site!.url, {
           method: "GET",
           path: `/?r=${r}`,
         });
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        verdicts.set(pageCache ?? "none", (verdicts.get(pageCache ?? "none") ?? 0) + 1);
       }
     });
     const home: number[] = [];
@@ -68,7 +72,7 @@ describe("a flood of random query strings", () => {
         `/ meanwhile: ${home.length} requests, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`,
     );
     expect(Object.fromEntries(statuses)).toEqual({ 200: FLOOD });
+    expect(Object.fromEntries(verdicts)).toEqual({ hit: FLOOD });
     expect(home.length).toBeGreaterThan(10);
-    expect(p99).toBeLessThan(50);
   });
 });

@@ -3,7 +3,8 @@ import { request, type Agent } from "node:http";
 /**
  * One request over a shared keep-alive agent, as the load tests (the soak benchmark, the
  * mixed-traffic fault test) send them: a urlencoded form body when given, the answer read to the
- * end and dropped. Resolves with the status and the time to the end of the answer; rejects on a
+ * end and dropped. Resolves with the status, the time to the end of the answer and the page
+ * cache's verdict (X-Page-Cache); rejects on a
  * socket error or when no answer has come within `timeoutMs`.
  */
 export interface LoadRequest {
@@ -19,7 +20,7 @@ export function sendRequest(
   base: string,
   step: LoadRequest,
   timeoutMs = 60_000,
-): Promise<{ status: number; ms: number }> {
+): Promise<{ status: number; ms: number; pageCache?: string }> {
   const body = step.form ? new URLSearchParams(step.form).toString() : undefined;
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -42,7 +43,11 @@ export function sendRequest(
       (res) => {
         res.resume();
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }),
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            pageCache: res.headers["x-page-cache"] as string | undefined,
+          }),
         );
         res.on("error", reject);
       },
