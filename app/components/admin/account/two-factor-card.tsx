@@ -102,10 +102,7 @@ function PasswordForm({
       <input type="hidden" name="intent" value={intent} />
       <h3 className="font-semibold">{legend}</h3>
       <p className="text-muted-foreground">{help}</p>
-      <div className="grid gap-2 sm:max-w-sm">
-        <Label htmlFor={id}>Password</Label>
-        <Input id={id} name="password" type="password" autoComplete="current-password" required />
-      </div>
+      <PasswordField id={id} />
       <div>
         <Button type="submit" variant="outline">
           {submit}
@@ -131,16 +128,7 @@ function TurnOffForm() {
       <p className="text-muted-foreground">
         Signing in will need only your password. Not recommended.
       </p>
-      <div className="grid gap-2 sm:max-w-sm">
-        <Label htmlFor="disable-password">Password</Label>
-        <Input
-          id="disable-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
-      </div>
+      <PasswordField id="disable-password" />
       <div>
         <Button
           type="submit"
@@ -269,19 +257,20 @@ function MailboxStep({ sentTo }: { sentTo: string }) {
           required
         />
       </div>
-      <div className="grid gap-2 sm:max-w-sm">
-        <Label htmlFor="enable-mailbox-password">Password</Label>
-        <Input
-          id="enable-mailbox-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-        />
-      </div>
+      <PasswordField id="enable-mailbox-password" />
       <div>
         <Button type="submit">Continue</Button>
       </div>
     </Form>
+  );
+}
+
+/** The account password every change on this card asks for again. */
+function PasswordField({ id }: { id: string }) {
+  return (
+    <div className="grid gap-2 sm:max-w-sm">
+      <Label htmlFor={id}>Password</Label>
+      <Input id={id} name="password" type="password" autoComplete="current-password" required />
+    </div>
   );
 }
