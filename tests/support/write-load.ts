@@ -60,40 +60,54 @@ export async function writeLoad(
   enquiryLoops = 6,
 ): Promise<void> {
   let n = 0;
-  const refused = (answer: Answer) => {
-    acks.refused[answer.status] = (acks.refused[answer.status] ?? 0) + 1;
-    if (answer.status >= 500 && !answer.retryAfter) acks.withoutRetryAfter++;
-  };
-  const cutOff = async () => {
-    acks.failedInFlight++;
-    await sleep(20);
-  };
-  const enquiryLoop = async () => {
+  /**
+   * Posts one write after another until `stop.now`: `send` posts the write for `email`,
+   * `acknowledged` says whether its answer acknowledged it, and then `email` joins `into`.
+   */
+  const loop = async (
+    kind: "e" | "o",
+    into: string[],
+    send: (email: string) => Promise<Answer>,
+    acknowledged: (answer: Answer) => boolean,
+  ) => {
     while (!stop.now) {
-      const email = `${label}-e${n++}@example.com`;
+      const email = `${label}-${kind}${n++}@example.com`;
       try {
-        const answer = await post(`${site.url}/contact`, {
+        const answer = await send(email);
+        if (acknowledged(answer)) {
+          into.push(email);
+          acks.ackedAt.push(Date.now());
+          continue;
+        }
+        acks.refused[answer.status] = (acks.refused[answer.status] ?? 0) + 1;
+        if (answer.status >= 500 && !answer.retryAfter) acks.withoutRetryAfter++;
+      } catch {
+        if (stop.now) return;
+        acks.failedInFlight++;
+        await sleep(20);
+      }
+    }
+  };
+  const enquiryLoop = () =>
+    loop(
+      "e",
+      acks.inquiries,
+      (email) =>
+        post(`${site.url}/contact`, {
           form: "enquiry",
           contact_website: "",
           name: "Fault Test",
           email,
           message: `Acknowledged enquiry ${email}`,
-        });
-        if (answer.status === 200) {
-          acks.inquiries.push(email);
-          acks.ackedAt.push(Date.now());
-        } else refused(answer);
-      } catch {
-        if (stop.now) return;
-        await cutOff();
-      }
-    }
-  };
-  const orderLoop = async () => {
-    while (!stop.now) {
-      const email = `${label}-o${n++}@example.com`;
-      try {
-        const answer = await post(
+        }),
+      (answer) => answer.status === 200,
+    );
+  const orderLoop = () =>
+    loop(
+      "o",
+      acks.orders,
+      (email) =>
+        post(
           `${site.url}/courses/${COURSE}/checkout`,
           {
             intent: "invoice",
@@ -106,17 +120,9 @@ export async function writeLoad(
           },
           // Each order from its own address: the checkout allows 20 a minute per client.
           { headers: { "x-forwarded-for": `10.9.${(n >> 8) & 255}.${n & 255}` } },
-        );
-        if (answer.status === 303 && answer.location?.includes("/success")) {
-          acks.orders.push(email);
-          acks.ackedAt.push(Date.now());
-        } else refused(answer);
-      } catch {
-        if (stop.now) return;
-        await cutOff();
-      }
-    }
-  };
+        ),
+      (answer) => answer.status === 303 && Boolean(answer.location?.includes("/success")),
+    );
   await Promise.all([...Array.from({ length: enquiryLoops }, enquiryLoop), orderLoop()]);
 }
 
