@@ -6,17 +6,24 @@ import { log, requestScope } from "../log.server.ts";
  * lost or unavailable database from a bug.
  */
 
-/** The PostgreSQL error behind a driver or Drizzle error (Drizzle wraps it as `cause`). */
-function postgresError(error: unknown): { code?: string; constraint?: string } | undefined {
+/** An error and the errors behind it (Drizzle wraps the driver's as `cause`), a few deep. */
+function* errorChain(error: unknown): Generator<{ code?: unknown; message?: unknown }> {
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const candidate = e as { code?: unknown; constraint?: unknown; cause?: unknown };
+    yield e as { code?: unknown; message?: unknown };
+    e = (e as { cause?: unknown }).cause;
+  }
+}
+
+/** The PostgreSQL error behind a driver or Drizzle error. */
+function postgresError(error: unknown): { code?: string; constraint?: string } | undefined {
+  for (const candidate of errorChain(error)) {
     if (typeof candidate.code === "string" && /^[0-9A-Z]{5}$/.test(candidate.code)) {
+      const { constraint } = candidate as { constraint?: unknown };
       return {
         code: candidate.code,
-        constraint: typeof candidate.constraint === "string" ? candidate.constraint : undefined,
+        constraint: typeof constraint === "string" ? constraint : undefined,
       };
     }
-    e = candidate.cause;
   }
   return undefined;
 }
@@ -60,15 +67,13 @@ const UNAVAILABLE_MESSAGES =
  * request is answered 503 with Retry-After (decision 0032).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const candidate = e as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof candidate.code === "string") {
-      if (UNAVAILABLE_STATES.test(candidate.code)) return true;
-      if (UNAVAILABLE_SOCKET_CODES.has(candidate.code)) return true;
-    }
-    if (typeof candidate.message === "string" && UNAVAILABLE_MESSAGES.test(candidate.message))
+  for (const { code, message } of errorChain(error)) {
+    if (
+      typeof code === "string" &&
+      (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))
+    )
       return true;
-    e = candidate.cause;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
   }
   return false;
 }
