@@ -5,7 +5,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { withSiteDatabase } from "#tests/support/site-client.ts";
-import { ROOT, sleep, startSite, type Site } from "#tests/support/site-process.ts";
+import {
+  parentEnvForProduction,
+  ROOT,
+  sleep,
+  startSite,
+  type Site,
+} from "#tests/support/site-process.ts";
 import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink.ts";
 import { checkAcknowledged, emptyAcks, writeLoad } from "#tests/support/write-load.ts";
 
@@ -20,15 +26,15 @@ const PORT = 4565;
 
 /** `npm run backup|restore -- FILE` on `dataDir`, as an operator runs it beside the site. */
 async function npmScript(script: "backup" | "restore", dataDir: string, file: string) {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith("VITEST") && key !== "DATABASE_URL")
-      env[key] = value;
-  }
   // Not spawnSync: the visitors' posts go on while it runs.
   const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, file], {
     cwd: ROOT,
-    env: { ...env, DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" },
+    env: {
+      ...parentEnvForProduction(),
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+    },
   });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -47,12 +47,13 @@ export interface Site {
 
 const OUTPUT_LIMIT = 2_000_000;
 
-/** Spawns `node BUILD_DIR/server.js` and resolves once /readyz answers 200. */
-export async function startSite(options: SiteOptions): Promise<Site> {
-  const url = `http://127.0.0.1:${options.port}`;
+/**
+ * This process's environment without its test settings (DATABASE_URL, NODE_ENV, VITEST_*), which
+ * must not leak into a production server or script started from a test.
+ */
+export function parentEnvForProduction(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    // The parent's test settings must not leak into a production server.
     if (
       value === undefined ||
       key === "DATABASE_URL" ||
@@ -62,6 +63,13 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       continue;
     env[key] = value;
   }
+  return env;
+}
+
+/** Spawns `node BUILD_DIR/server.js` and resolves once /readyz answers 200. */
+export async function startSite(options: SiteOptions): Promise<Site> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const env = parentEnvForProduction();
   Object.assign(env, {
     NODE_ENV: "production",
     BUILD_DIR: options.buildDir,
