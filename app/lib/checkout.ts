@@ -2,6 +2,7 @@ import { z } from "zod/mini";
 import { parseForm, type FieldErrors } from "./forms.ts";
 import type { OrderStatus } from "./orders/orders.ts";
 import { toOneLine } from "./text.ts";
+import type { PublicCourseDate } from "./catalogue/course-dates.ts";
 import {
   formatUkPostcode,
   isUnitedKingdom,
@@ -396,8 +397,10 @@ export interface CheckoutCourse {
   title: string;
   thumbnailUrl: string | null;
   durationHours: number | null;
-  /** Pence: only a course that can be bought online reaches the checkout. */
+  /** Pence: only a course that can be bought online reaches the checkout (the date's price). */
   unitPriceCents: number;
+  /** The dated places being booked; absent for an on-demand course. */
+  date?: PublicCourseDate;
 }
 
 /** What verifying a returning card buyer found (the success page shows each honestly). */

@@ -234,7 +234,9 @@ export function isBookableOnline(course: {
 }
 
 /** The published course a checkout page sells, or null. */
-export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse | null> {
+export async function findCheckoutCourse(
+  slug: string,
+): Promise<(CheckoutCourse & { coursePrice: string | null }) | null> {
   if (!isSlug(slug)) return null;
   const [row] = await db()
     .select({
@@ -256,7 +258,12 @@ export async function findCheckoutCourse(slug: string): Promise<CheckoutCourse |
   if (!row || !isPurchasable(row)) return null;
   const { price, status: _status, partnerId: _partnerId, categoryName: _category, ...course } = row;
   // The order summary shows the course's picture: its thumbnail, else its generated artwork.
-  return { ...course, thumbnailUrl: coursePicture(row).url, unitPriceCents: priceToPence(price)! };
+  return {
+    ...course,
+    thumbnailUrl: coursePicture(row).url,
+    unitPriceCents: priceToPence(price)!,
+    coursePrice: price,
+  };
 }
 
 /**

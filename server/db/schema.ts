@@ -148,6 +148,55 @@ export const inquiries = pgTable(
   ],
 );
 
+/**
+ * A course's dated places (decision 0033): a classroom day or a live online session with a
+ * capacity. Stored in UTC, shown in UK time. Places are never counted here: a date's places taken
+ * are the live orders that name it (server/catalogue/course-dates.server.ts), read under a lock
+ * on the date row whenever an order takes some, so the count cannot drift from the orders.
+ */
+export const courseDateFormat = pgEnum("course_date_format", ["classroom", "online"]);
+export const courseDateState = pgEnum("course_date_state", ["scheduled", "cancelled", "completed"]);
+
+export const courseDates = pgTable(
+  "course_dates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    courseId: uuid("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    /** A multi-day course's day-by-day times, as staff write them (optional). */
+    schedule: text("schedule"),
+    format: courseDateFormat("format").notNull(),
+    venueName: text("venue_name"),
+    venueAddress: text("venue_address"),
+    /** Town shown on public pages (the full address goes only to booked people). */
+    venueTown: text("venue_town"),
+    /** An online date's link and dial-in: sent to booked people only, never shown publicly. */
+    joiningDetails: text("joining_details"),
+    capacity: integer("capacity").notNull(),
+    /** This date's price per place; NULL means the course's price. */
+    price: numeric("price", { precision: 10, scale: 2 }),
+    bookingClosesAt: timestamp("booking_closes_at", { withTimezone: true }).notNull(),
+    state: courseDateState("state").notNull().default("scheduled"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("course_dates_course_starts_idx").on(t.courseId, t.startsAt),
+    index("course_dates_state_starts_idx").on(t.state, t.startsAt),
+    check("course_dates_ends_after_start", sql`${t.endsAt} > ${t.startsAt}`),
+    check("course_dates_booking_closes_by_start", sql`${t.bookingClosesAt} <= ${t.startsAt}`),
+    check("course_dates_capacity_range", sql`${t.capacity} between 1 and 1000`),
+    check("course_dates_price_positive", sql`${t.price} is null or ${t.price} > 0`),
+    check(
+      "course_dates_classroom_has_venue",
+      sql`${t.format} <> 'classroom' or ${t.venueName} is not null`,
+    ),
+  ],
+);
+
 export const orders = pgTable(
   "orders",
   {
@@ -161,6 +210,10 @@ export const orders = pgTable(
     buyerCompany: text("buyer_company"),
     courseId: uuid("course_id").references(() => courses.id, { onDelete: "set null" }),
     courseTitleSnapshot: text("course_title_snapshot").notNull(),
+    /** The dated places this order takes (NULL: an on-demand course). */
+    courseDateId: uuid("course_date_id").references((): AnyPgColumn => courseDates.id, {
+      onDelete: "set null",
+    }),
     unitPriceCents: integer("unit_price_cents").notNull(),
     quantity: integer("quantity").notNull(),
     totalAmountCents: integer("total_amount_cents").notNull(),
@@ -218,6 +271,10 @@ export const orders = pgTable(
     index("orders_paid_at_idx")
       .on(t.paidAt)
       .where(sql`${t.status} = 'paid'`),
+    // A date's places taken: its live orders (server/catalogue/course-dates.server.ts).
+    index("orders_course_date_live_idx")
+      .on(t.courseDateId, t.quantity)
+      .where(sql`${t.courseDateId} is not null and ${t.status} in ('pending', 'invoiced', 'paid')`),
     // The privacy search matches an address trimmed and lower-cased.
     index("orders_buyer_email_lower_idx").on(sql`lower(trim(${t.buyerEmail}))`),
     // A refund made in Stripe's dashboard names only the PaymentIntent: find its order by it.

@@ -11,6 +11,7 @@ import { isUuid } from "../db/sql.server.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
+import { hasUpcomingDates, takePlaces } from "../catalogue/course-dates.server.ts";
 import { invoiceRequestEmails } from "./emails.server.ts";
 import { isPurchasable, MAX_TOTAL_CENTS, orderTotal, priceToPence } from "./pricing.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
@@ -23,6 +24,8 @@ import type { OrderRow } from "./records.server.ts";
 
 export interface CreateOrderInput {
   courseId: string;
+  /** The dated places booked; absent for an on-demand course (one with no dates to come). */
+  courseDateId?: string | null;
   paymentMethod: PaymentMethod;
   /** Exactly what the buyer typed; prices are never taken from here. */
   values: CheckoutValues;
@@ -34,7 +37,12 @@ export type CreateOrderResult =
   | { ok: true; order: OrderRow; courseSlug: string }
   | { ok: false; reason: "invalid"; message: CheckoutMessage }
   /** Unknown, unpublished or unpriced course, or a total too large to store. */
-  | { ok: false; reason: "unavailable" };
+  | { ok: false; reason: "unavailable" }
+  /**
+   * The date has fewer places left than asked for, or its booking has closed, or a course with
+   * dates was booked without one: nothing is stored (decision 0033).
+   */
+  | { ok: false; reason: "full" | "closed" | "date_required"; placesLeft: number };
 
 /**
  * Creates a pending order with the billing details and the time the
@@ -72,7 +80,20 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
       .where(eq(courses.id, input.courseId))
       .for("share");
     if (!course || !isPurchasable(course)) return { ok: false, reason: "unavailable" };
-    const unitPriceCents = priceToPence(course.price)!;
+    let unitPriceCents = priceToPence(course.price)!;
+    let courseDateId: string | null = null;
+    if (input.courseDateId) {
+      const places = await takePlaces(tx, course.id, input.courseDateId, quantity);
+      if (!places.ok) {
+        return places.reason === "unknown"
+          ? { ok: false, reason: "unavailable" }
+          : { ok: false, reason: places.reason, placesLeft: places.placesLeft };
+      }
+      courseDateId = places.date.id;
+      unitPriceCents = places.unitPriceCents ?? unitPriceCents;
+    } else if (await hasUpcomingDates(tx, course.id)) {
+      return { ok: false, reason: "date_required", placesLeft: 0 };
+    }
     const lineCents = orderTotal(unitPriceCents, quantity);
     if (lineCents === null) return { ok: false, reason: "unavailable" };
     const vat = config.seller.vat;
@@ -109,6 +130,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         termsAcceptedAt: sql`now()`,
         courseId: course.id,
         courseTitleSnapshot: course.title,
+        courseDateId,
         unitPriceCents,
         quantity,
         netAmountCents: amounts.netCents,

@@ -6,12 +6,19 @@ import {
   type CheckoutCourse,
   type CheckoutMessage,
 } from "#app/lib/checkout.ts";
+import {
+  COURSE_DATE_FIELD,
+  DATE_MESSAGES,
+  type PublicCourseDate,
+} from "#app/lib/catalogue/course-dates.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
 import type { VatTerms } from "#app/lib/orders/vat.ts";
 import { hitRateLimit, honeypotMark, RATE_LIMIT_MESSAGE } from "../abuse.server.ts";
 import { config } from "../config.server.ts";
+import { findUpcomingDate, hasUpcomingDates } from "../catalogue/course-dates.server.ts";
 import { findCheckoutCourse, findPublishedCourseTitle } from "../catalogue/courses.server.ts";
+import { db } from "../db/client.server.ts";
 import { SUBMISSION_IN_PROGRESS, submitOnce } from "../forms/submit-once.server.ts";
 import { log } from "../log.server.ts";
 import { logFailure } from "../db/errors.server.ts";
@@ -51,15 +58,31 @@ export type CheckoutOutcome =
  * partner's), whether cards are taken, and how VAT is charged (the prices say 'excl. VAT' or
  * 'incl. VAT', the summary shows net, VAT and total).
  */
-export async function loadCheckout(slug: string): Promise<{
-  course: CheckoutCourse;
-  cardPaymentsEnabled: boolean;
-  vat: VatTerms;
-} | null> {
-  const course = await findCheckoutCourse(slug);
-  return course
-    ? { course, cardPaymentsEnabled: isCardPaymentEnabled(), vat: { ...config.seller.vat } }
-    : null;
+export async function loadCheckout(
+  slug: string,
+  dateId: string | null = null,
+): Promise<
+  | { kind: "checkout"; course: CheckoutCourse; cardPaymentsEnabled: boolean; vat: VatTerms }
+  /** A course with dates is booked by date: its page lists them (decision 0033). */
+  | { kind: "choose_date"; slug: string }
+  | null
+> {
+  const found = await findCheckoutCourse(slug);
+  if (!found) return null;
+  const { coursePrice, ...course } = found;
+  let date: PublicCourseDate | null = null;
+  if (dateId) {
+    date = await findUpcomingDate(course.id, dateId, coursePrice);
+    if (!date) return { kind: "choose_date", slug: course.slug };
+  } else if (await hasUpcomingDates(db(), course.id)) {
+    return { kind: "choose_date", slug: course.slug };
+  }
+  return {
+    kind: "checkout",
+    course: date ? { ...course, unitPriceCents: date.unitPriceCents, date } : course,
+    cardPaymentsEnabled: isCardPaymentEnabled(),
+    vat: { ...config.seller.vat },
+  };
 }
 
 export async function submitCheckout(
@@ -95,11 +118,26 @@ export async function submitCheckout(
     }
     const suspected = honeypotMark(form);
     const paymentMethod = intent === "card" && !suspected ? "stripe" : "invoice";
-    const created = await createOrder({ courseId: course.id, paymentMethod, values, suspected });
+    const courseDateId = form.get(COURSE_DATE_FIELD);
+    const created = await createOrder({
+      courseId: course.id,
+      courseDateId: typeof courseDateId === "string" && courseDateId ? courseDateId : null,
+      paymentMethod,
+      values,
+      suspected,
+    });
     if (!created.ok) {
-      return created.reason === "invalid"
-        ? problem(400, created.message)
-        : problem(409, MESSAGES.paymentError);
+      switch (created.reason) {
+        case "invalid":
+          return problem(400, created.message);
+        case "full":
+        case "date_required":
+          return problem(409, DATE_MESSAGES.full);
+        case "closed":
+          return problem(409, DATE_MESSAGES.closed);
+        default:
+          return problem(409, MESSAGES.paymentError);
+      }
     }
     if (paymentMethod === "invoice") return { kind: "invoice", orderId: created.order.id };
     const started = await startCheckout(created.order, created.courseSlug);

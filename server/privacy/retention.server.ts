@@ -10,6 +10,7 @@ import { auditLog, emailOutbox, inquiries, rateLimit } from "../db/schema.ts";
 import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
 import { removeOldSubmissions } from "../forms/submit-once.server.ts";
+import { releaseLapsedHolds } from "../payments/lapsed-holds.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import { ANONYMISED } from "./matching.server.ts";
 import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
@@ -192,6 +193,7 @@ async function retentionPass(): Promise<void> {
     const traces = await removeExpiredSignInTraces();
     const bodies = await pruneSentEmailBodies();
     await removeOldSubmissions();
+    await releaseLapsedHolds();
     if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
     failures = 0;
     jobSucceeded("retention");

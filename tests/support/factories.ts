@@ -3,7 +3,7 @@
  * file. Each writes through the current test database (`useFreshDatabase`) and returns the row.
  */
 import { db } from "#server/db/client.server.ts";
-import { courses } from "#server/db/schema.ts";
+import { courseDates, courses } from "#server/db/schema.ts";
 
 export type CourseValues = Partial<typeof courses.$inferInsert>;
 
@@ -23,4 +23,35 @@ export async function insertCourse(
     })
     .returning();
   return course!;
+}
+
+export type CourseDateValues = Partial<typeof courseDates.$inferInsert>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A scheduled classroom date of `courseId` for 12 people in London, 30 days from now, 09:30–16:30
+ * (booking open until it starts) unless `values` say otherwise.
+ */
+export async function insertCourseDate(
+  courseId: string,
+  values: CourseDateValues = {},
+): Promise<typeof courseDates.$inferSelect> {
+  const startsAt = values.startsAt ?? new Date(Date.now() + 30 * DAY_MS);
+  const [date] = await db()
+    .insert(courseDates)
+    .values({
+      courseId,
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 7 * 60 * 60 * 1000),
+      format: "classroom",
+      venueName: "Training Suite",
+      venueTown: "London",
+      venueAddress: "1 Example Street, London EC1A 1AA",
+      capacity: 12,
+      bookingClosesAt: startsAt,
+      ...values,
+    })
+    .returning();
+  return date!;
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import type { CheckoutCourse } from "#app/lib/checkout.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { formatVatRate, lineAmounts, vatLabel, type VatTerms } from "#app/lib/orders/vat.ts";
@@ -33,6 +34,18 @@ function CourseSummaryHeader({ course }: { course: CheckoutCourse }) {
             ? "Duration to be confirmed"
             : `${course.durationHours} ${course.durationHours === 1 ? "hour" : "hours"}`}
         </p>
+        {course.date ? (
+          <p data-testid="booking-date" className="mt-1 text-sm">
+            <span className="block">
+              {formatDateRange(course.date.startsAt, course.date.endsAt)}
+            </span>
+            <span className="block text-muted-foreground">
+              {course.date.format === "online"
+                ? "Live online"
+                : [course.date.venueName, course.date.town].filter(Boolean).join(", ")}
+            </span>
+          </p>
+        ) : null}
       </div>
     </div>
   );

@@ -135,9 +135,12 @@ export function StudentInformation({
   hydrated,
   onModeChange,
   onQuantityChange,
+  maxQuantity = MAX_QUANTITY,
   ...field
 }: {
   initialMode: StudentMode;
+  /** Fewer than MAX_QUANTITY when a date has fewer places left. */
+  maxQuantity?: number;
   mode: StudentMode;
   quantity: number;
   studentBlocks: number;
@@ -175,7 +178,7 @@ export function StudentInformation({
               onChange={() => onModeChange("others")}
               className="size-4 accent-primary"
             />
-            Someone else (1 to {MAX_QUANTITY} students)
+            Someone else (1 to {maxQuantity} students)
           </label>
         </fieldset>
 
@@ -193,7 +196,7 @@ export function StudentInformation({
               defaultValue={String(quantity)}
               onChange={(e) => onQuantityChange(clampQuantity(Number(e.target.value)))}
             >
-              {Array.from({ length: MAX_QUANTITY }, (_, i) => i + 1).map((n) => (
+              {Array.from({ length: maxQuantity }, (_, i) => i + 1).map((n) => (
                 <option key={n} value={n}>
                   {n}
                 </option>

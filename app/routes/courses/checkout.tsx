@@ -33,6 +33,7 @@ import {
   type FieldErrors,
   type FormAnswer,
 } from "#app/lib/forms.ts";
+import { COURSE_DATE_FIELD, COURSE_DATE_PARAM } from "#app/lib/catalogue/course-dates.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { toast } from "#app/lib/ui/toast.ts";
 import type { VatTerms } from "#app/lib/orders/vat.ts";
@@ -43,9 +44,14 @@ import { rememberOrder } from "#server/payments/buyer-orders.server.ts";
 import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
 import type { Route } from "./+types/checkout";
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const checkout = await loadCheckout(params.slug);
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const dateId = new URL(request.url).searchParams.get(COURSE_DATE_PARAM);
+  const checkout = await loadCheckout(params.slug, dateId);
   if (!checkout) throw data({ reason: "course_not_found" }, { status: 404 });
+  // A course with dates is booked by date; an unknown, past or cancelled date leads back to them.
+  if (checkout.kind === "choose_date") {
+    throw redirect(`/courses/${encodeURIComponent(checkout.slug)}#dates`);
+  }
   return checkout;
 }
 
@@ -297,6 +303,7 @@ function CheckoutForm({
       aria-label="Checkout"
     >
       {hydrated ? <input type="hidden" name={FIELD.enhanced} value="1" /> : null}
+      {course.date ? <input type="hidden" name={COURSE_DATE_FIELD} value={course.date.id} /> : null}
       <SubmissionKeyField />
       <HoneypotField />
       <div className="grid gap-6">
@@ -319,6 +326,7 @@ function CheckoutForm({
           hydrated={hydrated}
           onModeChange={chooseMode}
           onQuantityChange={setQuantity}
+          maxQuantity={Math.max(1, Math.min(MAX_QUANTITY, course.date?.placesLeft ?? MAX_QUANTITY))}
         />
       </div>
 

@@ -18,6 +18,7 @@ import {
   partnerBadge,
   partnerLogo,
 } from "#server/catalogue/courses.server.ts";
+import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
 import { sanitizeCourseHtml } from "#server/html.server.ts";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
@@ -25,7 +26,14 @@ import { PartnerBadgeChip, PartnerLogo } from "#app/components/site/course-card.
 import { RichText } from "#app/components/site/rich-text.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/ui/cn.ts";
-import { formatCoursePrice, formatDuration } from "#app/lib/format.ts";
+import {
+  COURSE_DATE_PARAM,
+  datePlace,
+  formatDateRange,
+  placesLeftText,
+  type PublicCourseDate,
+} from "#app/lib/catalogue/course-dates.ts";
+import { formatCoursePrice, formatDuration, formatPence } from "#app/lib/format.ts";
 import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
 import { SITE_NAME, absoluteUrl, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/course";
@@ -71,6 +79,8 @@ export async function loader({ params }: Route.LoaderArgs) {
       buyUrl: courseBuyUrl(course),
       bookableOnline: isBookableOnline(course),
     },
+    // Dated places are sold for the provider's own priced courses (decision 0033).
+    dates: isBookableOnline(course) ? await listUpcomingDates(course.id, course.price) : [],
   };
 }
 
@@ -81,6 +91,7 @@ export const headers = publicPageHeaders;
 
 export const meta: Route.MetaFunction = (args) => {
   const course = args.loaderData?.course;
+  const dates = args.loaderData?.dates ?? [];
   if (!course) {
     return [{ title: `Course Not Found | ${SITE_NAME}` }, { name: "robots", content: "noindex" }];
   }
@@ -119,9 +130,31 @@ export const meta: Route.MetaFunction = (args) => {
             },
           }
         : {}),
+      ...(dates.length > 0 ? { hasCourseInstance: dates.map((d) => courseInstance(d, url)) } : {}),
     }),
   ];
 };
+
+/** A dated run of the course as schema.org's CourseInstance, with its offer's availability. */
+function courseInstance(date: PublicCourseDate, courseUrl: string) {
+  return {
+    "@type": "CourseInstance",
+    courseMode: date.format === "online" ? "Online" : "Onsite",
+    startDate: date.startsAt,
+    endDate: date.endsAt,
+    location:
+      date.format === "online"
+        ? { "@type": "VirtualLocation", url: courseUrl }
+        : { "@type": "Place", name: date.venueName ?? datePlace(date), address: date.town ?? "" },
+    offers: {
+      "@type": "Offer",
+      price: (date.unitPriceCents / 100).toFixed(2),
+      priceCurrency: "GBP",
+      availability: date.bookable ? "https://schema.org/InStock" : "https://schema.org/SoldOut",
+      url: `${courseUrl}/checkout?${COURSE_DATE_PARAM}=${date.id}`,
+    },
+  };
+}
 
 /** How the course's picture is described where it is not decorative. */
 function artworkAlt(course: { title: string; picture: { generated: boolean } }): string {
@@ -166,7 +199,7 @@ function useParallax(factor: number) {
 }
 
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
-  const { course } = loaderData;
+  const { course, dates } = loaderData;
   const parallax = useParallax(0.3);
 
   return (
@@ -249,7 +282,11 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
           )}
         </section>
 
-        <aside aria-labelledby="course-booking-title" className="space-y-6 lg:sticky lg:top-24">
+        {/* On a phone the booking card (price, dates, buttons) comes before the long text. */}
+        <aside
+          aria-labelledby="course-booking-title"
+          className="order-first space-y-6 lg:sticky lg:top-24 lg:order-none"
+        >
           <div className="rounded-lg border border-border bg-card p-6">
             <h2 id="course-booking-title" className="text-xl font-semibold">
               Course details
@@ -273,7 +310,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                   title={course.title}
                 />
               ) : (
-                <ProviderBooking course={course} />
+                <ProviderBooking course={course} dates={dates} />
               )}
             </div>
           </div>
@@ -343,12 +380,16 @@ function PartnerBooking({
  */
 function ProviderBooking({
   course,
+  dates,
 }: {
   course: { id: string; slug: string; title: string; bookableOnline: boolean };
+  dates: PublicCourseDate[];
 }) {
   return (
     <div className="space-y-3">
-      {course.bookableOnline ? (
+      {dates.length > 0 ? (
+        <CourseDates slug={course.slug} title={course.title} dates={dates} />
+      ) : course.bookableOnline ? (
         <Link
           to={`/courses/${course.slug}/checkout`}
           className={`${buttonVariants({ size: "lg" })} w-full`}
@@ -381,6 +422,58 @@ function ProviderBooking({
         choice for five or more delegates. We will send you a quote tailored to your team.
       </p>
     </div>
+  );
+}
+
+/** The course's dates to come, each with its places left and a way to book it. */
+function CourseDates({
+  slug,
+  title,
+  dates,
+}: {
+  slug: string;
+  title: string;
+  dates: PublicCourseDate[];
+}) {
+  return (
+    <section id="dates" aria-labelledby="course-dates-title" className="scroll-mt-24">
+      <h3 id="course-dates-title" className="text-base font-semibold">
+        Dates
+      </h3>
+      <ul className="mt-3 space-y-3">
+        {dates.map((date) => (
+          <li
+            key={date.id}
+            data-testid="course-date"
+            className="rounded-md border border-border p-3 text-sm"
+          >
+            <p className="font-medium">{formatDateRange(date.startsAt, date.endsAt)}</p>
+            <p className="text-muted-foreground">
+              {date.format === "online" ? "Live online" : `Classroom, ${datePlace(date)}`} ·{" "}
+              {formatPence(date.unitPriceCents)} per place
+            </p>
+            <p
+              data-testid="places-left"
+              className={cn("mt-1", date.placesLeft === 0 && "font-semibold text-destructive")}
+            >
+              {placesLeftText(date)}
+            </p>
+            {date.bookable ? (
+              <Link
+                to={`/courses/${slug}/checkout?${COURSE_DATE_PARAM}=${date.id}`}
+                className={cn(buttonVariants({ size: "sm" }), "mt-2 w-full")}
+              >
+                Book this date
+                <span className="sr-only">
+                  {" "}
+                  for {title}, {formatDateRange(date.startsAt, date.endsAt)}
+                </span>
+              </Link>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -1,0 +1,106 @@
+/**
+ * Course dates as a visitor sees them (decision 0033): when a date runs, in UK time whatever the
+ * viewer's clock says (GMT or BST named, right across the clock change), where, and how many
+ * places are left. Shared by the course page, the catalogue cards and the checkout summary.
+ */
+
+export const COURSE_DATE_FORMATS = ["classroom", "online"] as const;
+export type CourseDateFormat = (typeof COURSE_DATE_FORMATS)[number];
+
+/** A date on public pages: never its joining details or full address (booked people only). */
+export interface PublicCourseDate {
+  id: string;
+  /** ISO 8601, UTC. */
+  startsAt: string;
+  endsAt: string;
+  format: CourseDateFormat;
+  /** The town of a classroom date; null online. */
+  town: string | null;
+  venueName: string | null;
+  /** Per place, in pence: the date's own price or the course's. */
+  unitPriceCents: number;
+  placesLeft: number;
+  /** Open for booking: places left and booking not yet closed. */
+  bookable: boolean;
+}
+
+/** The fewest places left that the course page still counts out ('3 places left'). */
+export const FEW_PLACES = 5;
+
+const UK = "Europe/London";
+const dayFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: UK,
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+});
+const timeFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: UK,
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const zoneFormat = new Intl.DateTimeFormat("en-GB", { timeZone: UK, timeZoneName: "short" });
+
+/** 'GMT' or 'BST': the UK's clock at that instant. */
+export function ukZone(at: Date): string {
+  return zoneFormat.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "UK time";
+}
+
+/** 'Tue, 3 Mar 2026' in UK time. */
+export function formatUkDay(at: Date): string {
+  return dayFormat.format(at);
+}
+
+/**
+ * When a date runs, in UK time: 'Tue, 3 Mar 2026, 09:30–16:30 GMT' on one day,
+ * 'Mon, 30 Mar 2026, 09:30 BST – Wed, 1 Apr 2026, 16:30 BST' across days. Each end names its
+ * own zone, so a date that spans the clock change reads right.
+ */
+export function formatDateRange(startsAt: Date | string, endsAt: Date | string): string {
+  const start = new Date(startsAt);
+  const end = new Date(endsAt);
+  const startDay = formatUkDay(start);
+  const endDay = formatUkDay(end);
+  const from = timeFormat.format(start);
+  const to = timeFormat.format(end);
+  if (startDay === endDay) {
+    const startZone = ukZone(start);
+    const endZone = ukZone(end);
+    return startZone === endZone
+      ? `${startDay}, ${from}–${to} ${endZone}`
+      : `${startDay}, ${from} ${startZone} – ${to} ${endZone}`;
+  }
+  return `${startDay}, ${from} ${ukZone(start)} – ${endDay}, ${to} ${ukZone(end)}`;
+}
+
+/** 'Fully booked', '1 place left', '3 places left', or 'Places available' when there are many. */
+export function placesLeftText(date: Pick<PublicCourseDate, "placesLeft" | "bookable">): string {
+  if (date.placesLeft <= 0) return "Fully booked";
+  if (!date.bookable) return "Booking closed";
+  if (date.placesLeft > FEW_PLACES) return "Places available";
+  return date.placesLeft === 1 ? "1 place left" : `${date.placesLeft} places left`;
+}
+
+/** Where a date happens, for a list: the town (or venue) of a classroom date, else 'Online'. */
+export function datePlace(date: Pick<PublicCourseDate, "format" | "town" | "venueName">): string {
+  if (date.format === "online") return "Online";
+  return date.town ?? date.venueName ?? "Classroom";
+}
+
+/** The checkout asks for a date by this query parameter and posts it in this field. */
+export const COURSE_DATE_PARAM = "date";
+export const COURSE_DATE_FIELD = "courseDateId";
+
+export const DATE_MESSAGES = {
+  full: {
+    title: "Not Enough Places",
+    description:
+      "Sorry, this date no longer has enough places for your booking. Nothing has been booked: choose fewer places or another date.",
+  },
+  closed: {
+    title: "Booking Closed",
+    description:
+      "Sorry, booking for this date has closed. Nothing has been booked: please choose another date.",
+  },
+} as const;
