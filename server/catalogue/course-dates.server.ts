@@ -139,3 +139,13 @@ export async function hasUpcomingDates(
     .limit(1);
   return row !== undefined;
 }
+
+/** The date an order booked, as its letters name it (null: on demand, or the date was removed). */
+export async function bookedDateOf(
+  runner: Pick<Transaction, "select">,
+  courseDateId: string | null,
+): Promise<DateRow | null> {
+  if (!courseDateId) return null;
+  const [date] = await runner.select().from(courseDates).where(eq(courseDates.id, courseDateId));
+  return date ?? null;
+}

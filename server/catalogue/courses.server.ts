@@ -1,7 +1,7 @@
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { db } from "../db/client.server.ts";
 import { isUuid } from "../db/sql.server.ts";
-import { categories, coursePartners, courses } from "../db/schema.ts";
+import { categories, courseDates, coursePartners, courses } from "../db/schema.ts";
 import type { CheckoutCourse } from "#app/lib/checkout.ts";
 import { isSlug } from "#app/lib/catalogue/slug.ts";
 import {
@@ -115,6 +115,10 @@ export async function listPublishedCatalogueCourses(): Promise<CatalogueCourse[]
       partnerName: coursePartners.name,
       partnerLogoUrl: coursePartners.logoUrl,
       createdAt: courses.createdAt,
+      // The soonest scheduled date still to start (an index read per course).
+      nextDateStartsAt: sql<Date | null>`(select min(${courseDates.startsAt}) from ${courseDates}
+        where ${courseDates.courseId} = ${courses.id} and ${courseDates.state} = 'scheduled'
+          and ${courseDates.startsAt} > now())`.mapWith(courseDates.startsAt),
     })
     .from(courses)
     .leftJoin(categories, eq(courses.categoryId, categories.id))

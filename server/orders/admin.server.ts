@@ -19,6 +19,7 @@ import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
 import { closeCheckoutSession } from "../payments/stripe.server.ts";
+import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { invoiceRequestEmails } from "./emails.server.ts";
 import {
   orderBooking,
@@ -284,7 +285,9 @@ export async function releaseOrder(orderId: string, admin: AuditActor): Promise<
       await queueEmailsNotYetQueued(
         tx,
         { orderId: order.id },
-        invoiceRequestEmails(order, students),
+        invoiceRequestEmails(order, students, {
+          date: await bookedDateOf(tx, order.courseDateId),
+        }),
       );
     }
     return order;

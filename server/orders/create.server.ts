@@ -12,6 +12,7 @@ import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
 import { hasUpcomingDates, takePlaces } from "../catalogue/course-dates.server.ts";
+import type { courseDates } from "../db/schema.ts";
 import { invoiceRequestEmails } from "./emails.server.ts";
 import { isPurchasable, MAX_TOTAL_CENTS, orderTotal, priceToPence } from "./pricing.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
@@ -81,7 +82,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
       .for("share");
     if (!course || !isPurchasable(course)) return { ok: false, reason: "unavailable" };
     let unitPriceCents = priceToPence(course.price)!;
-    let courseDateId: string | null = null;
+    let bookedDate: typeof courseDates.$inferSelect | null = null;
     if (input.courseDateId) {
       const places = await takePlaces(tx, course.id, input.courseDateId, quantity);
       if (!places.ok) {
@@ -89,7 +90,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
           ? { ok: false, reason: "unavailable" }
           : { ok: false, reason: places.reason, placesLeft: places.placesLeft };
       }
-      courseDateId = places.date.id;
+      bookedDate = places.date;
       unitPriceCents = places.unitPriceCents ?? unitPriceCents;
     } else if (await hasUpcomingDates(tx, course.id)) {
       return { ok: false, reason: "date_required", placesLeft: 0 };
@@ -130,7 +131,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         termsAcceptedAt: sql`now()`,
         courseId: course.id,
         courseTitleSnapshot: course.title,
-        courseDateId,
+        courseDateId: bookedDate?.id ?? null,
         unitPriceCents,
         quantity,
         netAmountCents: amounts.netCents,
@@ -161,6 +162,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
     if (input.paymentMethod === "invoice" && spamReason !== "honeypot") {
       const [alert, confirmation] = invoiceRequestEmails(order!, students, {
         held: spamReason === "recipient_limit",
+        date: bookedDate,
       });
       await queueEmails(tx, spamReason === null ? [alert!, confirmation!] : [alert!]);
     }

@@ -12,7 +12,9 @@ import { courses } from "../db/schema.ts";
 import type { OutgoingEmail } from "../email/outbox.server.ts";
 import type { DocumentRow, DocumentSnapshot } from "../invoices/documents.server.ts";
 import { type RenderedEmail } from "../email/templates/layout.server.ts";
+import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import {
+  type BookedDate,
   type OrderEmailData,
   renderInvoiceRequestAlert,
   renderInvoiceRequestConfirmation,
@@ -30,9 +32,14 @@ import {
   orderBooking,
 } from "./records.server.ts";
 
-function orderEmailData(order: OrderRow, students: OrderStudent[]): OrderEmailData {
+function orderEmailData(
+  order: OrderRow,
+  students: OrderStudent[],
+  date: BookedDate | null = null,
+): OrderEmailData {
   return {
     id: order.id,
+    date,
     ...orderBooking(order),
     vatAmountCents: order.vatAmountCents,
     vatRateBasisPoints: order.vatRateBasisPoints,
@@ -68,9 +75,9 @@ function orderEmail(
 export function invoiceRequestEmails(
   order: OrderRow,
   students: OrderStudent[],
-  options: { held?: boolean } = {},
+  options: { held?: boolean; date?: BookedDate | null } = {},
 ): OutgoingEmail[] {
-  const data = orderEmailData(order, students);
+  const data = orderEmailData(order, students, options.date);
   const adminUrl = `${config.publicUrl}/admin/payments`;
   return [
     orderEmail(
@@ -106,7 +113,7 @@ export async function paidOrderEmails(
   const courseUrl = course
     ? `${config.publicUrl}/courses/${encodeURIComponent(course.slug)}`
     : null;
-  const data = orderEmailData(order, students);
+  const data = orderEmailData(order, students, await bookedDateOf(tx, order.courseDateId));
   const receipt = options.receipt ?? null;
   return [
     {
@@ -138,13 +145,17 @@ export function invoiceIssuedEmail(
   order: OrderRow,
   students: OrderStudent[],
   invoice: DocumentRow,
+  date: BookedDate | null = null,
 ): OutgoingEmail {
   return {
     ...orderEmail(
       order,
       "invoice_issued",
       order.buyerEmail,
-      renderInvoiceIssued(orderEmailData(order, students), invoice.snapshot as DocumentSnapshot),
+      renderInvoiceIssued(
+        orderEmailData(order, students, date),
+        invoice.snapshot as DocumentSnapshot,
+      ),
     ),
     documentId: invoice.id,
   };
@@ -155,6 +166,7 @@ export function orderCanceledEmail(
   order: OrderRow,
   students: OrderStudent[],
   creditNote: DocumentRow | null,
+  date: BookedDate | null = null,
 ): OutgoingEmail {
   return {
     ...orderEmail(
@@ -162,7 +174,7 @@ export function orderCanceledEmail(
       "order_canceled",
       order.buyerEmail,
       renderOrderCanceled(
-        orderEmailData(order, students),
+        orderEmailData(order, students, date),
         creditNote ? (creditNote.snapshot as DocumentSnapshot) : null,
       ),
     ),

@@ -10,6 +10,7 @@ import { issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
 import { paidAfterCancellationAlert } from "../email/templates/refund.server.ts";
 import { invoiceIssuedEmail, orderCanceledEmail, paidOrderEmails } from "./emails.server.ts";
+import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { recordOrderEvent, type OrderActor } from "./events.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
 
@@ -200,7 +201,8 @@ export async function transitionOrder(
       const students = await studentsOfOrder(tx, updated.id);
       const invoice = await issueInvoice(tx, updated, students, { kind: "invoice", actor });
       issued.invoice = invoice.number;
-      await queueEmails(tx, [invoiceIssuedEmail(updated, students, invoice)]);
+      const date = await bookedDateOf(tx, updated.courseDateId);
+      await queueEmails(tx, [invoiceIssuedEmail(updated, students, invoice, date)]);
     } else if (to === "paid") {
       const paidAt = new Date();
       const receipt =
@@ -223,7 +225,8 @@ export async function transitionOrder(
       if (creditNote) issued.creditNote = creditNote.number;
       if (options.notifyBuyer) {
         const students = await studentsOfOrder(tx, updated.id);
-        await queueEmails(tx, [orderCanceledEmail(updated, students, creditNote)]);
+        const date = await bookedDateOf(tx, updated.courseDateId);
+        await queueEmails(tx, [orderCanceledEmail(updated, students, creditNote, date)]);
       }
     }
     await recordAudit(tx, options.admin ?? null, {

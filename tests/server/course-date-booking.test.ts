@@ -1,8 +1,12 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { DATE_MESSAGES } from "#app/lib/catalogue/course-dates.ts";
+import {
+  DATE_MESSAGES,
+  formatDateRange,
+  formatUkDateTime,
+} from "#app/lib/catalogue/course-dates.ts";
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
-import { orders } from "#server/db/schema.ts";
+import { emailOutbox, orders } from "#server/db/schema.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { transitionOrder } from "#server/orders/state-machine.server.ts";
 import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
@@ -233,5 +237,57 @@ describe("booking a dated place", () => {
     expect(JSON.stringify(await listUpcomingDates(course.id, course.price))).not.toContain(
       "secret-room",
     );
+  });
+
+  it("the confirmation names the date, the venue and the last moment for a full refund; students get how to join", async () => {
+    const course = await insertCourse();
+    const classroom = await insertCourseDate(course.id);
+    const placed = await book(course.slug, classroom.id, 1, "invoice");
+    if (placed.kind !== "invoice") throw new Error("should be placed");
+    const [confirmation] = await database()
+      .db.select({ text: emailOutbox.text, html: emailOutbox.html })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.orderId, placed.orderId),
+          eq(emailOutbox.kind, "invoice_request_confirmation"),
+        ),
+      );
+    const when = formatDateRange(classroom.startsAt, classroom.endsAt);
+    const refundBy = formatUkDateTime(new Date(classroom.startsAt.getTime() - 14 * 24 * 3600_000));
+    expect(confirmation!.text).toContain(`Date: ${when}`);
+    expect(confirmation!.text).toContain(
+      "Where: Training Suite, 1 Example Street, London EC1A 1AA",
+    );
+    expect(confirmation!.text).toContain(`Full refund if cancelled before: ${refundBy}`);
+
+    const online = await insertCourseDate(course.id, {
+      format: "online",
+      venueName: null,
+      venueTown: null,
+      venueAddress: null,
+      joiningDetails: "Teams: https://meet.example.com/room-42",
+    });
+    const onlineOrder = await book(course.slug, online.id, 7, "invoice", 2);
+    if (onlineOrder.kind !== "invoice") throw new Error("should be placed");
+    await changeOrderStatusByAdmin(onlineOrder.orderId, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(onlineOrder.orderId, "paid", ADMIN);
+    const mails = await database()
+      .db.select({ kind: emailOutbox.kind, to: emailOutbox.toAddress, text: emailOutbox.text })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, onlineOrder.orderId));
+    const joining = mails.filter((m) => m.kind === "course_joining_details");
+    expect(joining.map((m) => m.to).sort()).toEqual([
+      "student7-0@example.com",
+      "student7-1@example.com",
+    ]);
+    for (const mail of joining) {
+      expect(mail.text).toContain(`Date: ${formatDateRange(online.startsAt, online.endsAt)}`);
+      expect(mail.text).toContain("How to join: Teams: https://meet.example.com/room-42");
+    }
+    // The buyer's letters name the session but not its joining details (those go to students).
+    for (const mail of mails.filter((m) => m.kind !== "course_joining_details")) {
+      expect(mail.text).not.toContain("room-42");
+    }
   });
 });

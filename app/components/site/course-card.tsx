@@ -1,4 +1,4 @@
-import { ArrowRight, Handshake, ShieldCheck } from "lucide-react";
+import { ArrowRight, CalendarDays, Handshake, ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
@@ -16,6 +16,8 @@ export interface CourseCardItem {
   partnerLogo: { name: string; url: string } | null;
   /** Formatted, e.g. '£1,450.00'; null when the course has no price. */
   priceLabel: string | null;
+  /** When it runs: 'Next date: …', 'On demand' or 'Dates on request' (scheduleLabel). */
+  schedule?: string;
   badge: PartnerBadge;
 }
 
@@ -108,6 +110,12 @@ export function CourseCard({ course, eager = false }: { course: CourseCardItem; 
         <h3 className="text-lg leading-snug font-semibold text-balance">{course.title}</h3>
         {course.shortDescription ? (
           <p className="text-sm text-muted-foreground">{course.shortDescription}</p>
+        ) : null}
+        {course.schedule ? (
+          <p data-testid="course-schedule" className="flex items-center gap-2 text-sm">
+            <CalendarDays aria-hidden className="size-4 text-primary" />
+            {course.schedule}
+          </p>
         ) : null}
         <div className="mt-auto flex flex-wrap items-center justify-between gap-3 pt-2">
           {course.priceLabel ? (

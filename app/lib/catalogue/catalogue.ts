@@ -35,6 +35,8 @@ export interface CatalogueCourse {
   partnerName: string | null;
   partnerLogoUrl: string | null;
   createdAt: Date;
+  /** When its next scheduled date starts; null when none is to come. */
+  nextDateStartsAt: Date | null;
 }
 
 export interface CoursePartner {

@@ -88,6 +88,39 @@ export function datePlace(date: Pick<PublicCourseDate, "format" | "town" | "venu
   return date.town ?? date.venueName ?? "Classroom";
 }
 
+/**
+ * What a catalogue card says of when a course runs: its next date, 'On demand' for a course
+ * bought online without dates, else 'Dates on request' (quoted, or booked through a partner).
+ */
+export function scheduleLabel(course: {
+  nextDateStartsAt: Date | string | null;
+  onDemand: boolean;
+}): string {
+  if (course.nextDateStartsAt)
+    return `Next date: ${formatUkDay(new Date(course.nextDateStartsAt))}`;
+  return course.onDemand ? "On demand" : "Dates on request";
+}
+
+/** Days before a classroom date's start until which the terms promise a full refund. */
+export const FULL_REFUND_DAYS = 14;
+
+/**
+ * Until when a booking of a date is refunded in full if cancelled (the terms: more than 14 days
+ * before a classroom course starts; a live online session, before it starts).
+ */
+export function fullRefundDeadline(date: { startsAt: Date | string; format: CourseDateFormat }) {
+  const start = new Date(date.startsAt);
+  return date.format === "classroom"
+    ? new Date(start.getTime() - FULL_REFUND_DAYS * 24 * 60 * 60 * 1000)
+    : start;
+}
+
+/** 'Tue, 3 Mar 2026, 09:30 GMT': one instant in UK time. */
+export function formatUkDateTime(at: Date | string): string {
+  const instant = new Date(at);
+  return `${formatUkDay(instant)}, ${timeFormat.format(instant)} ${ukZone(instant)}`;
+}
+
 /** The checkout asks for a date by this query parameter and posts it in this field. */
 export const COURSE_DATE_PARAM = "date";
 export const COURSE_DATE_FIELD = "courseDateId";

@@ -4,6 +4,7 @@ import { Form, Link, useSubmit } from "react-router";
 import {
   catalogueFilterValue,
   coursePicture,
+  isBookableOnline,
   listCatalogue,
   partnerBadge,
   partnerLogo,
@@ -19,6 +20,7 @@ import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/counter-fraud-training";
 import { quoteLink } from "#app/lib/inquiries/schemas.ts";
+import { scheduleLabel } from "#app/lib/catalogue/course-dates.ts";
 
 const ALL = "all";
 
@@ -36,6 +38,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       shortDescription: course.shortDescription,
       imageUrl: coursePicture(course).url,
       priceLabel: formatPrice(course.price),
+      schedule: scheduleLabel({
+        nextDateStartsAt: course.nextDateStartsAt,
+        onDemand:
+          course.partnerName === null && isBookableOnline({ price: course.price, partner: null }),
+      }),
       badge: partnerBadge(course.partnerName),
       partnerLogo: partnerLogo(course.partnerName, course.partnerLogoUrl),
     })),

@@ -1,4 +1,10 @@
+import {
+  formatDateRange,
+  formatUkDateTime,
+  fullRefundDeadline,
+} from "#app/lib/catalogue/course-dates.ts";
 import { formatPence } from "#app/lib/format.ts";
+import type { courseDates } from "../../db/schema.ts";
 import { formatVatRate } from "#app/lib/orders/vat.ts";
 import { orderReference, PAYMENT_METHOD_LABELS } from "#app/lib/orders/orders.ts";
 import {
@@ -37,7 +43,38 @@ export type OrderEmailData = OrderBooking &
   Partial<Pick<OrderRow, "vatAmountCents" | "vatRateBasisPoints" | "pricesIncludeVat">> & {
     /** The attendees: the buyer when they are the student, else the named colleagues. */
     students: OrderStudent[];
+    /** The dated places booked (absent: an on-demand course). */
+    date?: BookedDate | null;
   };
+
+/** A booked date as the order's letters name it (joining details: to booked people only). */
+export type BookedDate = Pick<
+  typeof courseDates.$inferSelect,
+  | "startsAt"
+  | "endsAt"
+  | "format"
+  | "schedule"
+  | "venueName"
+  | "venueAddress"
+  | "venueTown"
+  | "joiningDetails"
+>;
+
+/** When and where, and until when a cancellation is refunded in full (the terms). */
+export function dateRows(date: BookedDate | null | undefined): Row[] {
+  if (!date) return [];
+  return [
+    ["Date", formatDateRange(date.startsAt, date.endsAt)],
+    ["Schedule", date.schedule],
+    [
+      "Where",
+      date.format === "online"
+        ? "Live online (joining details are sent to each student)"
+        : [date.venueName, date.venueAddress].filter(Boolean).join(", "),
+    ],
+    ["Full refund if cancelled before", formatUkDateTime(fullRefundDeadline(date))],
+  ];
+}
 
 export const fullName = (p: { firstName: string; lastName: string }) =>
   `${p.firstName} ${p.lastName}`;
@@ -76,6 +113,7 @@ export function orderRows(order: OrderEmailData): Row[] {
   return [
     ["Order reference", orderReference(order.id)],
     ["Course", order.courseTitle],
+    ...dateRows(order.date),
     ["Places", String(order.quantity)],
     ...vatRows(order),
     ["Total", formatPence(order.totalAmountCents)],
@@ -201,30 +239,52 @@ export function renderJoiningDetails(
   const bookedBy = order.isBuyerStudent
     ? "Your place is confirmed."
     : `${greetingName(`${order.buyerFirstName} ${order.buyerLastName}`)}${order.buyerCompany ? ` (${greetingName(order.buyerCompany)})` : ""} has booked a place for you.`;
+  const date = order.date ?? null;
   const rows: Row[] = [
     ["Course", order.courseTitle],
+    ...(date
+      ? ([
+          ["Date", formatDateRange(date.startsAt, date.endsAt)],
+          ["Schedule", date.schedule],
+          [
+            "Where",
+            date.format === "online"
+              ? "Live online"
+              : [date.venueName, date.venueAddress].filter(Boolean).join(", "),
+          ],
+          ["How to join", date.format === "online" ? date.joiningDetails : null],
+        ] satisfies Row[])
+      : []),
     ["Student", greetingName(fullName(student))],
     ["Order reference", orderReference(order.id)],
     ["Course page", courseUrl],
   ];
+  const enrolled = date
+    ? `You have a place on ${date.format === "online" ? "the live online session" : "the classroom course"}`
+    : "You are enrolled on the online course";
+  const instructions = date
+    ? date.format === "online"
+      ? "Join with the details above a few minutes before the start. Please keep them to yourself: they are for booked students only."
+      : "Please arrive 15 minutes before the start and bring photo ID. Lunch and refreshments are provided on full days."
+    : "Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.";
   const html = layout(
     subject,
     `<p>Dear ${escapeHtml(greetingName(student.firstName))},</p>` +
-      `<p>${escapeHtml(bookedBy)} You are enrolled on the online course <strong>${escapeHtml(order.courseTitle)}</strong>.</p>` +
+      `<p>${escapeHtml(bookedBy)} ${escapeHtml(enrolled)} <strong>${escapeHtml(order.courseTitle)}</strong>.</p>` +
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
       `<h2 style="font-size:16px">Joining instructions</h2>` +
-      `<p>Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.</p>` +
+      `<p>${escapeHtml(instructions)}</p>` +
       `<p>Questions? Reply to this e-mail and quote your order reference.</p>${SIGN_OFF_HTML}`,
   );
   const text = [
     `Dear ${greetingName(student.firstName)},`,
     "",
-    `${bookedBy} You are enrolled on the online course ${order.courseTitle}.`,
+    `${bookedBy} ${enrolled} ${order.courseTitle}.`,
     "",
     rowsText(rows),
     "",
     "Joining instructions:",
-    "Our training team will e-mail your personal course access details to this address within 24 hours. Please add this address to your contacts and check your spam folder if nothing arrives.",
+    instructions,
     "",
     "Questions? Reply to this e-mail and quote your order reference.",
     "",
