@@ -68,6 +68,7 @@ export default [
       route("newsletter", "routes/admin/newsletter-redirect.tsx"),
       route("newsletter-subscriptions", "routes/admin/newsletter-subscriptions.tsx"),
       route("courses", "routes/admin/courses.tsx"),
+      route("dates", "routes/admin/dates.tsx"),
       route("categories", "routes/admin/categories.tsx"),
       route("partners", "routes/admin/partners.tsx"),
       route("account", "routes/admin/account.tsx"),

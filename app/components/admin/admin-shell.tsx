@@ -1,6 +1,7 @@
 import {
   ArrowLeft,
   BookOpen,
+  CalendarDays,
   CreditCard,
   FileSearch,
   FolderTree,
@@ -27,6 +28,7 @@ import { EmailAddress } from "#app/components/ui/email-address.tsx";
 const ICONS: Record<AdminNavPath, typeof LayoutDashboard> = {
   "/admin/dashboard": LayoutDashboard,
   "/admin/courses": BookOpen,
+  "/admin/dates": CalendarDays,
   "/admin/categories": FolderTree,
   "/admin/inquiries": MessageSquare,
   "/admin/payments": CreditCard,

@@ -4,6 +4,7 @@ import type { MetaDescriptor } from "react-router";
 export const ADMIN_NAV = [
   { to: "/admin/dashboard", label: "Dashboard" },
   { to: "/admin/courses", label: "Courses" },
+  { to: "/admin/dates", label: "Dates" },
   { to: "/admin/categories", label: "Categories" },
   { to: "/admin/inquiries", label: "Inquiries" },
   { to: "/admin/payments", label: "Payments" },
@@ -39,6 +40,7 @@ export const LOAD_FAILED_MESSAGES: Partial<Record<AdminNavPath, string>> = {
   "/admin/payments": "Failed to load orders",
   "/admin/newsletter-subscriptions": "Failed to load newsletter subscriptions",
   "/admin/courses": "Failed to fetch courses",
+  "/admin/dates": "Failed to load dates",
   "/admin/categories": "Failed to fetch categories",
   "/admin/partners": "Failed to fetch partners",
 };

@@ -1,0 +1,639 @@
+import { useRef, useState, type ReactNode } from "react";
+import { ArrowLeft, CalendarX, Pencil, Plus } from "lucide-react";
+import { Form, Link, useFetcher, useNavigate } from "react-router";
+import type { Route } from "./+types/dates";
+import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+import {
+  CatalogueCard,
+  CatalogueFormDialog,
+  useCatalogueForm,
+} from "#app/components/admin/catalogue/catalogue-page.tsx";
+import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
+import {
+  describe,
+  SelectField,
+  TextareaField,
+  TextField,
+  unreadableNumbers,
+} from "#app/components/forms/fields.tsx";
+import { useHydrated } from "#app/components/forms/form-parts.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { Dialog } from "#app/components/ui/dialog.tsx";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "#app/components/ui/table.tsx";
+import {
+  COURSE_DATE_FORMAT_LABELS,
+  courseDateFormSchema,
+  MAX_CAPACITY,
+  MIN_CAPACITY,
+  toUkWallTime,
+  type AdminCourseDate,
+  type CourseDateCourseOption,
+} from "#app/lib/catalogue/course-date-form.ts";
+import { COURSE_DATE_FORMATS, formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import { adminMeta } from "#app/lib/admin/nav.ts";
+import { formatPence } from "#app/lib/format.ts";
+import { keepFormOnFailure, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
+import { signedInAdmin } from "#server/auth/guard.server.ts";
+import {
+  cancelCourseDate,
+  createCourseDate,
+  findAdminDate,
+  listAdminDates,
+  listDateCourseOptions,
+  updateCourseDate,
+} from "#server/catalogue/course-date-admin.server.ts";
+import { isUuid } from "#server/db/sql.server.ts";
+import { adminFormAction } from "#server/forms/admin-form.server.ts";
+import { failure, success } from "#server/forms/form-post.server.ts";
+
+/**
+ * /admin/dates (decision 0033): the scheduled dates of every course still to start, or of one
+ * (`?course=<id>`), with places sold, held and free and revenue; New date, Edit and Cancel. The
+ * rules are in server/catalogue/course-date-admin.server.ts. With JavaScript the forms open in
+ * dialogs; without it, `?new`, `?edit=<id>` and `?cancel=<id>` show them on the page, and each
+ * post answers on the page.
+ */
+
+const DATES_PATH = "/admin/dates";
+const SAVE_FAILED = "Failed to save date";
+
+export const meta: Route.MetaFunction = () => adminMeta("Dates");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const asked = new URL(request.url).searchParams;
+  const course = asked.get("course");
+  const courseId = course && isUuid(course) ? course : null;
+  const [dates, courses] = await Promise.all([
+    listAdminDates({ upcoming: true, courseId }),
+    listDateCourseOptions(),
+  ]);
+  /** A scheduled date named in the URL (listed or not: one already started may still be fixed). */
+  const named = async (id: string | null) => {
+    if (!id) return null;
+    const date = dates.find((d) => d.id === id) ?? (await findAdminDate(id));
+    return date?.state === "scheduled" ? date : null;
+  };
+  return {
+    dates,
+    courses,
+    courseId,
+    courseTitle: courses.find((c) => c.id === courseId)?.title ?? dates[0]?.courseTitle ?? null,
+    adding: asked.has("new"),
+    editing: await named(asked.get("edit")),
+    cancelling: await named(asked.get("cancel")),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
+  const postedId = (form: FormData) => String(form.get("id") ?? "").trim();
+  return adminFormAction(
+    request,
+    { name: "course_date", failureMessage: SAVE_FAILED },
+    {
+      save: async (form: FormData) => {
+        const id = postedId(form);
+        const refused = (status: number, message: string, fieldErrors?: FieldErrors) =>
+          failure(status, { form: "save", formData: form, names: "all", fieldErrors, message });
+        const parsed = parseForm(form, courseDateFormSchema);
+        if (!parsed.ok) return refused(400, SAVE_FAILED, parsed.fieldErrors);
+        const result = id
+          ? await updateCourseDate(admin, id, parsed.value)
+          : await createCourseDate(admin, parsed.value);
+        if (!result.ok) {
+          const message = result.status === 400 ? SAVE_FAILED : result.message;
+          return refused(result.status, message, result.fieldErrors);
+        }
+        return success("save", id ? "Date updated successfully" : "Date created successfully");
+      },
+      cancel: async (form: FormData, refuse) => {
+        const result = await cancelCourseDate(admin, postedId(form));
+        if (!result.ok) return refuse(result.status, result.message);
+        return success("cancel", "Date cancelled");
+      },
+    },
+  );
+}
+
+export const clientAction = keepFormOnFailure;
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+export default function AdminDates({ loaderData, actionData }: Route.ComponentProps) {
+  const { dates, courses, courseId, courseTitle } = loaderData;
+  const hydrated = useHydrated();
+  const answer = actionData as FormAnswer | undefined;
+  const listHref = courseId ? `${DATES_PATH}?course=${courseId}` : DATES_PATH;
+  const hrefWith = (name: string, value = "") => {
+    const params = new URLSearchParams(courseId ? { course: courseId } : {});
+    params.set(name, value);
+    return `${DATES_PATH}?${params.toString().replace(/=$/, "")}`;
+  };
+
+  // With JavaScript: one dialog for adding and editing, a fresh form each time it opens.
+  const [editing, setEditing] = useState<{ key: number; date: AdminCourseDate | null } | null>(
+    null,
+  );
+  const opened = useRef(0);
+  const open = (date: AdminCourseDate | null) => setEditing({ key: ++opened.current, date });
+  const canceller = useFetcher<FormAnswer>({ key: "course-date-cancel" });
+  useFormAnswer(canceller);
+
+  // Without JavaScript: the form or question the URL asks for, on the page, until it succeeds.
+  const saved = answer?.ok === true && answer.form === "save";
+  const pageForm =
+    !saved && (loaderData.editing || loaderData.adding)
+      ? { date: loaderData.editing, answer: answer?.form === "save" ? answer : undefined }
+      : null;
+  const pageNotice =
+    answer && (answer.ok || answer.form === "cancel") ? (answer.message ?? null) : null;
+
+  const actions = (date: AdminCourseDate) => {
+    const label = `${date.courseTitle}, ${formatDateRange(date.startsAt, date.endsAt)}`;
+    const cancelling = canceller.state !== "idle" && canceller.formData?.get("id") === date.id;
+    return (
+      <div className="flex justify-end gap-1">
+        {hydrated ? (
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            onClick={() => open(date)}
+            aria-label={`Edit ${label}`}
+            title="Edit"
+          >
+            <Pencil aria-hidden />
+          </Button>
+        ) : (
+          <Button asChild variant="ghost" size="icon">
+            <Link to={hrefWith("edit", date.id)} aria-label={`Edit ${label}`} title="Edit">
+              <Pencil aria-hidden />
+            </Link>
+          </Button>
+        )}
+        {hydrated ? (
+          <ConfirmAction
+            trigger={
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon"
+                aria-label={`Cancel ${label}`}
+                title="Cancel date"
+                disabled={cancelling}
+                className="text-destructive hover:text-destructive"
+              >
+                <CalendarX aria-hidden />
+              </Button>
+            }
+            question="Cancel this date?"
+            detail={cancelDetail(date)}
+            cancelLabel="Keep date"
+            confirmLabel="Cancel date"
+            destructive
+            onConfirm={() =>
+              canceller.submit({ intent: "cancel", id: date.id }, { method: "post" })
+            }
+          />
+        ) : (
+          <Button asChild variant="ghost" size="icon" className="text-destructive">
+            <Link
+              to={hrefWith("cancel", date.id)}
+              aria-label={`Cancel ${label}`}
+              title="Cancel date"
+            >
+              <CalendarX aria-hidden />
+            </Link>
+          </Button>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <div>
+      <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
+        <Link to="/admin/dashboard">
+          <ArrowLeft aria-hidden /> Back to Dashboard
+        </Link>
+      </Button>
+      <AdminPageHeader
+        title="Dates"
+        description="Scheduled dates of every course: places sold, held at checkout and free, and what they brought in. Times are UK time."
+        actions={
+          hydrated ? (
+            <Button type="button" onClick={() => open(null)}>
+              <Plus aria-hidden /> New date
+            </Button>
+          ) : (
+            <Button asChild>
+              <Link to={hrefWith("new")}>
+                <Plus aria-hidden /> New date
+              </Link>
+            </Button>
+          )
+        }
+      />
+
+      {pageNotice ? (
+        <p role="status" className="mb-4 rounded-md border border-border bg-card p-3 text-sm">
+          {pageNotice}{" "}
+          <Link to={listHref} className="text-primary underline">
+            Dismiss
+          </Link>
+        </p>
+      ) : null}
+
+      {loaderData.cancelling && !(answer?.ok && answer.form === "cancel") ? (
+        <CancelPanel date={loaderData.cancelling} listHref={listHref} />
+      ) : null}
+
+      {pageForm ? (
+        <section
+          id="date-form"
+          aria-labelledby="date-form-heading"
+          className="mb-6 rounded-lg border border-border bg-card p-4"
+        >
+          <h2 id="date-form-heading" className="text-lg font-semibold">
+            {pageForm.date ? "Edit date" : "New date"}
+          </h2>
+          <DateForm
+            key={pageForm.date?.id ?? "new"}
+            mode="page"
+            date={pageForm.date}
+            courses={courses}
+            courseId={courseId}
+            pageAnswer={pageForm.answer}
+            listHref={listHref}
+          />
+        </section>
+      ) : null}
+
+      {courseId ? (
+        <p className="mb-4 text-sm">
+          Showing the dates of <strong>{courseTitle ?? "one course"}</strong>.{" "}
+          <Link to={DATES_PATH} className="text-primary underline">
+            Show every course
+          </Link>
+        </p>
+      ) : null}
+
+      <section aria-labelledby="dates-heading" className="rounded-lg border border-border bg-card">
+        <h2 id="dates-heading" className="p-4 text-lg font-semibold">
+          Upcoming dates ({dates.length})
+        </h2>
+        {dates.length === 0 ? (
+          <p className="px-4 pb-6 text-sm text-muted-foreground">
+            No upcoming dates. Add a date with New date to open a course for booking.
+          </p>
+        ) : (
+          <>
+            {/* Below 768 px: one card per date, the same actions (no sideways scrolling). */}
+            <ul className="divide-y divide-border border-t border-border md:hidden">
+              {dates.map((date) => (
+                <li key={date.id} className="grid gap-3 p-4">
+                  <CatalogueCard
+                    title={date.courseTitle}
+                    facts={[
+                      ["When", formatDateRange(date.startsAt, date.endsAt)],
+                      ["Where", where(date)],
+                      ["Capacity", String(date.capacity)],
+                      ["Sold", String(date.sold)],
+                      ["Held", String(date.held)],
+                      ["Free", String(date.free)],
+                      ["Revenue", formatPence(date.revenueCents)],
+                    ]}
+                  />
+                  {actions(date)}
+                </li>
+              ))}
+            </ul>
+            <Table wrapperClassName="hidden md:block">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Course</TableHead>
+                  <TableHead>When (UK time)</TableHead>
+                  <TableHead>Format</TableHead>
+                  <TableHead>Venue</TableHead>
+                  <TableHead className="text-right">Capacity</TableHead>
+                  <TableHead className="text-right">Sold</TableHead>
+                  <TableHead className="text-right">Held</TableHead>
+                  <TableHead className="text-right">Free</TableHead>
+                  <TableHead className="text-right">Revenue</TableHead>
+                  <TableHead className="text-right">Actions</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {dates.map((date) => (
+                  <TableRow key={date.id} data-course-date-id={date.id}>
+                    <TableCell className="font-medium">{date.courseTitle}</TableCell>
+                    <TableCell>{formatDateRange(date.startsAt, date.endsAt)}</TableCell>
+                    <TableCell>{COURSE_DATE_FORMAT_LABELS[date.format]}</TableCell>
+                    <TableCell>{where(date)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{date.capacity}</TableCell>
+                    <TableCell className="text-right tabular-nums">{date.sold}</TableCell>
+                    <TableCell className="text-right tabular-nums">{date.held}</TableCell>
+                    <TableCell className="text-right tabular-nums">{date.free}</TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {formatPence(date.revenueCents)}
+                    </TableCell>
+                    <TableCell>{actions(date)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </>
+        )}
+      </section>
+
+      <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
+        {editing ? (
+          <DateForm
+            key={editing.key}
+            mode="dialog"
+            date={editing.date}
+            courses={courses}
+            courseId={courseId}
+            onSaved={() => setEditing(null)}
+          />
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
+
+/** Where a date happens: the venue and town of a classroom date, else 'Online'. */
+function where(date: AdminCourseDate): string {
+  if (date.format === "online") return "Online";
+  return [date.venueName, date.venueTown].filter(Boolean).join(", ") || "Classroom";
+}
+
+function cancelDetail(date: AdminCourseDate): ReactNode {
+  return (
+    <>
+      The date of <strong className="text-foreground">‘{date.courseTitle}’</strong> on{" "}
+      {formatDateRange(date.startsAt, date.endsAt)} will be taken off the site. A date that still
+      has bookings is not cancelled: move or cancel its bookings first.
+    </>
+  );
+}
+
+/** The cancel question without JavaScript (`?cancel=<id>`): the dialog's words, as a form. */
+function CancelPanel({ date, listHref }: { date: AdminCourseDate; listHref: string }) {
+  return (
+    <section
+      aria-labelledby="date-cancel-heading"
+      aria-describedby="date-cancel-detail"
+      className="mb-6 rounded-lg border border-destructive bg-destructive/5 p-4"
+    >
+      <h2 id="date-cancel-heading" className="text-lg font-semibold">
+        Cancel this date?
+      </h2>
+      <p id="date-cancel-detail" className="mt-1 text-sm">
+        {cancelDetail(date)}
+      </p>
+      <Form method="post" className="mt-4 flex flex-wrap gap-2">
+        <input type="hidden" name="intent" value="cancel" />
+        <input type="hidden" name="id" value={date.id} />
+        <Button type="submit" variant="destructive">
+          Cancel date
+        </Button>
+        <Button asChild variant="outline">
+          <Link to={listHref}>Keep date</Link>
+        </Button>
+      </Form>
+    </section>
+  );
+}
+
+/**
+ * The New date / Edit date form: in a dialog with JavaScript, on the page without it (then a
+ * refused post comes back with its messages and what was typed). The schema runs before posting;
+ * the server checks everything again.
+ */
+function DateForm({
+  mode,
+  date,
+  courses,
+  courseId,
+  pageAnswer,
+  listHref,
+  onSaved,
+}: {
+  mode: "dialog" | "page";
+  date: AdminCourseDate | null;
+  courses: LoaderData["courses"];
+  /** The course the screen is filtered to: a new date's default. */
+  courseId: string | null;
+  pageAnswer?: FormAnswer;
+  listHref?: string;
+  onSaved?: () => void;
+}) {
+  const navigate = useNavigate();
+  const form = useCatalogueForm({
+    schema: courseDateFormSchema,
+    onSaved: onSaved ?? (() => listHref && navigate(listHref)),
+    extraErrors: unreadableNumbers,
+  });
+  const failed = pageAnswer && !pageAnswer.ok ? pageAnswer : undefined;
+  // The page's answer until the browser has checked or posted the form itself.
+  const errors: FieldErrors =
+    Object.keys(form.errors).length > 0 || form.fetcher.data
+      ? form.errors
+      : (failed?.fieldErrors ?? {});
+  const fields = {
+    errors,
+    id: form.id,
+    field: (name: Parameters<typeof form.id>[0], hasHint = false) =>
+      describe(form.id(name), errors[name], hasHint),
+  };
+  const typed = failed?.values;
+  const initial = (name: string, stored: string) => typed?.[name] ?? stored;
+  const options: CourseDateCourseOption[] =
+    date && !courses.some((c) => c.id === date.courseId)
+      ? [{ id: date.courseId, title: date.courseTitle, status: "archived" }, ...courses]
+      : courses;
+
+  const body = (
+    <>
+      <SelectField
+        form={fields}
+        name="course_id"
+        label="Course"
+        required
+        defaultValue={initial("course_id", date?.courseId ?? courseId ?? "")}
+      >
+        <option value="">Choose a course</option>
+        {options.map((course) => (
+          <option key={course.id} value={course.id}>
+            {course.status === "published" ? course.title : `${course.title} (${course.status})`}
+          </option>
+        ))}
+      </SelectField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          form={fields}
+          name="starts_at"
+          label="Starts"
+          hint="UK time"
+          type="datetime-local"
+          required
+          defaultValue={initial("starts_at", date ? toUkWallTime(date.startsAt) : "")}
+        />
+        <TextField
+          form={fields}
+          name="ends_at"
+          label="Ends"
+          hint="UK time"
+          type="datetime-local"
+          required
+          defaultValue={initial("ends_at", date ? toUkWallTime(date.endsAt) : "")}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          form={fields}
+          name="format"
+          label="Format"
+          required
+          defaultValue={initial("format", date?.format ?? "classroom")}
+        >
+          {COURSE_DATE_FORMATS.map((format) => (
+            <option key={format} value={format}>
+              {COURSE_DATE_FORMAT_LABELS[format]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          form={fields}
+          name="capacity"
+          label="Places"
+          type="number"
+          inputMode="numeric"
+          min={MIN_CAPACITY}
+          max={MAX_CAPACITY}
+          step={1}
+          required
+          defaultValue={initial("capacity", date ? String(date.capacity) : "")}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          form={fields}
+          name="venue_name"
+          label="Venue"
+          hint="Classroom dates only"
+          maxLength={200}
+          defaultValue={initial("venue_name", date?.venueName ?? "")}
+        />
+        <TextField
+          form={fields}
+          name="venue_town"
+          label="Town"
+          hint="Shown on the course page"
+          maxLength={100}
+          defaultValue={initial("venue_town", date?.venueTown ?? "")}
+        />
+      </div>
+      <TextareaField
+        form={fields}
+        name="venue_address"
+        label="Venue address"
+        hint="Sent to booked people only"
+        rows={2}
+        defaultValue={initial("venue_address", date?.venueAddress ?? "")}
+      />
+      <TextareaField
+        form={fields}
+        name="joining_details"
+        label="Joining details"
+        hint="The link or dial-in of an online date: sent to booked people only, never shown on the site"
+        rows={2}
+        defaultValue={initial("joining_details", date?.joiningDetails ?? "")}
+      />
+      <TextareaField
+        form={fields}
+        name="schedule"
+        label="Schedule"
+        hint="For a date over several days: the times of each day"
+        rows={2}
+        defaultValue={initial("schedule", date?.schedule ?? "")}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          form={fields}
+          name="price"
+          label="Price per place (£)"
+          hint="Empty: the course's price"
+          inputMode="decimal"
+          defaultValue={initial("price", date?.price ?? "")}
+        />
+        <TextField
+          form={fields}
+          name="booking_closes_at"
+          label="Booking closes"
+          hint="UK time. Empty: when the date starts"
+          type="datetime-local"
+          defaultValue={initial(
+            "booking_closes_at",
+            date && date.bookingClosesAt !== date.startsAt
+              ? toUkWallTime(date.bookingClosesAt)
+              : "",
+          )}
+        />
+      </div>
+    </>
+  );
+
+  if (mode === "dialog") {
+    return (
+      <CatalogueFormDialog
+        form={form}
+        noun="Date"
+        item={date}
+        title={date ? "Edit Date" : "New Date"}
+        description="Times are UK time (GMT or BST, whichever applies on the day)."
+        className="sm:max-w-2xl"
+      >
+        {body}
+      </CatalogueFormDialog>
+    );
+  }
+  const { fetcher, saving } = form;
+  return (
+    <fetcher.Form
+      ref={form.formRef}
+      method="post"
+      noValidate
+      onSubmit={form.onSubmit}
+      className="mt-4 grid gap-4"
+    >
+      <input type="hidden" name="intent" value="save" />
+      {date ? <input type="hidden" name="id" value={date.id} /> : null}
+      {failed?.message ? (
+        <p role="alert" className="text-sm text-destructive">
+          {failed.message}
+        </p>
+      ) : null}
+      <fieldset disabled={saving} className="grid min-w-0 gap-4">
+        {body}
+      </fieldset>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving..." : date ? "Update Date" : "Create Date"}
+        </Button>
+        <Button asChild variant="outline">
+          <Link to={listHref ?? DATES_PATH}>Cancel</Link>
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}

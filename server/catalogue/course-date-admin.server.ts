@@ -1,0 +1,358 @@
+import { and, asc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
+import {
+  courseDateInstants,
+  courseDateProblems,
+  type AdminCourseDate,
+  type CourseDateCourseOption,
+  type CourseDateFormValues,
+} from "#app/lib/catalogue/course-date-form.ts";
+import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import type { FieldErrors } from "#app/lib/forms.ts";
+import {
+  auditSnapshot,
+  changedFields,
+  recordAudit,
+  type AuditActor,
+  type AuditSubject,
+} from "../audit.server.ts";
+import { db, type Transaction } from "../db/client.server.ts";
+import { courseDates, courses, orders } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
+import { holdsPlaces, placesTaken } from "./course-dates.server.ts";
+import { catalogueChanged } from "./write.server.ts";
+
+/**
+ * Course dates as the admin maintains them (decision 0033; docs/rules.md, Catalogue and courses): the
+ * Dates screen's list with each date's places sold, held and free and its revenue, and creating,
+ * editing and cancelling a date. Every rule is checked here again, whatever the browser checked;
+ * a refusal changes nothing. Each change writes its audit row in its own transaction (decision
+ * 0019) and empties the page cache, since course pages show their dates.
+ */
+
+/** The audit log's kind for dates (not yet among the admin filter's kinds). */
+const COURSE_DATE_SUBJECT = "course_date" as AuditSubject;
+
+type DateRow = typeof courseDates.$inferSelect;
+
+/** A change refused, with what to tell the admin (and by which field, when one is at fault). */
+export type CourseDateRefusal = {
+  ok: false;
+  status: 400 | 404 | 409;
+  message: string;
+  fieldErrors?: FieldErrors;
+};
+export type CourseDateChange = { ok: true; date: DateRow } | CourseDateRefusal;
+
+export const DATE_NOT_FOUND = "This date no longer exists.";
+export const DATE_NOT_SCHEDULED = "This date is no longer scheduled, so it cannot be changed.";
+export const COURSE_NOT_FOUND = "This course no longer exists.";
+export const COURSE_HAS_BOOKINGS =
+  "This date has bookings, so it cannot move to another course. Create a date for that course instead.";
+export const INVALID_DATE = "Please correct the fields marked below.";
+
+/** 'Move or cancel its 3 bookings first': a date with live bookings is not cancelled. */
+export function cancelRefusedMessage(bookings: number): string {
+  const them = bookings === 1 ? "its booking" : `its ${bookings} bookings`;
+  return `This date still has ${bookings === 1 ? "a booking" : `${bookings} bookings`}. Move or cancel ${them} first.`;
+}
+
+/** The live orders that sell places outright: invoiced, paid, or an invoice request. */
+const soldCondition = sql`(${orders.status} in ('invoiced', 'paid') or ${orders.paymentMethod} = 'invoice')`;
+
+/**
+ * Scheduled dates across courses (or one course's), soonest first, with their figures: sold,
+ * held and free places and revenue, summed over the orders of the listed dates in one grouped
+ * subquery (the live orders through `orders_course_date_live_idx`) — two statements in all,
+ * whatever the number of dates. `upcoming`: only dates still to start.
+ */
+export async function listAdminDates(options: {
+  upcoming: boolean;
+  courseId?: string | null;
+  now?: Date;
+}): Promise<AdminCourseDate[]> {
+  const now = options.now ?? new Date();
+  const listed = and(
+    eq(courseDates.state, "scheduled"),
+    options.upcoming ? gt(courseDates.startsAt, now) : undefined,
+    options.courseId ? eq(courseDates.courseId, options.courseId) : undefined,
+  );
+  const rows = await db()
+    .select({ ...getTableColumns(courseDates), courseTitle: courses.title })
+    .from(courseDates)
+    .innerJoin(courses, eq(courses.id, courseDates.courseId))
+    .where(listed)
+    .orderBy(asc(courseDates.startsAt), asc(courseDates.id));
+  const figures = await dateFigures(rows.map((r) => r.id));
+  return rows.map((row) => {
+    const f = figures.get(row.id) ?? { sold: 0, held: 0, revenueCents: 0 };
+    return {
+      id: row.id,
+      courseId: row.courseId,
+      courseTitle: row.courseTitle,
+      startsAt: row.startsAt.toISOString(),
+      endsAt: row.endsAt.toISOString(),
+      bookingClosesAt: row.bookingClosesAt.toISOString(),
+      format: row.format,
+      venueName: row.venueName,
+      venueTown: row.venueTown,
+      venueAddress: row.venueAddress,
+      joiningDetails: row.joiningDetails,
+      schedule: row.schedule,
+      capacity: row.capacity,
+      price: row.price,
+      sold: f.sold,
+      held: f.held,
+      free: Math.max(0, row.capacity - f.sold - f.held),
+      revenueCents: f.revenueCents,
+      state: row.state,
+    };
+  });
+}
+
+/**
+ * Per date: places sold (invoiced, paid, invoice requests) and held (card checkouts still open),
+ * both of orders that hold places (not refunded in full), and revenue: paid orders' totals less
+ * their refunds. One grouped query over the dates' live orders.
+ */
+async function dateFigures(
+  dateIds: readonly string[],
+): Promise<Map<string, { sold: number; held: number; revenueCents: number }>> {
+  if (dateIds.length === 0) return new Map();
+  const rows = await db()
+    .select({
+      dateId: orders.courseDateId,
+      sold: sql<number>`coalesce(sum(${orders.quantity}) filter (where ${holdsPlaces} and ${soldCondition}), 0)::int`,
+      held: sql<number>`coalesce(sum(${orders.quantity}) filter (where ${holdsPlaces} and not ${soldCondition}), 0)::int`,
+      revenueCents: sql<number>`coalesce(sum(${orders.totalAmountCents} - ${orders.refundedAmountCents}) filter (where ${orders.status} = 'paid'), 0)::int`,
+    })
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.courseDateId, [...dateIds]),
+        // The live orders' index predicate, written as it is so the planner can use it.
+        sql`${orders.courseDateId} is not null and ${orders.status} in ('pending', 'invoiced', 'paid')`,
+      ),
+    )
+    .groupBy(orders.courseDateId);
+  return new Map(
+    rows.map((r) => [
+      r.dateId!,
+      { sold: Number(r.sold), held: Number(r.held), revenueCents: Number(r.revenueCents) },
+    ]),
+  );
+}
+
+/** Courses a date may be added to: published and draft ones, by title. */
+export async function listDateCourseOptions(): Promise<CourseDateCourseOption[]> {
+  return db()
+    .select({ id: courses.id, title: courses.title, status: courses.status })
+    .from(courses)
+    .where(inArray(courses.status, ["published", "draft"]))
+    .orderBy(asc(courses.title), asc(courses.id));
+}
+
+/** One scheduled-or-not date as the screen shows it (for `?edit=` and `?cancel=`), or null. */
+export async function findAdminDate(id: string): Promise<AdminCourseDate | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db()
+    .select({ courseId: courseDates.courseId })
+    .from(courseDates)
+    .where(eq(courseDates.id, id));
+  if (!row) return null;
+  const dates = await listAdminDates({ upcoming: false, courseId: row.courseId });
+  return dates.find((d) => d.id === id) ?? null;
+}
+
+/** What the audit log records of a date (not its state or timestamps, but on cancel). */
+const DATE_AUDIT_FIELDS = [
+  "courseId",
+  "startsAt",
+  "endsAt",
+  "bookingClosesAt",
+  "format",
+  "venueName",
+  "venueTown",
+  "venueAddress",
+  "joiningDetails",
+  "schedule",
+  "capacity",
+  "price",
+] as const;
+
+function summary(courseTitle: string, row: Pick<DateRow, "startsAt" | "endsAt">): string {
+  return `${courseTitle}, ${formatDateRange(row.startsAt, row.endsAt)}`;
+}
+
+/** The row's columns from the form (UK wall times as instants; venue only for a classroom). */
+function columns(values: CourseDateFormValues) {
+  const instants = courseDateInstants(values);
+  if (!instants) return null;
+  const classroom = values.format === "classroom";
+  return {
+    courseId: values.course_id,
+    ...instants,
+    format: values.format,
+    venueName: classroom ? values.venue_name : null,
+    venueTown: classroom ? values.venue_town : null,
+    venueAddress: classroom ? values.venue_address : null,
+    joiningDetails: values.joining_details,
+    schedule: values.schedule,
+    capacity: values.capacity,
+    price: values.price,
+  };
+}
+
+function invalid(fieldErrors: FieldErrors): CourseDateRefusal {
+  return { ok: false, status: 400, message: INVALID_DATE, fieldErrors };
+}
+
+async function courseTitle(
+  runner: Pick<Transaction, "select">,
+  courseId: string,
+): Promise<string | null> {
+  if (!isUuid(courseId)) return null;
+  const [course] = await runner
+    .select({ title: courses.title })
+    .from(courses)
+    .where(eq(courses.id, courseId));
+  return course?.title ?? null;
+}
+
+/** Creates a scheduled date after checking every rule; nothing is stored when one fails. */
+export async function createCourseDate(
+  actor: AuditActor,
+  values: CourseDateFormValues,
+  now = new Date(),
+): Promise<CourseDateChange> {
+  const row = columns(values);
+  if (!row) return invalid({ starts_at: INVALID_DATE });
+  const problems = courseDateProblems(values, { now });
+  if (Object.keys(problems).length > 0) return invalid(problems);
+  const result = await db().transaction(async (tx): Promise<CourseDateChange> => {
+    const title = await courseTitle(tx, row.courseId);
+    if (title === null) {
+      return {
+        ok: false,
+        status: 404,
+        message: COURSE_NOT_FOUND,
+        fieldErrors: { course_id: COURSE_NOT_FOUND },
+      };
+    }
+    const [created] = await tx.insert(courseDates).values(row).returning();
+    await recordAudit(tx, actor, {
+      action: "course_date.create",
+      subjectType: COURSE_DATE_SUBJECT,
+      subjectId: created!.id,
+      summary: summary(title, created!),
+      after: auditSnapshot(created!, DATE_AUDIT_FIELDS),
+    });
+    return { ok: true, date: created! };
+  });
+  if (result.ok) catalogueChanged();
+  return result;
+}
+
+/**
+ * Updates a scheduled date. Under a lock on its row (so no order takes places meanwhile: orders
+ * take theirs under the same lock), the capacity may not go below the places taken, a date with
+ * bookings keeps its course, and a start that changes must be in the future. Null-free: a date
+ * that is gone is a 404 refusal. Saving an unchanged form writes no audit row.
+ */
+export async function updateCourseDate(
+  actor: AuditActor,
+  id: string,
+  values: CourseDateFormValues,
+  now = new Date(),
+): Promise<CourseDateChange> {
+  if (!isUuid(id)) return { ok: false, status: 404, message: DATE_NOT_FOUND };
+  const row = columns(values);
+  if (!row) return invalid({ starts_at: INVALID_DATE });
+  const result = await db().transaction(async (tx): Promise<CourseDateChange> => {
+    const [before] = await tx
+      .select()
+      .from(courseDates)
+      .where(eq(courseDates.id, id))
+      .for("update");
+    if (!before) return { ok: false, status: 404, message: DATE_NOT_FOUND };
+    if (before.state !== "scheduled") {
+      return { ok: false, status: 409, message: DATE_NOT_SCHEDULED };
+    }
+    const taken = (await placesTaken(tx, [id])).get(id) ?? 0;
+    const problems = courseDateProblems(values, {
+      now,
+      placesSold: taken,
+      startMayBePast: row.startsAt.getTime() === before.startsAt.getTime(),
+    });
+    if (taken > 0 && row.courseId !== before.courseId) problems.course_id = COURSE_HAS_BOOKINGS;
+    if (Object.keys(problems).length > 0) return invalid(problems);
+    const title = await courseTitle(tx, row.courseId);
+    if (title === null) {
+      return {
+        ok: false,
+        status: 404,
+        message: COURSE_NOT_FOUND,
+        fieldErrors: { course_id: COURSE_NOT_FOUND },
+      };
+    }
+    const [after] = await tx
+      .update(courseDates)
+      .set({ ...row, updatedAt: new Date() })
+      .where(eq(courseDates.id, id))
+      .returning();
+    const changes = changedFields(before, after!, DATE_AUDIT_FIELDS);
+    if (changes) {
+      await recordAudit(tx, actor, {
+        action: "course_date.update",
+        subjectType: COURSE_DATE_SUBJECT,
+        subjectId: id,
+        summary: summary(title, after!),
+        ...changes,
+      });
+    }
+    return { ok: true, date: after! };
+  });
+  if (result.ok) catalogueChanged();
+  return result;
+}
+
+/**
+ * Cancels a scheduled date that has no live bookings (orders holding places). One that still has
+ * some is refused and left as it is: its bookings are moved or cancelled first, one by one.
+ */
+export async function cancelCourseDate(actor: AuditActor, id: string): Promise<CourseDateChange> {
+  if (!isUuid(id)) return { ok: false, status: 404, message: DATE_NOT_FOUND };
+  const result = await db().transaction(async (tx): Promise<CourseDateChange> => {
+    const [before] = await tx
+      .select()
+      .from(courseDates)
+      .where(eq(courseDates.id, id))
+      .for("update");
+    if (!before) return { ok: false, status: 404, message: DATE_NOT_FOUND };
+    if (before.state !== "scheduled") {
+      return { ok: false, status: 409, message: DATE_NOT_SCHEDULED };
+    }
+    const [live] = await tx
+      .select({ bookings: sql<number>`count(*)::int` })
+      .from(orders)
+      .where(and(eq(orders.courseDateId, id), holdsPlaces));
+    const bookings = Number(live?.bookings ?? 0);
+    if (bookings > 0) return { ok: false, status: 409, message: cancelRefusedMessage(bookings) };
+    const [after] = await tx
+      .update(courseDates)
+      .set({ state: "cancelled", updatedAt: new Date() })
+      .where(eq(courseDates.id, id))
+      .returning();
+    const title = (await courseTitle(tx, before.courseId)) ?? "";
+    await recordAudit(tx, actor, {
+      action: "course_date.cancel",
+      subjectType: COURSE_DATE_SUBJECT,
+      subjectId: id,
+      summary: summary(title, before),
+      before: { state: before.state },
+      after: { state: after!.state },
+    });
+    return { ok: true, date: after! };
+  });
+  if (result.ok) catalogueChanged();
+  return result;
+}
