@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.server.ts";
-import { categories, coursePartners, courses } from "./schema.ts";
+import { TZDate } from "@date-fns/tz";
+import { categories, courseDates, coursePartners, courses } from "./schema.ts";
 
 /**
  * Demo content for a fresh database: four categories, two partners and a set of courses that
@@ -574,6 +575,105 @@ export async function seedDemoContent(db: Database): Promise<{ seeded: boolean }
       }),
     );
 
+    // Dates to come for a few courses (decision 0033), so a newcomer sees dates and places left.
+    const seeded = await tx
+      .select({ id: courses.id, slug: courses.slug })
+      .from(courses)
+      .where(
+        inArray(
+          courses.slug,
+          DATE_SEED.map((d) => d.slug),
+        ),
+      );
+    const courseIds = new Map(seeded.map((c) => [c.slug, c.id]));
+    await tx.insert(courseDates).values(
+      DATE_SEED.flatMap(({ slug, inDays, from, to, ...date }) => {
+        const courseId = courseIds.get(slug);
+        if (!courseId) return [];
+        const startsAt = ukTime(now, inDays, from);
+        return [
+          {
+            ...date,
+            courseId,
+            startsAt,
+            endsAt: ukTime(now, inDays, to),
+            bookingClosesAt: startsAt,
+          },
+        ];
+      }),
+    );
+
     return { seeded: true };
   });
 }
+
+/** A UK wall-clock time ('09:30') `inDays` days after `now`, as the instant it is then. */
+function ukTime(now: number, inDays: number, time: string): Date {
+  const day = new TZDate(now + inDays * DAY_MS, "Europe/London");
+  const [hours, minutes] = time.split(":").map(Number);
+  return new Date(
+    new TZDate(
+      day.getFullYear(),
+      day.getMonth(),
+      day.getDate(),
+      hours!,
+      minutes!,
+      "Europe/London",
+    ).getTime(),
+  );
+}
+
+/** The demo dates: classroom days in London and Manchester and live online sessions. */
+const DATE_SEED: {
+  slug: string;
+  inDays: number;
+  from: string;
+  to: string;
+  format: "classroom" | "online";
+  capacity: number;
+  venueName?: string;
+  venueTown?: string;
+  venueAddress?: string;
+  joiningDetails?: string;
+}[] = [
+  {
+    slug: "ransomware-response-planning",
+    inDays: 24,
+    from: "09:30",
+    to: "16:30",
+    format: "classroom",
+    capacity: 12,
+    venueName: "NightWatch Training Suite",
+    venueTown: "London",
+    venueAddress: "1 Example Street, London EC1A 1AA",
+  },
+  {
+    slug: "ransomware-response-planning",
+    inDays: 52,
+    from: "09:30",
+    to: "16:30",
+    format: "classroom",
+    capacity: 12,
+    venueName: "Manchester Conference Centre",
+    venueTown: "Manchester",
+    venueAddress: "2 Example Road, Manchester M1 1AA",
+  },
+  {
+    slug: "dark-web-investigations-for-fraud-teams",
+    inDays: 17,
+    from: "09:30",
+    to: "16:30",
+    format: "online",
+    capacity: 16,
+    joiningDetails: "A Microsoft Teams link is sent to each student a week before the session.",
+  },
+  {
+    slug: "security-awareness-for-financial-services",
+    inDays: 10,
+    from: "10:00",
+    to: "13:00",
+    format: "online",
+    capacity: 20,
+    joiningDetails: "A Microsoft Teams link is sent to each student a week before the session.",
+  },
+];

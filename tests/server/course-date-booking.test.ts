@@ -6,7 +6,8 @@ import {
   formatUkDateTime,
 } from "#app/lib/catalogue/course-dates.ts";
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
-import { emailOutbox, orders } from "#server/db/schema.ts";
+import { courseDates, courses, emailOutbox, orders } from "#server/db/schema.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { transitionOrder } from "#server/orders/state-machine.server.ts";
 import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
@@ -289,5 +290,31 @@ describe("booking a dated place", () => {
     for (const mail of mails.filter((m) => m.kind !== "course_joining_details")) {
       expect(mail.text).not.toContain("room-42");
     }
+  });
+
+  it("the demo content has dates to come: classroom days in UK time and live online sessions", async () => {
+    expect(await seedDemoContent(database().db)).toEqual({ seeded: true });
+    const rows = await database()
+      .db.select({ slug: courses.slug, date: courseDates })
+      .from(courseDates)
+      .innerJoin(courses, eq(courses.id, courseDates.courseId));
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(rows.map((r) => r.date.format))).toEqual(new Set(["classroom", "online"]));
+    for (const { date } of rows) {
+      expect(date.startsAt.getTime()).toBeGreaterThan(Date.now());
+      // A classroom day starts at 09:30 in London, GMT or BST.
+      if (date.format === "classroom") {
+        expect(formatDateRange(date.startsAt, date.endsAt)).toMatch(/, 09:30–16:30 (GMT|BST)$/);
+      }
+    }
+    const ransomware = rows.find((r) => r.slug === "ransomware-response-planning")!;
+    const [course] = await database()
+      .db.select()
+      .from(courses)
+      .where(eq(courses.slug, "ransomware-response-planning"));
+    const dates = await listUpcomingDates(course!.id, course!.price);
+    expect(dates.map((d) => d.town)).toEqual(["London", "Manchester"]);
+    expect(dates.every((d) => d.bookable && d.placesLeft === 12)).toBe(true);
+    expect(ransomware.date.venueName).not.toBeNull();
   });
 });

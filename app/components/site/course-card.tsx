@@ -16,8 +16,8 @@ export interface CourseCardItem {
   partnerLogo: { name: string; url: string } | null;
   /** Formatted, e.g. '£1,450.00'; null when the course has no price. */
   priceLabel: string | null;
-  /** When it runs: 'Next date: …', 'On demand' or 'Dates on request' (scheduleLabel). */
-  schedule?: string;
+  /** When it runs: its next date, 'On demand' or 'Dates on request' (courseSchedule). */
+  schedule?: { nextDate: string | null; text: string };
   badge: PartnerBadge;
 }
 
@@ -114,7 +114,13 @@ export function CourseCard({ course, eager = false }: { course: CourseCardItem; 
         {course.schedule ? (
           <p data-testid="course-schedule" className="flex items-center gap-2 text-sm">
             <CalendarDays aria-hidden className="size-4 text-primary" />
-            {course.schedule}
+            {course.schedule.nextDate ? (
+              <span>
+                Next date: <time dateTime={course.schedule.nextDate}>{course.schedule.text}</time>
+              </span>
+            ) : (
+              course.schedule.text
+            )}
           </p>
         ) : null}
         <div className="mt-auto flex flex-wrap items-center justify-between gap-3 pt-2">

@@ -89,16 +89,19 @@ export function datePlace(date: Pick<PublicCourseDate, "format" | "town" | "venu
 }
 
 /**
- * What a catalogue card says of when a course runs: its next date, 'On demand' for a course
- * bought online without dates, else 'Dates on request' (quoted, or booked through a partner).
+ * What a catalogue card says of when a course runs: its next date (`nextDate`, ISO, with the day
+ * in UK time as `text`), 'On demand' for a course bought online without dates, else
+ * 'Dates on request' (quoted, or booked through a partner).
  */
-export function scheduleLabel(course: {
+export function courseSchedule(course: {
   nextDateStartsAt: Date | string | null;
   onDemand: boolean;
-}): string {
-  if (course.nextDateStartsAt)
-    return `Next date: ${formatUkDay(new Date(course.nextDateStartsAt))}`;
-  return course.onDemand ? "On demand" : "Dates on request";
+}): { nextDate: string | null; text: string } {
+  if (course.nextDateStartsAt) {
+    const next = new Date(course.nextDateStartsAt);
+    return { nextDate: next.toISOString(), text: formatUkDay(next) };
+  }
+  return { nextDate: null, text: course.onDemand ? "On demand" : "Dates on request" };
 }
 
 /** Days before a classroom date's start until which the terms promise a full refund. */

@@ -447,7 +447,9 @@ function CourseDates({
             data-testid="course-date"
             className="rounded-md border border-border p-3 text-sm"
           >
-            <p className="font-medium">{formatDateRange(date.startsAt, date.endsAt)}</p>
+            <p className="font-medium">
+              <time dateTime={date.startsAt}>{formatDateRange(date.startsAt, date.endsAt)}</time>
+            </p>
             <p className="text-muted-foreground">
               {date.format === "online" ? "Live online" : `Classroom, ${datePlace(date)}`} ·{" "}
               {formatPence(date.unitPriceCents)} per place

@@ -20,7 +20,7 @@ import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/counter-fraud-training";
 import { quoteLink } from "#app/lib/inquiries/schemas.ts";
-import { scheduleLabel } from "#app/lib/catalogue/course-dates.ts";
+import { courseSchedule } from "#app/lib/catalogue/course-dates.ts";
 
 const ALL = "all";
 
@@ -38,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       shortDescription: course.shortDescription,
       imageUrl: coursePicture(course).url,
       priceLabel: formatPrice(course.price),
-      schedule: scheduleLabel({
+      schedule: courseSchedule({
         nextDateStartsAt: course.nextDateStartsAt,
         onDemand:
           course.partnerName === null && isBookableOnline({ price: course.price, partner: null }),
