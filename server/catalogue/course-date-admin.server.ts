@@ -29,8 +29,8 @@ import { catalogueChanged } from "./write.server.ts";
  * 0019) and empties the page cache, since course pages show their dates.
  */
 
-/** The audit log's kind for dates (not yet among the admin filter's kinds). */
-const COURSE_DATE_SUBJECT = "course_date" as AuditSubject;
+/** The audit log's kind for dates. */
+const COURSE_DATE_SUBJECT: AuditSubject = "course_date";
 
 type DateRow = typeof courseDates.$inferSelect;
 

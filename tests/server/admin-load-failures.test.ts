@@ -6,6 +6,7 @@ import * as coursesModule from "#app/routes/admin/courses.tsx";
 import * as inquiriesModule from "#app/routes/admin/inquiries.tsx";
 import * as newsletterModule from "#app/routes/admin/newsletter-subscriptions.tsx";
 import * as partnersModule from "#app/routes/admin/partners.tsx";
+import * as datesModule from "#app/routes/admin/dates.tsx";
 import * as paymentsModule from "#app/routes/admin/payments.tsx";
 import { config } from "#server/config.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
@@ -17,6 +18,7 @@ const coursesRoute = throughAdminLayout(coursesModule);
 const inquiriesRoute = throughAdminLayout(inquiriesModule);
 const newsletterRoute = throughAdminLayout(newsletterModule);
 const partnersRoute = throughAdminLayout(partnersModule);
+const datesRoute = throughAdminLayout(datesModule);
 const paymentsRoute = throughAdminLayout(paymentsModule);
 
 /**
@@ -38,6 +40,7 @@ const screens = [
   ["/admin/courses", coursesRoute, "courses", "Failed to fetch courses"],
   ["/admin/categories", categoriesRoute, "categories", "Failed to fetch categories"],
   ["/admin/partners", partnersRoute, "course_partners", "Failed to fetch partners"],
+  ["/admin/dates", datesRoute, "course_dates", "Failed to load dates"],
 ] as const;
 
 describe("admin screens that cannot read their list", () => {

@@ -10,6 +10,7 @@ import { orderPageHref } from "../orders/orders.ts";
 /** The kinds of subject the log names (the admin's filter lists these). */
 export const AUDIT_SUBJECTS = [
   "course",
+  "course_date",
   "category",
   "partner",
   "inquiry",
@@ -26,6 +27,7 @@ export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   course: "Courses",
+  course_date: "Course dates",
   category: "Categories",
   partner: "Partners",
   inquiry: "Inquiries",
@@ -138,6 +140,9 @@ const ACTION_LABELS: Record<string, string> = {
   "category.create": "Created category",
   "category.update": "Updated category",
   "category.delete": "Deleted category",
+  "course_date.create": "Created course date",
+  "course_date.update": "Updated course date",
+  "course_date.cancel": "Cancelled course date",
   "partner.create": "Created partner",
   "partner.update": "Updated partner",
   "partner.delete": "Deleted partner",
