@@ -84,6 +84,14 @@ export const courses = pgTable(
     categoryId: uuid("category_id").references(() => categories.id, { onDelete: "set null" }),
     partnerId: uuid("partner_id").references(() => coursePartners.id, { onDelete: "set null" }),
     externalLink: text("external_link"),
+    /* What a buyer needs to decide, shown on the course page when filled. */
+    audience: text("audience"),
+    learningOutcomes: text("learning_outcomes"),
+    prerequisites: text("prerequisites"),
+    /** Format and what's included (materials, lunch, certificate). */
+    formatDetails: text("format_details"),
+    /** Continuing professional development hours a student can record. */
+    cpdHours: numeric("cpd_hours", { precision: 4, scale: 1 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -95,7 +103,55 @@ export const courses = pgTable(
     index("courses_partner_id_idx").on(t.partnerId),
     check("courses_price_non_negative", sql`${t.price} >= 0`),
     check("courses_duration_positive", sql`${t.durationHours} >= 0`),
+    check("courses_cpd_hours_non_negative", sql`${t.cpdHours} >= 0`),
   ],
+);
+
+/** The people who teach: shown on the courses they teach and on /about. */
+export const trainers = pgTable("trainers", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  role: text("role"),
+  bio: text("bio"),
+  /** Qualifications and memberships, as staff write them. */
+  credentials: text("credentials"),
+  photoUrl: text("photo_url"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const courseTrainers = pgTable(
+  "course_trainers",
+  {
+    courseId: uuid("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    trainerId: uuid("trainer_id")
+      .notNull()
+      .references(() => trainers.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.courseId, t.trainerId] }),
+    index("course_trainers_trainer_idx").on(t.trainerId),
+  ],
+);
+
+/**
+ * The About profile (one row, id 1): /about shows 'Coming Soon' until staff publish it, then
+ * what staff wrote here with the trainers and the seller's registered details.
+ */
+export const aboutProfile = pgTable(
+  "about_profile",
+  {
+    id: integer("id").primaryKey().default(1),
+    published: boolean("published").notNull().default(false),
+    story: text("story"),
+    accreditations: text("accreditations"),
+    partnerBodies: text("partner_bodies"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("about_profile_single_row", sql`${t.id} = 1`)],
 );
 
 export const inquiries = pgTable(
@@ -180,6 +236,11 @@ export const courseDates = pgTable(
     price: numeric("price", { precision: 10, scale: 2 }),
     bookingClosesAt: timestamp("booking_closes_at", { withTimezone: true }).notNull(),
     state: courseDateState("state").notNull().default("scheduled"),
+    /**
+     * The iCalendar SEQUENCE of this date's invitations: raised on every change attendees must
+     * hear of (times, venue, joining details, cancellation), so calendars replace the old event.
+     */
+    sequence: integer("sequence").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -195,6 +256,73 @@ export const courseDates = pgTable(
       sql`${t.format} <> 'classroom' or ${t.venueName} is not null`,
     ),
   ],
+);
+
+/**
+ * Waiting lists (decision 0034): for a full date (`course_date_id` set: places wanted, offered in
+ * turn when places free up), or for a course without dates (`course_date_id` NULL: one e-mail
+ * when the next date is published). Personal data: privacy search, export, erasure, retention.
+ */
+export const waitingListState = pgEnum("waiting_list_state", [
+  "waiting",
+  "offered",
+  "booked",
+  "expired",
+  "removed",
+  "notified",
+]);
+
+export const waitingListEntries = pgTable(
+  "waiting_list_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    courseId: uuid("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    courseDateId: uuid("course_date_id").references(() => courseDates.id, {
+      onDelete: "cascade",
+    }),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    organisation: text("organisation"),
+    places: integer("places").notNull().default(1),
+    consentAt: timestamp("consent_at", { withTimezone: true }).notNull(),
+    state: waitingListState("state").notNull().default("waiting"),
+    offeredAt: timestamp("offered_at", { withTimezone: true }),
+    offerExpiresAt: timestamp("offer_expires_at", { withTimezone: true }),
+    /** SHA-256 of the offer link's token (the link itself is only in the e-mail). */
+    offerTokenHash: text("offer_token_hash").unique(),
+    orderId: uuid("order_id").references((): AnyPgColumn => orders.id, { onDelete: "set null" }),
+    spamReason: spamReason("spam_reason"),
+    anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("waiting_list_date_state_idx").on(t.courseDateId, t.state, t.createdAt),
+    index("waiting_list_course_idx").on(t.courseId, t.state),
+    index("waiting_list_email_lower_idx").on(sql`lower(trim(${t.email}))`),
+    check("waiting_list_places_range", sql`${t.places} between 1 and 10`),
+  ],
+);
+
+/**
+ * Reminders sent for a date (decision 0033): one row per date, days before, and the start they
+ * were counted from, claimed in the transaction that queues the e-mails, so each goes once; a
+ * date moved to a new start gets its reminders again.
+ */
+export const courseDateReminders = pgTable(
+  "course_date_reminders",
+  {
+    courseDateId: uuid("course_date_id")
+      .notNull()
+      .references(() => courseDates.id, { onDelete: "cascade" }),
+    daysBefore: integer("days_before").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.courseDateId, t.daysBefore, t.startsAt] })],
 );
 
 export const orders = pgTable(
@@ -521,6 +649,8 @@ export const emailOutbox = pgTable(
     documentId: uuid("document_id").references(() => orderDocuments.id, { onDelete: "restrict" }),
     /** Extra message headers, e.g. List-Unsubscribe on newsletter mail. */
     headers: jsonb("headers").$type<Record<string, string>>(),
+    /** An iCalendar invitation (RFC 5545 text, METHOD:REQUEST or CANCEL) sent as invite.ics. */
+    calendar: text("calendar"),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
