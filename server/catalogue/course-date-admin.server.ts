@@ -20,6 +20,11 @@ import { courseDates, courses, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { holdsPlaces, placesTaken } from "./course-dates.server.ts";
 import { catalogueChanged } from "./write.server.ts";
+import {
+  cancelDateBookings,
+  moveDateBookings,
+  type CancelledBookings,
+} from "./date-bookings.server.ts";
 
 /**
  * Course dates as the admin maintains them (decision 0033; docs/rules.md, Catalogue and courses): the
@@ -53,7 +58,7 @@ export const INVALID_DATE = "Please correct the fields marked below.";
 /** 'Move or cancel its 3 bookings first': a date with live bookings is not cancelled. */
 export function cancelRefusedMessage(bookings: number): string {
   const them = bookings === 1 ? "its booking" : `its ${bookings} bookings`;
-  return `This date still has ${bookings === 1 ? "a booking" : `${bookings} bookings`}. Move or cancel ${them} first.`;
+  return `This date still has ${bookings === 1 ? "a booking" : `${bookings} bookings`}. Choose whether to move ${them} to another date or cancel ${bookings === 1 ? "it" : "them"}.`;
 }
 
 /** The live orders that sell places outright: invoiced, paid, or an invoice request. */
@@ -319,8 +324,24 @@ export async function updateCourseDate(
  * Cancels a scheduled date that has no live bookings (orders holding places). One that still has
  * some is refused and left as it is: its bookings are moved or cancelled first, one by one.
  */
-export async function cancelCourseDate(actor: AuditActor, id: string): Promise<CourseDateChange> {
+/**
+ * What to do with a date's bookings when it is cancelled (server/catalogue/date-bookings.server.ts):
+ * move them to another date of the course, or cancel them (refunds and credit notes). A date with
+ * bookings and no choice is not cancelled.
+ */
+export type DateBookingsChoice = { kind: "move"; toDateId: string } | { kind: "cancel" };
+
+export type CourseDateCancellation =
+  | { ok: true; date: DateRow; moved: number; bookings: CancelledBookings | null }
+  | CourseDateRefusal;
+
+export async function cancelCourseDate(
+  actor: AuditActor,
+  id: string,
+  choice: DateBookingsChoice | null = null,
+): Promise<CourseDateCancellation> {
   if (!isUuid(id)) return { ok: false, status: 404, message: DATE_NOT_FOUND };
+  let moved = 0;
   const result = await db().transaction(async (tx): Promise<CourseDateChange> => {
     const [before] = await tx
       .select()
@@ -336,10 +357,17 @@ export async function cancelCourseDate(actor: AuditActor, id: string): Promise<C
       .from(orders)
       .where(and(eq(orders.courseDateId, id), holdsPlaces));
     const bookings = Number(live?.bookings ?? 0);
-    if (bookings > 0) return { ok: false, status: 409, message: cancelRefusedMessage(bookings) };
+    if (bookings > 0 && !choice) {
+      return { ok: false, status: 409, message: cancelRefusedMessage(bookings) };
+    }
+    if (bookings > 0 && choice?.kind === "move") {
+      const move = await moveDateBookings(tx, actor, before, choice.toDateId);
+      if (!move.ok) return { ok: false, status: 409, message: move.message };
+      moved = move.moved;
+    }
     const [after] = await tx
       .update(courseDates)
-      .set({ state: "cancelled", updatedAt: new Date() })
+      .set({ state: "cancelled", sequence: before.sequence + 1, updatedAt: new Date() })
       .where(eq(courseDates.id, id))
       .returning();
     const title = (await courseTitle(tx, before.courseId)) ?? "";
@@ -349,10 +377,20 @@ export async function cancelCourseDate(actor: AuditActor, id: string): Promise<C
       subjectId: id,
       summary: summary(title, before),
       before: { state: before.state },
-      after: { state: after!.state },
+      after: {
+        state: after!.state,
+        ...(moved
+          ? { bookingsMovedTo: choice && "toDateId" in choice ? choice.toDateId : null, moved }
+          : {}),
+      },
     });
     return { ok: true, date: after! };
   });
-  if (result.ok) catalogueChanged();
-  return result;
+  if (!result.ok) return result;
+  catalogueChanged();
+  // Cancelled bookings are handled one by one once the date is off sale (a refund is a call to
+  // Stripe, outside any transaction).
+  const cancelled =
+    choice?.kind === "cancel" ? await cancelDateBookings(db(), actor, result.date.id) : null;
+  return { ...result, moved, bookings: cancelled };
 }

@@ -53,6 +53,7 @@ const EVENT_TITLES: Record<string, string> = {
   credit_note_issued: "Credit note issued",
   refunded: "Refunded",
   paid_after_cancellation: "Paid after cancellation",
+  moved: "Moved to another date",
   note: "Note",
 };
 

@@ -324,7 +324,7 @@ describe("cancelling a date", () => {
     const result = await cancelCourseDate(ADMIN, date.id);
     expect(result).toEqual({ ok: false, status: 409, message: cancelRefusedMessage(2) });
     expect(cancelRefusedMessage(2)).toBe(
-      "This date still has 2 bookings. Move or cancel its 2 bookings first.",
+      "This date still has 2 bookings. Choose whether to move its 2 bookings to another date or cancel them.",
     );
     expect((await storedDates())[0]!.state).toBe("scheduled");
     expect(await auditRows()).toHaveLength(1);
@@ -494,7 +494,7 @@ describe("the /admin/dates route, signed in", () => {
     const result = answer(await post(cookie, { intent: "cancel", id: date.id }));
     expect(result).toMatchObject({ status: 409, ok: false, message: cancelRefusedMessage(1) });
     expect(cancelRefusedMessage(1)).toBe(
-      "This date still has a booking. Move or cancel its booking first.",
+      "This date still has a booking. Choose whether to move its booking to another date or cancel it.",
     );
   });
 });

@@ -106,15 +106,47 @@ export async function action({ request, context }: Route.ActionArgs) {
         return success("save", id ? "Date updated successfully" : "Date created successfully");
       },
       cancel: async (form: FormData, refuse) => {
-        const result = await cancelCourseDate(admin, postedId(form));
+        const bookings = form.get("bookings");
+        const choice =
+          bookings === "move"
+            ? { kind: "move" as const, toDateId: String(form.get("to_date_id") ?? "") }
+            : bookings === "cancel"
+              ? { kind: "cancel" as const }
+              : null;
+        const result = await cancelCourseDate(admin, postedId(form), choice);
         if (!result.ok) return refuse(result.status, result.message);
-        return success("cancel", "Date cancelled");
+        return success("cancel", cancellationMessage(result.moved, result.bookings));
       },
     },
   );
 }
 
 export const clientAction = keepFormOnFailure;
+
+/** What the admin is told once a date is cancelled, with what became of its bookings. */
+function cancellationMessage(
+  moved: number,
+  bookings: {
+    cancelled: number;
+    refunded: number;
+    toRefundByHand: string[];
+    failed: string[];
+  } | null,
+): string {
+  const parts = ["Date cancelled"];
+  if (moved) parts.push(`${moved} ${moved === 1 ? "booking" : "bookings"} moved`);
+  if (bookings) {
+    if (bookings.cancelled) parts.push(`${bookings.cancelled} cancelled`);
+    if (bookings.refunded) parts.push(`${bookings.refunded} refunded by card`);
+    if (bookings.toRefundByHand.length) {
+      parts.push(`refund by bank transfer: ${bookings.toRefundByHand.join(", ")}`);
+    }
+    if (bookings.failed.length) {
+      parts.push(`not done, see each order: ${bookings.failed.join(", ")}`);
+    }
+  }
+  return parts.join("; ");
+}
 
 export default function AdminDates({ loaderData, actionData }: Route.ComponentProps) {
   const { dates, courses, courseId, courseTitle } = loaderData;
@@ -168,7 +200,9 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
             </Link>
           </Button>
         )}
-        {hydrated ? (
+        {/* A date with bookings asks what happens to them: on its own page, with or without
+            JavaScript. */}
+        {hydrated && date.sold + date.held === 0 ? (
           <ConfirmAction
             trigger={
               <Button
@@ -242,7 +276,7 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
       ) : null}
 
       {loaderData.cancelling && !(answer?.ok && answer.form === "cancel") ? (
-        <CancelPanel date={loaderData.cancelling} listHref={listHref} />
+        <CancelPanel date={loaderData.cancelling} otherDates={dates} listHref={listHref} />
       ) : null}
 
       {pageForm ? (

@@ -41,14 +41,26 @@ export function cancelDetail(date: AdminCourseDate): ReactNode {
   return (
     <>
       The date of <strong className="text-foreground">‘{date.courseTitle}’</strong> on{" "}
-      {formatDateRange(date.startsAt, date.endsAt)} will be taken off the site. A date that still
-      has bookings is not cancelled: move or cancel its bookings first.
+      {formatDateRange(date.startsAt, date.endsAt)} will be taken off the site. It has no bookings.
     </>
   );
 }
 
 /** The cancel question without JavaScript (`?cancel=<id>`): the dialog's words, as a form. */
-export function CancelPanel({ date, listHref }: { date: AdminCourseDate; listHref: string }) {
+export function CancelPanel({
+  date,
+  otherDates,
+  listHref,
+}: {
+  date: AdminCourseDate;
+  /** The course's other upcoming dates: where the bookings may move (those with room). */
+  otherDates: AdminCourseDate[];
+  listHref: string;
+}) {
+  const booked = date.sold + date.held;
+  const roomy = otherDates.filter(
+    (d) => d.id !== date.id && d.courseId === date.courseId && d.free >= booked,
+  );
   return (
     <section
       aria-labelledby="date-cancel-heading"
@@ -59,17 +71,76 @@ export function CancelPanel({ date, listHref }: { date: AdminCourseDate; listHre
         Cancel this date?
       </h2>
       <p id="date-cancel-detail" className="mt-1 text-sm">
-        {cancelDetail(date)}
+        {booked > 0 ? (
+          <>
+            The date of <strong className="text-foreground">‘{date.courseTitle}’</strong> on{" "}
+            {formatDateRange(date.startsAt, date.endsAt)} will be taken off the site. It has{" "}
+            {booked} {booked === 1 ? "place" : "places"} booked: choose what happens to the
+            bookings.
+          </>
+        ) : (
+          cancelDetail(date)
+        )}
       </p>
-      <Form method="post" className="mt-4 flex flex-wrap gap-2">
+      <Form method="post" className="mt-4 grid gap-4">
         <input type="hidden" name="intent" value="cancel" />
         <input type="hidden" name="id" value={date.id} />
-        <Button type="submit" variant="destructive">
-          Cancel date
-        </Button>
-        <Button asChild variant="outline">
-          <Link to={listHref}>Keep date</Link>
-        </Button>
+        {booked > 0 ? (
+          <fieldset className="grid gap-3 text-sm">
+            <legend className="mb-1 font-medium">The bookings</legend>
+            <label className="flex items-start gap-2">
+              <input
+                type="radio"
+                name="bookings"
+                value="move"
+                defaultChecked={roomy.length > 0}
+                disabled={roomy.length === 0}
+                className="mt-1 size-4 accent-primary"
+              />
+              <span>
+                Move them to another date of this course (each buyer is told by e-mail)
+                {roomy.length === 0 ? " — no other date has room for them" : ""}
+              </span>
+            </label>
+            {roomy.length > 0 ? (
+              <label className="grid max-w-md gap-1 pl-6">
+                <span>Move to</span>
+                <select
+                  name="to_date_id"
+                  defaultValue={roomy[0]!.id}
+                  className="h-9 rounded-md border border-input bg-background px-2"
+                >
+                  {roomy.map((d) => (
+                    <option key={d.id} value={d.id}>
+                      {formatDateRange(d.startsAt, d.endsAt)}, {where(d)} ({d.free} free)
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            <label className="flex items-start gap-2">
+              <input
+                type="radio"
+                name="bookings"
+                value="cancel"
+                defaultChecked={roomy.length === 0}
+                className="mt-1 size-4 accent-primary"
+              />
+              <span>
+                Cancel them: unpaid orders are cancelled and their buyers told, card payments are
+                refunded in full; paid invoices are listed for you to refund by bank transfer
+              </span>
+            </label>
+          </fieldset>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" variant="destructive">
+            Cancel date
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={listHref}>Keep date</Link>
+          </Button>
+        </div>
       </Form>
     </section>
   );
