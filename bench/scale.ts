@@ -31,6 +31,9 @@ export const SCALE = {
   // Stored e-mails: two per inquiry (alert and confirmation).
   emails: 400_000,
   subscribers: 50_000,
+  /** Course dates (decision 0033): 40 courses with 50 each; one course's 50 share the bookings. */
+  dates: 2_000,
+  datedBookings: 20_000,
 };
 export const ADMIN_P95_TARGET_MS = 150;
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1234" };
@@ -146,6 +149,7 @@ async function seedVolume(url: string) {
        from generate_series(1, $1::int) g`,
       [SCALE.subscribers],
     );
+    const datedCourse = await seedDates(client);
     await client.query("analyze");
     const counts = await client.query<{ courses: string; orders: string; inquiries: string }>(
       `select (select count(*) from courses where status = 'published') as courses,
@@ -157,10 +161,57 @@ async function seedVolume(url: string) {
       orders: Number(c.orders),
       inquiries: Number(c.inquiries),
       seedSeconds: round((Date.now() - started) / 1000),
+      /** The first date of the course with the bookings (null on a build without dates). */
+      firstDateId: datedCourse,
     };
   } finally {
     await client.end();
   }
+}
+
+/**
+ * 2,000 dates: 50 on each of 40 courses (one a day from tomorrow, 09:30–16:30 UTC, 400 places),
+ * and 20,000 paid or invoiced one-place bookings spread over the 50 dates of bench-course-500.
+ * Skipped (null) against a build from before course dates, for a side-by-side run.
+ */
+async function seedDates(client: pg.Client): Promise<string | null> {
+  const hasDates = (
+    await client.query("select 1 from information_schema.tables where table_name = 'course_dates'")
+  ).rowCount;
+  if (!hasDates) return null;
+  const perCourse = 50;
+  await client.query(
+    `insert into course_dates (course_id, starts_at, ends_at, format, venue_name, venue_town,
+                               capacity, booking_closes_at)
+     select c.id, d.starts_at, d.starts_at + interval '7 hours',
+            case when n % 2 = 0 then 'classroom' else 'online' end::course_date_format,
+            case when n % 2 = 0 then 'Training Suite' end, case when n % 2 = 0 then 'London' end,
+            400, d.starts_at
+     from (select id from courses where slug in (select 'bench-course-' || (500 + g) from generate_series(0, $1::int - 1) g)) c
+     cross join generate_series(1, $2::int) n
+     cross join lateral (select date_trunc('day', now()) + (n || ' days')::interval + interval '9 hours 30 minutes' as starts_at) d`,
+    [SCALE.dates / perCourse, perCourse],
+  );
+  await client.query(
+    `with d as (select cd.id, c.id as course_id, c.title, (c.price * 100)::int as pence,
+                       row_number() over (order by cd.starts_at) - 1 as rn
+                from course_dates cd join courses c on c.id = cd.course_id
+                where c.slug = 'bench-course-500')
+     insert into orders (status, payment_method, buyer_first_name, buyer_last_name, buyer_email,
+                         course_id, course_date_id, course_title_snapshot, unit_price_cents, quantity,
+                         total_amount_cents, net_amount_cents, vat_amount_cents, currency, created_at, updated_at)
+     select case when g % 2 = 0 then 'paid' else 'invoiced' end::order_status, 'invoice',
+            'Dated', 'Buyer' || g, 'dated' || g || '@example.com',
+            d.course_id, d.id, d.title, d.pence, 1, d.pence, d.pence, 0, 'GBP',
+            now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval
+     from generate_series(1, $1::int) g join d on d.rn = g % $2::int`,
+    [SCALE.datedBookings, perCourse],
+  );
+  const first = await client.query<{ id: string }>(
+    `select cd.id from course_dates cd join courses c on c.id = cd.course_id
+     where c.slug = 'bench-course-500' order by cd.starts_at limit 1`,
+  );
+  return first.rows[0]?.id ?? null;
 }
 
 /**
@@ -307,6 +358,24 @@ export async function runScaleBench(options: { buildDir: string; requests: numbe
         { name: "catalogue", path: "/services/counter-fraud-training", admin: false },
         { name: "home (menu of every course)", path: "/", admin: false },
         { name: "course page", path: "/courses/bench-course-500", admin: false },
+        // With any cookie a page is rendered for its visitor: past the page cache.
+        {
+          name: "course page, 50 dates and 20,000 bookings, uncached",
+          path: "/courses/bench-course-500",
+          admin: false,
+          cookie: "nw_bench=1",
+        },
+        ...(volume.firstDateId
+          ? [
+              {
+                name: "checkout of a date, uncached",
+                path: `/courses/bench-course-500/checkout?date=${volume.firstDateId}`,
+                admin: false,
+                cookie: "nw_bench=1",
+              },
+            ]
+          : []),
+        { name: "admin dates (2,000 dates)", path: "/admin/dates", admin: true },
         { name: "admin inquiries", path: "/admin/inquiries", admin: true },
         {
           name: "admin inquiries, last page",
@@ -365,7 +434,7 @@ export async function runScaleBench(options: { buildDir: string; requests: numbe
       const results: PageResult[] = [];
       for (const target of targets) {
         const url = `${site.url}${target.path}`;
-        const cookieFor = target.admin ? cookie : undefined;
+        const cookieFor = target.admin ? cookie : "cookie" in target ? target.cookie : undefined;
         const first = await timedGet(agent, url, cookieFor);
         if (first.status !== 200) {
           const why =
