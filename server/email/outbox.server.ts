@@ -22,6 +22,8 @@ export interface OutgoingEmail {
   documentId?: string | null;
   /** Extra message headers (e.g. List-Unsubscribe on newsletter mail); names and values one line. */
   headers?: Record<string, string> | null;
+  /** An iCalendar invitation or cancellation (RFC 5545 text), sent as invite.ics (decision 0033). */
+  calendar?: string | null;
 }
 
 /** Queues messages in `tx` (a transaction or the database). */
@@ -48,6 +50,7 @@ export async function queueEmails(
         orderId: m.orderId ?? null,
         documentId: m.documentId ?? null,
         headers: m.headers ?? null,
+        calendar: m.calendar ?? null,
         nextAttemptAt: now,
       })),
     )

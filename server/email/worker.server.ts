@@ -23,7 +23,7 @@ import {
  * backoff and keeps each row's delivery state. A visitor's request never waits for it.
  */
 
-/** A file sent with a message: an invoice, receipt or credit note as a PDF. */
+/** A file sent with a message: an invoice, receipt or credit note as a PDF, or an invite.ics. */
 export interface MailAttachment {
   filename: string;
   content: Buffer;
@@ -74,14 +74,34 @@ function envelope(row: OutboxRow, from: string, attachments: MailAttachment[] = 
 
 /**
  * What a claimed message carries: its document (documentId) drawn as a PDF now, from the
- * snapshot stored when it was issued. A document that cannot be read or drawn fails the attempt
- * like a refused delivery, so the message is retried, never sent without it.
+ * snapshot stored when it was issued, and its calendar invitation (decision 0033) as invite.ics,
+ * typed with the METHOD its text names (REQUEST or CANCEL) so mail clients offer to add, update
+ * or remove the event. A document that cannot be read or drawn fails the attempt like a refused
+ * delivery, so the message is retried, never sent without it.
  */
 export async function attachmentsOf(database: Database, row: OutboxRow): Promise<MailAttachment[]> {
-  if (!row.documentId) return [];
-  const file = await documentPdf(row.documentId, { database });
-  if (!file) throw new Error(`document ${row.documentId} to attach was not found`);
-  return [{ filename: file.filename, content: file.pdf, contentType: "application/pdf" }];
+  const attachments: MailAttachment[] = [];
+  if (row.documentId) {
+    const file = await documentPdf(row.documentId, { database });
+    if (!file) throw new Error(`document ${row.documentId} to attach was not found`);
+    attachments.push({
+      filename: file.filename,
+      content: file.pdf,
+      contentType: "application/pdf",
+    });
+  }
+  if (row.calendar) attachments.push(calendarAttachment(row.calendar));
+  return attachments;
+}
+
+/** An iCalendar text as invite.ics, its content type naming the text's own METHOD. */
+export function calendarAttachment(calendar: string): MailAttachment {
+  const method = /^METHOD:([A-Z-]+)\r?$/m.exec(calendar)?.[1] ?? "PUBLISH";
+  return {
+    filename: "invite.ics",
+    content: Buffer.from(calendar, "utf8"),
+    contentType: `text/calendar; charset=utf-8; method=${method}`,
+  };
 }
 
 /** Sends over SMTP (SMTP_URL). */

@@ -13,6 +13,7 @@ import type { OutgoingEmail } from "../email/outbox.server.ts";
 import type { DocumentRow, DocumentSnapshot } from "../invoices/documents.server.ts";
 import { type RenderedEmail } from "../email/templates/layout.server.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
+import { invitationFor } from "../catalogue/date-invitations.server.ts";
 import {
   type BookedDate,
   type OrderEmailData,
@@ -99,7 +100,8 @@ export function invoiceRequestEmails(
 /**
  * The receipt to the buyer and joining details to every student, for an order just paid; read
  * inside the transaction that marks it paid, so the e-mails are queued with the change. A card
- * order's VAT receipt (`receipt`, issued in that transaction) is attached to the buyer's.
+ * order's VAT receipt (`receipt`, issued in that transaction) is attached to the buyer's; a
+ * student of a scheduled date gets its calendar invitation with their joining details.
  */
 export async function paidOrderEmails(
   tx: Transaction,
@@ -113,7 +115,8 @@ export async function paidOrderEmails(
   const courseUrl = course
     ? `${config.publicUrl}/courses/${encodeURIComponent(course.slug)}`
     : null;
-  const data = orderEmailData(order, students, await bookedDateOf(tx, order.courseDateId));
+  const date = await bookedDateOf(tx, order.courseDateId);
+  const data = orderEmailData(order, students, date);
   const receipt = options.receipt ?? null;
   return [
     {
@@ -129,14 +132,19 @@ export async function paidOrderEmails(
       ),
       documentId: receipt?.id ?? null,
     },
-    ...data.students.map((student) =>
-      orderEmail(
+    ...data.students.map((student) => ({
+      ...orderEmail(
         order,
         "course_joining_details",
         student.email,
         renderJoiningDetails(data, student, courseUrl),
       ),
-    ),
+      // A dated place comes with its calendar invitation (decision 0033).
+      calendar:
+        date?.state === "scheduled"
+          ? invitationFor(date, data.courseTitle, student, { method: "REQUEST" })
+          : null,
+    })),
   ];
 }
 
