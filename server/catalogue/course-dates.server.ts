@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { PublicCourseDate } from "#app/lib/catalogue/course-dates.ts";
 import { db, type Transaction } from "../db/client.server.ts";
-import { courseDates, orders } from "../db/schema.ts";
+import { courseDates, orders, waitingListEntries } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { priceToPence } from "../orders/pricing.server.ts";
 
@@ -15,12 +16,22 @@ import { priceToPence } from "../orders/pricing.server.ts";
  * full refund give places back by changing the order alone. An order takes places only under a
  * lock on its date row (`takePlaces`), so two buyers for the last place wait for each other and
  * the second sees the first's order.
+ *
+ * A waiting list's open offer holds its places too (decision 0034): while it is open they count
+ * as taken for everyone but the holder of its link, and places freed while people wait are
+ * theirs before anyone else's (`placesOwed`).
  */
 
 /** The orders that hold places on their date. */
 export const holdsPlaces = sql`${orders.status} in ('pending', 'invoiced', 'paid') and ${orders.refundedAmountCents} < ${orders.totalAmountCents}`;
 
-/** Places taken per date (dates without live orders are absent). */
+/** A waiting list offer still open: its places are held (decision 0034). */
+export const holdsOfferedPlaces = sql`${waitingListEntries.state} = 'offered' and ${waitingListEntries.offerExpiresAt} > now()`;
+
+/**
+ * Places taken per date (dates with nothing taken are absent): live orders' places and the places
+ * held by open waiting list offers.
+ */
 export async function placesTaken(
   runner: Pick<Transaction, "select">,
   dateIds: readonly string[],
@@ -34,13 +45,59 @@ export async function placesTaken(
     .from(orders)
     .where(and(inArray(orders.courseDateId, [...dateIds]), holdsPlaces))
     .groupBy(orders.courseDateId);
-  return new Map(rows.map((r) => [r.dateId!, Number(r.taken)]));
+  const taken = new Map(rows.map((r) => [r.dateId!, Number(r.taken)]));
+  const held = await runner
+    .select({
+      dateId: waitingListEntries.courseDateId,
+      places: sql<number>`coalesce(sum(${waitingListEntries.places}), 0)::int`,
+    })
+    .from(waitingListEntries)
+    .where(and(inArray(waitingListEntries.courseDateId, [...dateIds]), holdsOfferedPlaces))
+    .groupBy(waitingListEntries.courseDateId);
+  for (const h of held) taken.set(h.dateId!, (taken.get(h.dateId!) ?? 0) + Number(h.places));
+  return taken;
+}
+
+/**
+ * Places owed per date to the people waiting for it (not suspected spam): places that free up
+ * are offered to them in turn before anyone else may book them (decision 0034).
+ */
+export async function placesOwed(
+  runner: Pick<Transaction, "select">,
+  dateIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (dateIds.length === 0) return new Map();
+  const rows = await runner
+    .select({
+      dateId: waitingListEntries.courseDateId,
+      places: sql<number>`coalesce(sum(${waitingListEntries.places}), 0)::int`,
+    })
+    .from(waitingListEntries)
+    .where(
+      and(
+        inArray(waitingListEntries.courseDateId, [...dateIds]),
+        eq(waitingListEntries.state, "waiting"),
+        isNull(waitingListEntries.spamReason),
+      ),
+    )
+    .groupBy(waitingListEntries.courseDateId);
+  return new Map(rows.map((r) => [r.dateId!, Number(r.places)]));
+}
+
+/** The places a date has left for a new booking: capacity less taken and owed, never below 0. */
+export function placesLeftOf(capacity: number, taken: number, owed: number): number {
+  return Math.max(0, capacity - taken - owed);
+}
+
+/** SHA-256 hex of an offer link's token: all that is stored of it. */
+export function offerTokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
 }
 
 type DateRow = typeof courseDates.$inferSelect;
 
-function toPublic(row: DateRow, taken: number, coursePriceCents: number | null, now: Date) {
-  const placesLeft = Math.max(0, row.capacity - taken);
+function toPublic(row: DateRow, left: number, coursePriceCents: number | null, now: Date) {
+  const placesLeft = Math.max(0, left);
   const unitPriceCents = priceToPence(row.price) ?? coursePriceCents ?? 0;
   return {
     id: row.id,
@@ -72,12 +129,17 @@ export async function listUpcomingDates(
       ),
     )
     .orderBy(asc(courseDates.startsAt), asc(courseDates.id));
-  const taken = await placesTaken(
-    db(),
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const [taken, owed] = await Promise.all([placesTaken(db(), ids), placesOwed(db(), ids)]);
   const coursePence = priceToPence(coursePrice);
-  return rows.map((row) => toPublic(row, taken.get(row.id) ?? 0, coursePence, now));
+  return rows.map((row) =>
+    toPublic(
+      row,
+      placesLeftOf(row.capacity, taken.get(row.id) ?? 0, owed.get(row.id) ?? 0),
+      coursePence,
+      now,
+    ),
+  );
 }
 
 /** One upcoming date of a course, as the checkout shows it, or null. */
@@ -92,20 +154,54 @@ export async function findUpcomingDate(
 }
 
 export type TakePlaces =
-  | { ok: true; date: DateRow; unitPriceCents: number | null }
+  | {
+      ok: true;
+      date: DateRow;
+      unitPriceCents: number | null;
+      /** The waiting list entry whose open offer this booking uses (decision 0034). */
+      offerEntryId: string | null;
+    }
   | { ok: false; reason: "unknown" | "closed" | "full"; placesLeft: number };
+
+/**
+ * The open offer an offer link's token names on this date, or null (unknown, used, expired).
+ * Read inside the caller's transaction, after the date's lock.
+ */
+export async function openOfferOf(
+  runner: Pick<Transaction, "select">,
+  dateId: string,
+  token: string | null | undefined,
+): Promise<typeof waitingListEntries.$inferSelect | null> {
+  if (!token || token.length > 200) return null;
+  const [entry] = await runner
+    .select()
+    .from(waitingListEntries)
+    .where(
+      and(
+        eq(waitingListEntries.offerTokenHash, offerTokenHash(token)),
+        eq(waitingListEntries.courseDateId, dateId),
+        holdsOfferedPlaces,
+      ),
+    );
+  return entry ?? null;
+}
 
 /**
  * Inside the transaction that stores an order: locks the date row (FOR UPDATE, so buyers of one
  * date take turns; other dates are not held up), then checks it is this course's, scheduled,
  * still open for booking, and has `quantity` places left. The caller inserts its order in the
  * same transaction; the lock is held until it commits, so the next buyer counts that order.
+ *
+ * Places left are capacity less places taken (orders and open offers) and places owed to the
+ * people waiting; the holder of an open offer's link (`offerToken`) also has the places their
+ * offer holds, and is not held back by those waiting behind them (decision 0034).
  */
 export async function takePlaces(
   tx: Transaction,
   courseId: string,
   dateId: string,
   quantity: number,
+  offerToken?: string | null,
 ): Promise<TakePlaces> {
   if (!isUuid(dateId)) return { ok: false, reason: "unknown", placesLeft: 0 };
   const [date] = await tx
@@ -114,11 +210,29 @@ export async function takePlaces(
     .where(and(eq(courseDates.id, dateId), eq(courseDates.courseId, courseId)))
     .for("update");
   if (!date || date.state !== "scheduled") return { ok: false, reason: "unknown", placesLeft: 0 };
+  const offer = await openOfferOf(tx, date.id, offerToken);
   const taken = (await placesTaken(tx, [date.id])).get(date.id) ?? 0;
-  const placesLeft = Math.max(0, date.capacity - taken);
+  const owed = (await placesOwed(tx, [date.id])).get(date.id) ?? 0;
+  const placesLeft = (offer?.places ?? 0) + placesLeftOf(date.capacity, taken, owed);
   if (date.bookingClosesAt <= new Date()) return { ok: false, reason: "closed", placesLeft };
   if (quantity > placesLeft) return { ok: false, reason: "full", placesLeft };
-  return { ok: true, date, unitPriceCents: priceToPence(date.price) };
+  return {
+    ok: true,
+    date,
+    unitPriceCents: priceToPence(date.price),
+    offerEntryId: offer?.id ?? null,
+  };
+}
+
+/**
+ * The order placed through an offer marks its entry booked, in the order's transaction: the
+ * order now holds the places, and the link is spent.
+ */
+export async function markOfferBooked(tx: Transaction, entryId: string, orderId: string) {
+  await tx
+    .update(waitingListEntries)
+    .set({ state: "booked", orderId, offerTokenHash: null, updatedAt: new Date() })
+    .where(and(eq(waitingListEntries.id, entryId), ne(waitingListEntries.state, "booked")));
 }
 
 /** Whether a course has scheduled dates still to start (then it is booked by date only). */

@@ -11,7 +11,7 @@ import { isUuid } from "../db/sql.server.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
-import { hasUpcomingDates, takePlaces } from "../catalogue/course-dates.server.ts";
+import { hasUpcomingDates, markOfferBooked, takePlaces } from "../catalogue/course-dates.server.ts";
 import type { courseDates } from "../db/schema.ts";
 import { invoiceRequestEmails } from "./emails.server.ts";
 import { isPurchasable, MAX_TOTAL_CENTS, orderTotal, priceToPence } from "./pricing.server.ts";
@@ -32,6 +32,8 @@ export interface CreateOrderInput {
   values: CheckoutValues;
   /** The honeypot's mark: the order is stored held, with no e-mails (decision 0012). */
   suspected?: SpamReason | null;
+  /** A waiting list offer's link token: its held places may be booked (decision 0034). */
+  offerToken?: string | null;
 }
 
 export type CreateOrderResult =
@@ -83,14 +85,22 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
     if (!course || !isPurchasable(course)) return { ok: false, reason: "unavailable" };
     let unitPriceCents = priceToPence(course.price)!;
     let bookedDate: typeof courseDates.$inferSelect | null = null;
+    let offerEntryId: string | null = null;
     if (input.courseDateId) {
-      const places = await takePlaces(tx, course.id, input.courseDateId, quantity);
+      const places = await takePlaces(
+        tx,
+        course.id,
+        input.courseDateId,
+        quantity,
+        input.offerToken,
+      );
       if (!places.ok) {
         return places.reason === "unknown"
           ? { ok: false, reason: "unavailable" }
           : { ok: false, reason: places.reason, placesLeft: places.placesLeft };
       }
       bookedDate = places.date;
+      offerEntryId = places.offerEntryId;
       unitPriceCents = places.unitPriceCents ?? unitPriceCents;
     } else if (await hasUpcomingDates(tx, course.id)) {
       return { ok: false, reason: "date_required", placesLeft: 0 };
@@ -144,6 +154,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         spamReason,
       })
       .returning();
+    if (offerEntryId) await markOfferBooked(tx, offerEntryId, order!.id);
     await recordOrderEvent(tx, order!.id, "created", "buyer", {
       method: input.paymentMethod,
       ...(spamReason ? { spamReason } : {}),

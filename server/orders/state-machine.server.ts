@@ -13,6 +13,7 @@ import { invoiceIssuedEmail, orderCanceledEmail, paidOrderEmails } from "./email
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { recordOrderEvent, type OrderActor } from "./events.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
+import { offerFreedPlacesAfter } from "../catalogue/waiting-list.server.ts";
 
 /**
  * The order state machine (decision 0005; docs/rules.md, Checkout and orders): the one function
@@ -251,6 +252,10 @@ export async function transitionOrder(
       "order status changed",
     );
     nudgeOutbox();
+    // Places given back go to the date's waiting list first (decision 0034).
+    if (to === "canceled" || to === "failed") {
+      await offerFreedPlacesAfter(result.order.courseDateId);
+    }
   } else if (result.kind === "unchanged" && result.order.status !== to) {
     log.warn(
       { orderId, status: result.order.status, wanted: to, source: options.source },

@@ -11,6 +11,7 @@ import {
   DATE_MESSAGES,
   type PublicCourseDate,
 } from "#app/lib/catalogue/course-dates.ts";
+import { OFFER_FIELD } from "#app/lib/catalogue/waiting-list.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
 import type { VatTerms } from "#app/lib/orders/vat.ts";
@@ -18,6 +19,7 @@ import { hitRateLimit, honeypotMark, RATE_LIMIT_MESSAGE } from "../abuse.server.
 import { config } from "../config.server.ts";
 import { findUpcomingDate, hasUpcomingDates } from "../catalogue/course-dates.server.ts";
 import { findCheckoutCourse, findPublishedCourseTitle } from "../catalogue/courses.server.ts";
+import { findCheckoutOffer, type CheckoutOffer } from "../catalogue/waiting-list.server.ts";
 import { db } from "../db/client.server.ts";
 import { SUBMISSION_IN_PROGRESS, submitOnce } from "../forms/submit-once.server.ts";
 import { log } from "../log.server.ts";
@@ -61,8 +63,16 @@ export type CheckoutOutcome =
 export async function loadCheckout(
   slug: string,
   dateId: string | null = null,
+  offerToken: string | null = null,
 ): Promise<
-  | { kind: "checkout"; course: CheckoutCourse; cardPaymentsEnabled: boolean; vat: VatTerms }
+  | {
+      kind: "checkout";
+      course: CheckoutCourse;
+      cardPaymentsEnabled: boolean;
+      vat: VatTerms;
+      /** A waiting list offer's link (decision 0034): what it fills in, or that it is spent. */
+      offer: CheckoutOffer | null;
+    }
   /** A course with dates is booked by date: its page lists them (decision 0033). */
   | { kind: "choose_date"; slug: string }
   | null
@@ -71,9 +81,16 @@ export async function loadCheckout(
   if (!found) return null;
   const { coursePrice, ...course } = found;
   let date: PublicCourseDate | null = null;
+  let offer: CheckoutOffer | null = null;
   if (dateId) {
     date = await findUpcomingDate(course.id, dateId, coursePrice);
     if (!date) return { kind: "choose_date", slug: course.slug };
+    offer = await findCheckoutOffer(date.id, offerToken);
+    if (offer?.kind === "open") {
+      // The holder of an open offer also has the places it holds.
+      const placesLeft = date.placesLeft + offer.places;
+      date = { ...date, placesLeft, bookable: placesLeft > 0 && date.unitPriceCents > 0 };
+    }
   } else if (await hasUpcomingDates(db(), course.id)) {
     return { kind: "choose_date", slug: course.slug };
   }
@@ -82,6 +99,7 @@ export async function loadCheckout(
     course: date ? { ...course, unitPriceCents: date.unitPriceCents, date } : course,
     cardPaymentsEnabled: isCardPaymentEnabled(),
     vat: { ...config.seller.vat },
+    offer,
   };
 }
 
@@ -119,12 +137,14 @@ export async function submitCheckout(
     const suspected = honeypotMark(form);
     const paymentMethod = intent === "card" && !suspected ? "stripe" : "invoice";
     const courseDateId = form.get(COURSE_DATE_FIELD);
+    const offerToken = form.get(OFFER_FIELD);
     const created = await createOrder({
       courseId: course.id,
       courseDateId: typeof courseDateId === "string" && courseDateId ? courseDateId : null,
       paymentMethod,
       values,
       suspected,
+      offerToken: typeof offerToken === "string" && offerToken ? offerToken : null,
     });
     if (!created.ok) {
       switch (created.reason) {

@@ -22,6 +22,7 @@ import { log } from "../log.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
 import { countsAsRefunded, recordRefund } from "./refund-records.server.ts";
 import { isCardPaymentEnabled, stripe } from "./stripe.server.ts";
+import { offerFreedPlacesAfter } from "../catalogue/waiting-list.server.ts";
 
 /**
  * Refunds of card payments from the admin (decision 0016): full or partial, with Stripe's reason
@@ -217,6 +218,10 @@ export async function refundOrder(
   }
   if (!recorded) return { ok: false, reason: "not_found", message: REFUND_REFUSALS.notFound };
   if (recorded.created) nudgeOutbox();
+  // A refund in full gives the order's places back: the date's waiting list is offered them.
+  if (recorded.order.refundedAmountCents >= recorded.order.totalAmountCents) {
+    await offerFreedPlacesAfter(recorded.order.courseDateId);
+  }
   if (!countsAsRefunded(recorded.refund.status)) {
     return {
       ok: false,

@@ -18,6 +18,7 @@ import type { OrderRow } from "../orders/records.server.ts";
 import { recordPaymentAfterCancellation, transitionOrder } from "../orders/state-machine.server.ts";
 import { recordRefund } from "./refund-records.server.ts";
 import { orderForSession, rememberPaymentIntent, type SessionLike } from "./stripe.server.ts";
+import { offerFreedPlacesAfter } from "../catalogue/waiting-list.server.ts";
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checkout Session events                                                                      */
@@ -305,6 +306,8 @@ export async function applyRefundEvent(event: {
       "Stripe refund event applied",
     );
     nudgeOutbox();
+    // A refund in full gives the order's places back (decision 0034); idempotent otherwise.
+    await offerFreedPlacesAfter(order.courseDateId);
   }
   return result;
 }

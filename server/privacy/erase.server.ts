@@ -24,6 +24,7 @@ import {
   newsletterSubscriptions,
   orderStudents,
   orders,
+  waitingListEntries,
 } from "../db/schema.ts";
 import { log } from "../log.server.ts";
 import { emailDigest, ERASED, erasedAddress } from "./matching.server.ts";
@@ -108,6 +109,14 @@ export async function erasePersonalData(
         orm.inArray(
           newsletterSubscriptions.id,
           data.subscriptions.map((s) => s.id),
+        ),
+      );
+    }
+    if (data.waitingList.length) {
+      await tx.delete(waitingListEntries).where(
+        orm.inArray(
+          waitingListEntries.id,
+          data.waitingList.map((w) => w.id),
         ),
       );
     }

@@ -15,6 +15,7 @@ function countsOf(data: PersonalData) {
     orders: data.orders.length,
     studentRecords: data.studentRecords.length,
     subscriptions: data.subscriptions.length,
+    waitingList: data.waitingList.length,
     emails: data.emails.length,
     records: data.records.length,
   };
@@ -120,6 +121,26 @@ export function personalDataCsvRows(data: PersonalData): CsvValue[][] {
         s.consentPage ? `on ${s.consentPage}` : "",
         s.consentText ?? "",
         s.unsubscribedAt ? `unsubscribed ${s.unsubscribedAt}` : "",
+      ]
+        .filter(Boolean)
+        .join(" | "),
+    ]);
+  }
+  for (const w of data.waitingList) {
+    rows.push([
+      "Waiting list entry",
+      w.createdAt,
+      w.id,
+      w.state,
+      `${w.firstName} ${w.lastName}`.trim(),
+      w.email,
+      null,
+      w.organisation,
+      [
+        w.courseTitle ?? "",
+        w.dateStartsAt ? `date ${w.dateStartsAt}` : "next date",
+        `${w.places} ${w.places === 1 ? "place" : "places"}`,
+        `consent ${w.consentAt}`,
       ]
         .filter(Boolean)
         .join(" | "),

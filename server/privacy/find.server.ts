@@ -23,15 +23,19 @@ import {
   type PersonalStudent,
   type PersonalStudentRecord,
   type PersonalSubscription,
+  type PersonalWaitingListEntry,
 } from "#app/lib/admin/privacy.ts";
 import { db } from "../db/client.server.ts";
 import {
+  courseDates,
+  courses,
   emailOutbox,
   inquiries,
   newsletterSubscriptions,
   orderDocuments,
   orderStudents,
   orders,
+  waitingListEntries,
 } from "../db/schema.ts";
 import { historyOf, personalRecords, type HistoryRedaction } from "./history.server.ts";
 import { type Executor, iso, isoOrNull, outboxCondition, sameEmail } from "./matching.server.ts";
@@ -99,6 +103,17 @@ export async function findPersonalDataAndHistory(
     .from(newsletterSubscriptions)
     .where(sameEmail(newsletterSubscriptions.email, address))
     .orderBy(orm.desc(newsletterSubscriptions.subscribedAt));
+  const waitingRows = await executor
+    .select({
+      entry: waitingListEntries,
+      courseTitle: courses.title,
+      startsAt: courseDates.startsAt,
+    })
+    .from(waitingListEntries)
+    .leftJoin(courses, orm.eq(courses.id, waitingListEntries.courseId))
+    .leftJoin(courseDates, orm.eq(courseDates.id, waitingListEntries.courseDateId))
+    .where(sameEmail(waitingListEntries.email, address))
+    .orderBy(orm.desc(waitingListEntries.createdAt));
   const emailRows = await executor
     .select()
     .from(emailOutbox)
@@ -188,6 +203,21 @@ export async function findPersonalDataAndHistory(
       consentText: s.consentText,
       unsubscribedAt: isoOrNull(s.unsubscribedAt),
     })),
+    waitingList: waitingRows.map(
+      ({ entry: w, courseTitle, startsAt }): PersonalWaitingListEntry => ({
+        id: w.id,
+        createdAt: iso(w.createdAt),
+        firstName: w.firstName,
+        lastName: w.lastName,
+        email: w.email,
+        organisation: w.organisation,
+        places: w.places,
+        state: w.state,
+        courseTitle,
+        dateStartsAt: startsAt ? iso(startsAt) : null,
+        consentAt: iso(w.consentAt),
+      }),
+    ),
     emails: emailRows.map((e): PersonalEmail => ({
       id: e.id,
       kind: e.kind,

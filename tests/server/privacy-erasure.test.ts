@@ -16,6 +16,7 @@ import {
   orderEvents,
   orderStudents,
   orders,
+  waitingListEntries,
 } from "#server/db/schema.ts";
 import { recordAudit } from "#server/audit.server.ts";
 import { erasePersonalData } from "#server/privacy/erase.server.ts";
@@ -23,6 +24,7 @@ import { findPersonalData } from "#server/privacy/find.server.ts";
 import { emailDigest } from "#server/privacy/matching.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { insertCourse, insertCourseDate } from "#tests/support/factories.ts";
 import { count, PERSON, seedPerson } from "#tests/support/privacy.ts";
 import { throughAdminLayout } from "#tests/support/route-middleware.ts";
 
@@ -60,6 +62,7 @@ describe("erasure", () => {
     expect(result.counts).toEqual({
       inquiries: 1,
       subscriptions: 1,
+      waitingList: 0,
       orders: 1,
       students: 2,
       emails: 3,
@@ -138,6 +141,7 @@ describe("erasure", () => {
     expect(plannedErasure(await findPersonalData(PERSON))).toEqual({
       inquiries: 0,
       subscriptions: 0,
+      waitingList: 0,
       orders: 0,
       students: 0,
       emails: 0,
@@ -315,6 +319,19 @@ describe("erasure is complete", () => {
   it("the search and export find the history; the erasure leaves no trace outside issued documents", async () => {
     const seeded = await seedPerson(database().db);
     await seedHistory(seeded);
+    // Her place on a date's waiting list, with what she typed (decision 0034).
+    const course = await insertCourse();
+    const date = await insertCourseDate(course.id, { capacity: 1 });
+    await database().db.insert(waitingListEntries).values({
+      courseId: course.id,
+      courseDateId: date.id,
+      firstName: "Jane",
+      lastName: "Doe",
+      email: "Jane.Doe@Example.com",
+      organisation: "Waiting Doe Holdings",
+      places: 2,
+      consentAt: new Date(),
+    });
 
     const found = await findPersonalData(PERSON);
     // Five audit rows and two notes name her; the status change names nobody.
@@ -334,7 +351,9 @@ describe("erasure is complete", () => {
     expect(result.counts.records).toBe(7);
     expect(result.message).toContain("redacted 7 history records");
 
-    for (const needle of [PERSON, "07700 900123", "prefers mornings"]) {
+    expect(found.waitingList).toHaveLength(1);
+    expect(result.counts.waitingList).toBe(1);
+    for (const needle of [PERSON, "07700 900123", "prefers mornings", "Waiting Doe Holdings"]) {
       // The issued invoice keeps its snapshot (tax law); nothing else holds her.
       expect(
         (await tracesOf(needle)).filter((c) => !c.startsWith("order_documents.")),

@@ -43,6 +43,7 @@ describe("finding what is held about an address", () => {
     expect(plannedErasure(data)).toEqual({
       inquiries: 1,
       subscriptions: 1,
+      waitingList: 0,
       orders: 1,
       students: 2,
       emails: 3,

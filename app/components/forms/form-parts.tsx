@@ -76,7 +76,7 @@ export function HiddenFormFields({
   form,
   formId,
 }: {
-  form: InquiryForm | "newsletter";
+  form: InquiryForm | "newsletter" | "waiting_list";
   formId: string;
 }) {
   return (
@@ -124,7 +124,7 @@ export function SuccessPanel({
 }
 
 interface SubmitCycleOptions {
-  form: InquiryForm | "newsletter";
+  form: InquiryForm | "newsletter" | "waiting_list";
   formId: string;
   schema: $ZodType;
   successToast: (result: Extract<FormResult, { ok: true }>) => ToastInput;

@@ -110,6 +110,22 @@ export interface PersonalSubscription {
   unsubscribedAt: string | null;
 }
 
+/** A place on a waiting list, or a request to hear of a course's next date (decision 0034). */
+export interface PersonalWaitingListEntry {
+  id: string;
+  createdAt: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  organisation: string | null;
+  places: number;
+  state: string;
+  courseTitle: string | null;
+  /** The date waited for (ISO); null: any new date of the course. */
+  dateStartsAt: string | null;
+  consentAt: string;
+}
+
 export interface PersonalEmail {
   id: string;
   kind: string;
@@ -143,6 +159,7 @@ export interface PersonalData {
   orders: PersonalOrder[];
   studentRecords: PersonalStudentRecord[];
   subscriptions: PersonalSubscription[];
+  waitingList: PersonalWaitingListEntry[];
   emails: PersonalEmail[];
   records: PersonalRecord[];
 }
@@ -156,6 +173,8 @@ export type PersonalDataSummary = Omit<PersonalData, "emails"> & {
 export interface ErasureCounts {
   inquiries: number;
   subscriptions: number;
+  /** Waiting list entries (deleted). */
+  waitingList: number;
   orders: number;
   students: number;
   emails: number;
@@ -166,6 +185,7 @@ export interface ErasureCounts {
 export const NO_ERASURE: ErasureCounts = {
   inquiries: 0,
   subscriptions: 0,
+  waitingList: 0,
   orders: 0,
   students: 0,
   emails: 0,
@@ -191,6 +211,7 @@ export function plannedErasure(data: PersonalDataSummary): ErasureCounts {
   return {
     inquiries: data.inquiries.length,
     subscriptions: data.subscriptions.length,
+    waitingList: data.waitingList.length,
     orders: data.orders.length,
     students: studentsToErase(data).length,
     emails: data.emails.length,
@@ -226,6 +247,9 @@ export function describeErasure(counts: ErasureCounts, past = false): string {
   const deleted = [
     counts.inquiries ? plural(counts.inquiries, "inquiry", "inquiries") : "",
     counts.subscriptions ? plural(counts.subscriptions, "newsletter subscription") : "",
+    counts.waitingList
+      ? plural(counts.waitingList, "waiting list entry", "waiting list entries")
+      : "",
   ].filter(Boolean);
   if (deleted.length) clauses.push(`${del} ${joinAnd(deleted)}`);
   const anonymised = [

@@ -33,7 +33,12 @@ import {
   type FieldErrors,
   type FormAnswer,
 } from "#app/lib/forms.ts";
-import { COURSE_DATE_FIELD, COURSE_DATE_PARAM } from "#app/lib/catalogue/course-dates.ts";
+import {
+  COURSE_DATE_FIELD,
+  COURSE_DATE_PARAM,
+  formatUkDateTime,
+} from "#app/lib/catalogue/course-dates.ts";
+import { OFFER_FIELD, OFFER_PARAM } from "#app/lib/catalogue/waiting-list.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { toast } from "#app/lib/ui/toast.ts";
 import type { VatTerms } from "#app/lib/orders/vat.ts";
@@ -42,17 +47,21 @@ import { formAction } from "#server/forms/form-action.server.ts";
 import { failure } from "#server/forms/form-post.server.ts";
 import { rememberOrder } from "#server/payments/buyer-orders.server.ts";
 import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.ts";
+import type { CheckoutOffer } from "#server/catalogue/waiting-list.server.ts";
 import type { Route } from "./+types/checkout";
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const dateId = new URL(request.url).searchParams.get(COURSE_DATE_PARAM);
-  const checkout = await loadCheckout(params.slug, dateId);
+  const query = new URL(request.url).searchParams;
+  const dateId = query.get(COURSE_DATE_PARAM);
+  const checkout = await loadCheckout(params.slug, dateId, query.get(OFFER_PARAM));
   if (!checkout) throw data({ reason: "course_not_found" }, { status: 404 });
   // A course with dates is booked by date; an unknown, past or cancelled date leads back to them.
   if (checkout.kind === "choose_date") {
     throw redirect(`/courses/${encodeURIComponent(checkout.slug)}#dates`);
   }
-  return checkout;
+  // An open waiting list offer: its token goes back with the form, which its details fill in.
+  const offerToken = checkout.offer?.kind === "open" ? query.get(OFFER_PARAM) : null;
+  return { ...checkout, offerToken };
 }
 
 /** The checkout's answer (`form: "checkout"`). */
@@ -141,7 +150,7 @@ function isCheckoutAnswer(value: unknown): value is CheckoutAnswer {
 }
 
 export default function Checkout({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { course, cardPaymentsEnabled, vat } = loaderData;
+  const { course, cardPaymentsEnabled, vat, offer, offerToken } = loaderData;
   const coursePath = `/courses/${encodeURIComponent(params.slug)}`;
   const pageAnswer = isCheckoutAnswer(actionData) ? actionData : undefined;
 
@@ -159,11 +168,14 @@ export default function Checkout({ loaderData, actionData, params }: Route.Compo
         Book <span className="text-foreground">{course.title}</span> for yourself or for up to{" "}
         {MAX_QUANTITY} colleagues.
       </p>
+      {offer ? <OfferNotice offer={offer} /> : null}
       <CheckoutForm
         course={course}
         cardPaymentsEnabled={cardPaymentsEnabled}
         vat={vat}
         pageAnswer={pageAnswer}
+        offerToken={offerToken}
+        prefill={offer?.kind === "open" ? offerPrefill(offer) : undefined}
       />
     </div>
   );
@@ -176,17 +188,21 @@ function CheckoutForm({
   cardPaymentsEnabled,
   vat,
   pageAnswer,
+  offerToken,
+  prefill,
 }: {
   course: CheckoutCourse;
   cardPaymentsEnabled: boolean;
   vat: VatTerms;
   pageAnswer: CheckoutAnswer | undefined;
+  offerToken: string | null;
+  prefill?: Record<string, string>;
 }) {
   const fetcher = useFetcher<CheckoutAnswer>();
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   // Without JavaScript, a failed post or an 'Update' redraws the page with what was typed.
-  const posted = pageAnswer?.values ?? {};
+  const posted = pageAnswer?.values ?? prefill ?? {};
   const initialMode: StudentMode = posted[FIELD.studentMode] === "others" ? "others" : "self";
   // The inputs are uncontrolled: the form holds what the visitor typed and chose, and the state
   // below only follows it (for the student blocks and the summary), so hydration never resets it.
@@ -304,6 +320,7 @@ function CheckoutForm({
     >
       {hydrated ? <input type="hidden" name={FIELD.enhanced} value="1" /> : null}
       {course.date ? <input type="hidden" name={COURSE_DATE_FIELD} value={course.date.id} /> : null}
+      {offerToken ? <input type="hidden" name={OFFER_FIELD} value={offerToken} /> : null}
       <SubmissionKeyField />
       <HoneypotField />
       <div className="grid gap-6">
@@ -347,6 +364,34 @@ function CheckoutForm({
 function pendingIntent(formData: FormData | undefined): CheckoutIntent | null {
   const intent = formData?.get(FIELD.intent);
   return intent === "card" || intent === "invoice" || intent === "update" ? intent : null;
+}
+
+/** The checkout's starting values from a waiting list offer (uncontrolled defaults). */
+function offerPrefill(offer: Extract<CheckoutOffer, { kind: "open" }>): Record<string, string> {
+  return {
+    [FIELD.firstName]: offer.firstName,
+    [FIELD.lastName]: offer.lastName,
+    [FIELD.email]: offer.email,
+    [FIELD.company]: offer.organisation ?? "",
+    [FIELD.studentMode]: offer.places > 1 ? "others" : "self",
+    [FIELD.quantity]: String(offer.places),
+  };
+}
+
+/** What a waiting list offer's link says on the checkout: held until when, or no longer open. */
+function OfferNotice({ offer }: { offer: CheckoutOffer }) {
+  return offer.kind === "open" ? (
+    <p role="status" className="mt-4 rounded-md border border-success/60 bg-success/10 p-4 text-sm">
+      {offer.places === 1 ? "Your place is" : `Your ${offer.places} places are`} held for you until{" "}
+      <time dateTime={offer.expiresAt}>{formatUkDateTime(offer.expiresAt)}</time>. We have filled in
+      the details you gave us for the waiting list.
+    </p>
+  ) : (
+    <p role="status" className="mt-4 rounded-md border border-border bg-muted p-4 text-sm">
+      This waiting list offer is no longer open (it has expired, or been used). You can still book
+      any places left.
+    </p>
+  );
 }
 
 export const ErrorBoundary = CheckoutErrorBoundary;

@@ -114,6 +114,7 @@ function PersonalDataView({
     ["Orders as buyer", data.orders.length],
     ["Student places on other orders", data.studentRecords.length],
     ["Newsletter subscriptions", data.subscriptions.length],
+    ["Waiting list entries", data.waitingList.length],
     ["Stored e-mails", data.emails.length],
     ["History records (audit log, order notes)", data.records.length],
   ];
@@ -235,6 +236,19 @@ function PersonalDataView({
             s.source ?? "—",
             s.isActive ? "Active" : "Inactive",
             s.consentAt ? formatDateTime(s.consentAt) : "—",
+          ])}
+        />
+      ) : null}
+      {data.waitingList.length ? (
+        <ResultTable
+          caption="Waiting list entries"
+          head={["Joined", "Course", "Date", "Places", "State"]}
+          rows={data.waitingList.map((w) => [
+            formatDateTime(w.createdAt),
+            w.courseTitle ?? "—",
+            w.dateStartsAt ? formatDateTime(w.dateStartsAt) : "Next date",
+            String(w.places),
+            w.state,
           ])}
         />
       ) : null}
