@@ -18,6 +18,6 @@ await withDatabase(async () => {
   const moved = await moveLocalMedia(localDir, s3MediaStorage(config.media));
   return (
     `Moved ${moved.files} ${moved.files === 1 ? "file" : "files"} from ${localDir} to ${config.media.publicUrl}; ` +
-    `updated ${moved.thumbnails} course thumbnails, ${moved.logos} partner logos and the content of ${moved.contents} courses.`
+    `updated ${moved.thumbnails} course thumbnails, ${moved.logos} partner logos, ${moved.photos} trainer photos and the content of ${moved.contents} courses.`
   );
 });

@@ -72,12 +72,14 @@ export function detectImageType(bytes: Uint8Array): ImageType | null {
 const ACCEPTED: Record<MediaFolder, readonly ImageType[]> = {
   thumbnails: [PNG, GIF, JPEG, BMP, ICO, WEBP],
   logos: [PNG, GIF, JPEG, BMP, ICO, WEBP],
+  photos: [PNG, GIF, JPEG, BMP, ICO, WEBP],
   content: [PNG, GIF, JPEG, BMP, ICO],
 };
 
 const PREFIX: Record<MediaFolder, string> = {
   thumbnails: "course",
   logos: "partner",
+  photos: "trainer",
   content: "content",
 };
 

@@ -39,7 +39,8 @@ export function localMediaStorage(dir: string): MediaStorage {
   };
 }
 
-const SERVED_PATH = /^\/(?:thumbnails|logos|content)\/[a-z0-9][a-z0-9_-]{0,150}\.[a-z0-9]{1,8}$/;
+const SERVED_PATH =
+  /^\/(?:thumbnails|logos|photos|content)\/[a-z0-9][a-z0-9_-]{0,150}\.[a-z0-9]{1,8}$/;
 
 /**
  * Serves the media folder (mount at /media). File names never change content, so they are

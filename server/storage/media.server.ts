@@ -4,7 +4,7 @@
  * picks one).
  */
 
-export const MEDIA_FOLDERS = ["thumbnails", "logos", "content"] as const;
+export const MEDIA_FOLDERS = ["thumbnails", "logos", "photos", "content"] as const;
 
 /** Where the local store's files are served: `/media/<folder>/<name>`. */
 export const LOCAL_MEDIA_URL_PREFIX = "/media/";

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { eq, like, sql } from "drizzle-orm";
 import { db } from "../db/client.server.ts";
-import { coursePartners, courses } from "../db/schema.ts";
+import { coursePartners, courses, trainers } from "../db/schema.ts";
 import {
   LOCAL_MEDIA_URL_PREFIX,
   MEDIA_FOLDERS,
@@ -14,7 +14,7 @@ import {
  * Moving uploaded images from the local disk (DATA_DIR/media) to another store — an S3-compatible
  * bucket, for several instances (`npm run media:to-s3`): every file is put into the store under
  * its own folder and name, then every place the site points at it — course thumbnails, partner
- * logos, pictures in course content — is pointed at its new address, in one transaction. The local
+ * logos, trainer photos, pictures in course content — is pointed at its new address, in one transaction. The local
  * files stay, so the move can be checked (and run again: nothing points at them any more).
  */
 
@@ -32,6 +32,7 @@ export interface MediaMove {
   files: number;
   thumbnails: number;
   logos: number;
+  photos: number;
   contents: number;
 }
 
@@ -57,7 +58,7 @@ export async function moveLocalMedia(localDir: string, target: MediaStorage): Pr
       moved.set(`${LOCAL_MEDIA_URL_PREFIX}${key}`, url);
     }
   }
-  const counts: MediaMove = { files: moved.size, thumbnails: 0, logos: 0, contents: 0 };
+  const counts: MediaMove = { files: moved.size, thumbnails: 0, logos: 0, photos: 0, contents: 0 };
   await db().transaction(async (tx) => {
     for (const [from, to] of moved) {
       counts.thumbnails += (
@@ -73,6 +74,13 @@ export async function moveLocalMedia(localDir: string, target: MediaStorage): Pr
           .set({ logoUrl: to })
           .where(eq(coursePartners.logoUrl, from))
           .returning({ id: coursePartners.id })
+      ).length;
+      counts.photos += (
+        await tx
+          .update(trainers)
+          .set({ photoUrl: to })
+          .where(eq(trainers.photoUrl, from))
+          .returning({ id: trainers.id })
       ).length;
       // A picture in content is `src="/media/content/<name>"`: the quote marks keep a name from
       // matching the start of a longer one.

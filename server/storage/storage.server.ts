@@ -2,8 +2,8 @@ import { config } from "../config.server.ts";
 import type { MediaStorage } from "./media.server.ts";
 
 /**
- * Where uploaded images live (decision 0006: one bucket, folders thumbnails/ and logos/; the
- * editor's pictures go to content/). The rows store the public URL `put` returns. Two
+ * Where uploaded images live (decision 0006: one bucket, folders thumbnails/ and logos/, trainers'
+ * photos/; the editor's pictures go to content/). The rows store the public URL `put` returns. Two
  * implementations: local disk under DATA_DIR/media served at /media/*, or an S3-compatible bucket.
  */
 

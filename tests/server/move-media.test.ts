@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { coursePartners, courses } from "#server/db/schema.ts";
+import { coursePartners, courses, trainers } from "#server/db/schema.ts";
 import type { MediaFolder, MediaStorage } from "#server/storage/media.server.ts";
 import { moveLocalMedia } from "#server/storage/move-media.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
@@ -10,7 +10,7 @@ import { insertCourse } from "#tests/support/factories.ts";
 
 /**
  * `npm run media:to-s3` (server/storage/move-media.server.ts): every uploaded file goes to the
- * bucket, and thumbnails, logos and pictures in content point there afterwards. The bucket is
+ * bucket, and thumbnails, logos, trainer photos and pictures in content point there afterwards. The bucket is
  * stood in for by a store that keeps what it is given (S3 itself is the network's edge).
  */
 const database = useFreshDatabase();
@@ -32,11 +32,12 @@ function bucket() {
 }
 
 describe("moving local media to a bucket", () => {
-  it("puts every file there and points thumbnails, logos and content at it", async () => {
+  it("puts every file there and points thumbnails, logos, photos and content at it", async () => {
     localDir = mkdtempSync(path.join(tmpdir(), "nw-media-move-"));
     for (const [folder, name] of [
       ["thumbnails", "course-1.png"],
       ["logos", "partner-1.svg"],
+      ["photos", "trainer-1.jpg"],
       ["content", "figure-1.webp"],
       ["content", "figure-10.webp"],
     ] as const) {
@@ -48,6 +49,7 @@ describe("moving local media to a bucket", () => {
       .insert(coursePartners)
       .values({ name: "Cifas", logoUrl: "/media/logos/partner-1.svg" })
       .returning();
+    await db.insert(trainers).values({ name: "Ada", photoUrl: "/media/photos/trainer-1.jpg" });
     const course = await insertCourse({
       slug: "with-media",
       thumbnailUrl: "/media/thumbnails/course-1.png",
@@ -57,11 +59,12 @@ describe("moving local media to a bucket", () => {
 
     const { store, objects } = bucket();
     const moved = await moveLocalMedia(localDir, store);
-    expect(moved).toEqual({ files: 4, thumbnails: 1, logos: 1, contents: 2 });
+    expect(moved).toEqual({ files: 5, thumbnails: 1, logos: 1, photos: 1, contents: 2 });
     expect([...objects.keys()].sort()).toEqual([
       "content/figure-1.webp",
       "content/figure-10.webp",
       "logos/partner-1.svg",
+      "photos/trainer-1.jpg",
       "thumbnails/course-1.png",
     ]);
     expect(objects.get("logos/partner-1.svg")!.contentType).toBe("image/svg+xml");
@@ -78,11 +81,14 @@ describe("moving local media to a bucket", () => {
     const [logo] = await db.select().from(coursePartners);
     expect(logo!.id).toBe(partner!.id);
     expect(logo!.logoUrl).toBe("https://media.example.com/logos/partner-1.svg");
+    const [trainer] = await db.select().from(trainers);
+    expect(trainer!.photoUrl).toBe("https://media.example.com/photos/trainer-1.jpg");
     // Run again: nothing points at the local files any more.
     expect(await moveLocalMedia(localDir, store)).toEqual({
-      files: 4,
+      files: 5,
       thumbnails: 0,
       logos: 0,
+      photos: 0,
       contents: 0,
     });
   });
