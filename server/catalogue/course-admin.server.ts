@@ -1,12 +1,16 @@
-import { desc, eq, sql } from "drizzle-orm";
-import type { AdminCourse, CourseFormValues } from "#app/lib/catalogue/course-form.ts";
+import { asc, desc, eq, sql } from "drizzle-orm";
+import {
+  TRAINERS_INVALID,
+  type AdminCourse,
+  type CourseFormValues,
+} from "#app/lib/catalogue/course-form.ts";
 import { isSlugVariant, slugify } from "#app/lib/catalogue/slug.ts";
 import { auditSnapshot, changedFields, recordAudit, type AuditActor } from "../audit.server.ts";
 import { catalogueChanged, InvalidInputError, writeWithUniqueSlug } from "./write.server.ts";
 import { courseDetailColumns } from "./courses.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
 import { isForeignKeyViolation } from "../db/errors.server.ts";
-import { categories, coursePartners, courses } from "../db/schema.ts";
+import { categories, coursePartners, courses, courseTrainers } from "../db/schema.ts";
 import { sanitizeCourseHtml } from "../html.server.ts";
 import { discardImage, storeImage } from "../uploads.server.ts";
 
@@ -16,7 +20,7 @@ export { onCatalogueChange } from "./write.server.ts";
  * Courses as the admin maintains them (docs/rules.md, Catalogue and courses). Content HTML is
  * sanitised here, on save, with the same allow-list the public pages apply when rendering. A
  * thumbnail is stored in thumbnails/; replacing or removing it, or deleting the course, deletes
- * the old file.
+ * the old file. The course's trainers are saved with it, in the order chosen, in its transaction.
  */
 
 export const COURSE_SLUG_TAKEN = "Another course already uses this slug";
@@ -42,6 +46,10 @@ const adminColumns = {
   partnerId: courses.partnerId,
   partnerName: coursePartners.name,
   externalLink: courses.externalLink,
+  // The trainers in their order, in the same query (no query per course).
+  trainerIds: sql<string[]>`(select coalesce(json_agg(${courseTrainers.trainerId}
+    order by ${courseTrainers.position}), '[]'::json) from ${courseTrainers}
+    where ${courseTrainers.courseId} = ${courses.id})`,
   createdAt: courses.createdAt,
   updatedAt: courses.updatedAt,
 };
@@ -69,6 +77,8 @@ export async function getAdminCourse(id: string): Promise<AdminCourse | null> {
 }
 
 type CourseRow = typeof courses.$inferSelect;
+/** A course as the audit log sees it: its row and its trainers in order. */
+type CourseAuditRow = CourseRow & { trainerIds: string[] };
 
 /**
  * What the audit log records of a course: its fields as the admin sets them (a status change or
@@ -90,14 +100,20 @@ const COURSE_AUDIT_FIELDS = [
   "shortDescription",
   "description",
   "content",
-] as const satisfies readonly (keyof CourseRow)[];
+  "audience",
+  "learningOutcomes",
+  "prerequisites",
+  "formatDetails",
+  "cpdHours",
+  "trainerIds",
+] as const satisfies readonly (keyof CourseAuditRow)[];
 
 async function auditCourse(
   tx: Transaction,
   actor: AuditActor,
   action: "create" | "update" | "delete",
-  before: CourseRow | null,
-  after: CourseRow | null,
+  before: CourseAuditRow | null,
+  after: CourseAuditRow | null,
 ): Promise<void> {
   const course = (after ?? before)!;
   const entry = {
@@ -144,7 +160,32 @@ function columns(values: CourseFormValues) {
     categoryId: values.category_id,
     partnerId: values.partner_id,
     externalLink: values.external_link,
+    audience: values.audience,
+    learningOutcomes: values.learning_outcomes,
+    prerequisites: values.prerequisites,
+    formatDetails: values.format_details,
+    cpdHours: values.cpd_hours,
   };
+}
+
+/** A course's trainers, in order. */
+async function trainerIdsOf(tx: Transaction, courseId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ trainerId: courseTrainers.trainerId })
+    .from(courseTrainers)
+    .where(eq(courseTrainers.courseId, courseId))
+    .orderBy(asc(courseTrainers.position));
+  return rows.map((r) => r.trainerId);
+}
+
+/** Replaces a course's trainers with `ids`, in that order. */
+async function setTrainers(tx: Transaction, courseId: string, ids: string[]): Promise<void> {
+  await tx.delete(courseTrainers).where(eq(courseTrainers.courseId, courseId));
+  if (ids.length === 0) return;
+  await tx
+    .insert(courseTrainers)
+    .values(ids.map((trainerId, position) => ({ courseId, trainerId, position })))
+    .catch(explainForeignKey);
 }
 
 /** A category or partner deleted while the form was open: the admin picks again. */
@@ -154,6 +195,10 @@ function explainForeignKey(error: unknown): never {
   }
   if (isForeignKeyViolation(error, "courses_partner_id_course_partners_id_fk")) {
     throw new InvalidInputError({ partner_id: PARTNER_GONE });
+  }
+  // A trainer deleted while the form was open.
+  if (isForeignKeyViolation(error, "course_trainers_trainer_id_trainers_id_fk")) {
+    throw new InvalidInputError({ trainer_ids: TRAINERS_INVALID });
   }
   throw error;
 }
@@ -181,7 +226,11 @@ export async function createCourse(
             .values({ ...columns(values), slug: free, thumbnailUrl })
             .returning()
             .catch(explainForeignKey);
-          await auditCourse(tx, actor, "create", null, created!);
+          await setTrainers(tx, created!.id, values.trainer_ids);
+          await auditCourse(tx, actor, "create", null, {
+            ...created!,
+            trainerIds: values.trainer_ids,
+          });
           return created!.id;
         }),
     });
@@ -228,13 +277,21 @@ export async function updateCourse(
           // The row as it was, locked: the audit row's "before" is what this update replaced.
           const [before] = await tx.select().from(courses).where(eq(courses.id, id)).for("update");
           if (!before) return false;
+          const trainersBefore = await trainerIdsOf(tx, id);
           const [updated] = await tx
             .update(courses)
             .set({ ...columns(values), slug: free, thumbnailUrl, updatedAt: new Date() })
             .where(eq(courses.id, id))
             .returning()
             .catch(explainForeignKey);
-          await auditCourse(tx, actor, "update", before, updated!);
+          await setTrainers(tx, id, values.trainer_ids);
+          await auditCourse(
+            tx,
+            actor,
+            "update",
+            { ...before, trainerIds: trainersBefore },
+            { ...updated!, trainerIds: values.trainer_ids },
+          );
           return true;
         }),
     });
@@ -256,8 +313,9 @@ export async function updateCourse(
 /** Deletes a course and its thumbnail file. False when it did not exist. */
 export async function deleteCourse(id: string, actor: AuditActor): Promise<boolean> {
   const deleted = await db().transaction(async (tx) => {
+    const trainerIds = await trainerIdsOf(tx, id);
     const [row] = await tx.delete(courses).where(eq(courses.id, id)).returning();
-    if (row) await auditCourse(tx, actor, "delete", row, null);
+    if (row) await auditCourse(tx, actor, "delete", { ...row, trainerIds }, null);
     return row;
   });
   if (!deleted) return false;

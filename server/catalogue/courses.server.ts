@@ -153,6 +153,11 @@ export const courseDetailColumns = {
   thumbnailUrl: courses.thumbnailUrl,
   price: courses.price,
   durationHours: courses.durationHours,
+  audience: courses.audience,
+  learningOutcomes: courses.learningOutcomes,
+  prerequisites: courses.prerequisites,
+  formatDetails: courses.formatDetails,
+  cpdHours: courses.cpdHours,
 };
 
 export type PublishedCourseLookup =

@@ -23,6 +23,11 @@ export interface CatalogueFormSpec<Values> {
   schema: $ZodType<Values, unknown>;
   /** The form's image input, where an upload refusal is shown. */
   imageField?: string;
+  /**
+   * Fields a refused save sends back as typed, for a screen whose form also works without
+   * JavaScript (the page shows them again); the others' dialogs keep what was typed themselves.
+   */
+  keepTyped?: readonly string[];
   messages: {
     created: string;
     updated: string;
@@ -69,7 +74,12 @@ export function catalogueForm<Values>(actor: AuditActor, spec: CatalogueFormSpec
         return refuse(500, messages.deleteFailed);
       }
     },
-    save: async (form: FormData, refuse: Refuse) => {
+    save: async (form: FormData, screenRefuse: Refuse) => {
+      const keep = spec.keepTyped;
+      const refuse: Refuse = keep
+        ? (status, message = messages.saveFailed, fieldErrors) =>
+            failure(status, { form: "save", formData: form, names: keep, message, fieldErrors })
+        : screenRefuse;
       const id = postedId(form);
       if (id === null) return refuse(400);
       return withSchema(

@@ -8,6 +8,8 @@ import * as newsletterModule from "#app/routes/admin/newsletter-subscriptions.ts
 import * as partnersModule from "#app/routes/admin/partners.tsx";
 import * as datesModule from "#app/routes/admin/dates.tsx";
 import * as paymentsModule from "#app/routes/admin/payments.tsx";
+import * as trainersModule from "#app/routes/admin/trainers.tsx";
+import * as aboutModule from "#app/routes/admin/about.tsx";
 import { config } from "#server/config.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
@@ -20,6 +22,8 @@ const newsletterRoute = throughAdminLayout(newsletterModule);
 const partnersRoute = throughAdminLayout(partnersModule);
 const datesRoute = throughAdminLayout(datesModule);
 const paymentsRoute = throughAdminLayout(paymentsModule);
+const trainersRoute = throughAdminLayout(trainersModule);
+const aboutRoute = throughAdminLayout(aboutModule);
 
 /**
  * A screen whose list cannot be read throws from its loader (no empty list with a flag); the
@@ -41,6 +45,8 @@ const screens = [
   ["/admin/categories", categoriesRoute, "categories", "Failed to fetch categories"],
   ["/admin/partners", partnersRoute, "course_partners", "Failed to fetch partners"],
   ["/admin/dates", datesRoute, "course_dates", "Failed to load dates"],
+  ["/admin/trainers", trainersRoute, "trainers", "Failed to fetch trainers"],
+  ["/admin/about", aboutRoute, "about_profile", "Failed to load the About page"],
 ] as const;
 
 describe("admin screens that cannot read their list", () => {

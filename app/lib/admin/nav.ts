@@ -10,6 +10,8 @@ export const ADMIN_NAV = [
   { to: "/admin/payments", label: "Payments" },
   { to: "/admin/newsletter-subscriptions", label: "Newsletter" },
   { to: "/admin/partners", label: "Partners" },
+  { to: "/admin/trainers", label: "Trainers" },
+  { to: "/admin/about", label: "About Page" },
 ] as const;
 
 /**
@@ -43,6 +45,8 @@ export const LOAD_FAILED_MESSAGES: Partial<Record<AdminNavPath, string>> = {
   "/admin/dates": "Failed to load dates",
   "/admin/categories": "Failed to fetch categories",
   "/admin/partners": "Failed to fetch partners",
+  "/admin/trainers": "Failed to fetch trainers",
+  "/admin/about": "Failed to load the About page",
 };
 
 /** The sidebar's entry for a path, if it is one. */

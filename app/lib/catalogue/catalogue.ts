@@ -58,6 +58,13 @@ export interface PublishedCourse {
   thumbnailUrl: string | null;
   price: string | null;
   durationHours: number | null;
+  /* What a buyer decides from: plain text, shown when filled. */
+  audience: string | null;
+  learningOutcomes: string | null;
+  prerequisites: string | null;
+  formatDetails: string | null;
+  /** numeric(4,1) as text, e.g. '7.5'. */
+  cpdHours: string | null;
   externalLink: string | null;
   categoryName: string | null;
   partner: CoursePartner | null;

@@ -44,6 +44,16 @@ export const TITLE_REQUIRED = "Please enter a title";
 export const PRICE_INVALID = "Please enter a price of 0 or more, with at most 2 decimal places";
 export const DURATION_INVALID = "Please enter the duration as a whole number of hours";
 export const SLUG_INVALID = "Please use letters, numbers and hyphens only";
+export const CPD_HOURS_INVALID =
+  "Please enter CPD hours from 0 to 99.9, with at most 1 decimal place";
+export const TRAINERS_INVALID = "Please choose each trainer from the list, once";
+
+/** numeric(4,1): up to 99.9 CPD hours. */
+export const MAX_CPD_HOURS = 99.9;
+/** How many trainers a course names (the form offers this many choices). */
+export const MAX_COURSE_TRAINERS = 4;
+/** Each of the buyer's sections (who should attend, outcomes, prerequisites, format). */
+export const MAX_DETAIL_LENGTH = 4000;
 
 /** Price: empty → null (shown as 'Free'); otherwise ≥ 0 in steps of 0.01, stored as '12.50'. */
 const price = z.pipe(
@@ -66,6 +76,44 @@ const durationHours = z.pipe(
   ),
   z.transform((v: string) => (v === "" ? null : Number(v))),
 );
+
+/** CPD hours: empty → null; otherwise 0–99.9 in steps of 0.1, stored as '7.5'. */
+const cpdHours = z.pipe(
+  trimmedText().check(
+    z.refine(
+      (v) => v === "" || (/^\d{1,2}(?:\.\d)?$/.test(v) && Number(v) <= MAX_CPD_HOURS),
+      CPD_HOURS_INVALID,
+    ),
+  ),
+  z.transform((v: string) => (v === "" ? null : Number(v).toFixed(1))),
+);
+
+/**
+ * The course's trainers in the order chosen (`trainer_ids[0]`, `trainer_ids[1]`, …): empty
+ * choices dropped, each a trainer id, none twice, at most MAX_COURSE_TRAINERS.
+ */
+const uuid = z.uuid();
+const trainerIds = z
+  .pipe(
+    z.pipe(
+      z.optional(z.union([z.array(z.optional(z.string())), z.string()])),
+      z.transform((v: (string | undefined)[] | string | undefined) =>
+        (Array.isArray(v) ? v : v === undefined ? [] : [v])
+          .map((id) => (id ?? "").trim().toLowerCase())
+          .filter((id) => id !== "" && id !== "none"),
+      ),
+    ),
+    z.array(z.string()),
+  )
+  .check(
+    z.refine(
+      (ids) =>
+        ids.length <= MAX_COURSE_TRAINERS &&
+        new Set(ids).size === ids.length &&
+        ids.every((id) => z.safeParse(uuid, id).success),
+      TRAINERS_INVALID,
+    ),
+  );
 
 /**
  * Slug: optional (generated from the title when empty). What is typed is kept as typed, apart
@@ -123,6 +171,12 @@ export const courseFormSchema = z.object({
   featured: checkbox,
   thumbnail: optionalImage,
   remove_thumbnail: checkbox,
+  audience: optionalText(MAX_DETAIL_LENGTH),
+  learning_outcomes: optionalText(MAX_DETAIL_LENGTH),
+  prerequisites: optionalText(MAX_DETAIL_LENGTH),
+  format_details: optionalText(MAX_DETAIL_LENGTH),
+  cpd_hours: cpdHours,
+  trainer_ids: trainerIds,
 });
 
 export type CourseFormInput = z.input<typeof courseFormSchema>;
@@ -148,6 +202,14 @@ export interface AdminCourse {
   partnerId: string | null;
   partnerName: string | null;
   externalLink: string | null;
+  audience: string | null;
+  learningOutcomes: string | null;
+  prerequisites: string | null;
+  formatDetails: string | null;
+  /** numeric(4,1) as text, e.g. '7.5'. */
+  cpdHours: string | null;
+  /** The course's trainers, in the order the page shows them. */
+  trainerIds: string[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -2,6 +2,7 @@ import { ExternalLink, FolderTree, Handshake, Star } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/courses";
 import { RichTextEditor, richTextEditorLinks } from "#app/components/admin/rich-text-editor.tsx";
+import { CourseBuyerFields } from "#app/components/admin/catalogue/course-buyer-fields.tsx";
 import {
   formatAdminDate,
   CatalogueCard,
@@ -46,6 +47,7 @@ import {
   updateCourse,
 } from "#server/catalogue/course-admin.server.ts";
 import { listPartnerOptions } from "#server/catalogue/partners.server.ts";
+import { listTrainerOptions } from "#server/catalogue/trainers.server.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 export const links: Route.LinksFunction = () => richTextEditorLinks();
@@ -53,12 +55,13 @@ export const links: Route.LinksFunction = () => richTextEditorLinks();
 export const meta: Route.MetaFunction = () => adminMeta("Courses");
 
 export async function loader() {
-  const [courses, categories, partners] = await Promise.all([
+  const [courses, categories, partners, trainers] = await Promise.all([
     listAdminCourses(),
     listCategoryOptions(),
     listPartnerOptions(),
+    listTrainerOptions(),
   ]);
-  return { courses, categories, partners };
+  return { courses, categories, partners, trainers };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -92,7 +95,7 @@ const STATUS_BADGE: Record<CourseStatus, BadgeVariant> = {
 type Option = { id: string; name: string };
 
 export default function AdminCourses({ loaderData }: Route.ComponentProps) {
-  const { courses, categories, partners } = loaderData;
+  const { courses, categories, partners, trainers } = loaderData;
   return (
     <CataloguePage
       noun="Course"
@@ -153,6 +156,7 @@ export default function AdminCourses({ loaderData }: Route.ComponentProps) {
           course={course}
           categories={categories}
           partners={partners}
+          trainers={trainers}
           onSaved={onSaved}
         />
       )}
@@ -232,11 +236,13 @@ function CourseFormDialog({
   course,
   categories,
   partners,
+  trainers,
   onSaved,
 }: {
   course: AdminCourse | null;
   categories: Option[];
   partners: Option[];
+  trainers: Option[];
   onSaved: () => void;
 }) {
   const form = useCatalogueForm({
@@ -309,6 +315,7 @@ function CourseFormDialog({
           </p>
         ) : null}
       </div>
+      <CourseBuyerFields form={form} course={course} trainers={trainers} />
       <ImageInput
         name="thumbnail"
         removeName="remove_thumbnail"
