@@ -27,6 +27,7 @@ export default [
     ...prefix("courses", [
       route(":slug", "routes/courses/course.tsx"),
       route(":slug/checkout", "routes/courses/checkout.tsx"),
+      route(":slug/waiting-list", "routes/courses/waiting-list.tsx"),
       route(":slug/success", "routes/courses/success.tsx"),
       route(":slug/canceled", "routes/courses/canceled.tsx"),
       // a course's generated artwork, for its card and page (SVG) and its Open Graph card (PNG)
@@ -69,8 +70,11 @@ export default [
       route("newsletter-subscriptions", "routes/admin/newsletter-subscriptions.tsx"),
       route("courses", "routes/admin/courses.tsx"),
       route("dates", "routes/admin/dates.tsx"),
+      route("dates/:dateId/waiting-list", "routes/admin/date-waiting-list.tsx"),
       route("categories", "routes/admin/categories.tsx"),
       route("partners", "routes/admin/partners.tsx"),
+      route("trainers", "routes/admin/trainers.tsx"),
+      route("about", "routes/admin/about.tsx"),
       route("account", "routes/admin/account.tsx"),
       route("staff", "routes/admin/staff.tsx"),
       route("audit", "routes/admin/audit.tsx"),

@@ -87,6 +87,13 @@ const schema = z.object({
     .min(0)
     .max(1200)
     .default(24),
+  // A waiting list's offer holds its places for this many hours (decision 0034).
+  WAITING_LIST_OFFER_HOURS: z.coerce
+    .number({ message: "must be a whole number of hours" })
+    .int()
+    .min(1)
+    .max(24 * 14)
+    .default(24),
   BETTER_AUTH_SECRET: optionalString.pipe(
     z
       .string()
@@ -175,6 +182,19 @@ const schema = z.object({
     .min(0)
     .max(3650)
     .default(180),
+  // Course dates (decision 0033): booked students are reminded this many days before a date
+  // starts, one reminder per number (comma-separated, e.g. 7,1); 0 sends no reminders.
+  DATE_REMINDER_DAYS: optionalString
+    .transform((v) => (v ?? "7,1").split(",").map((s) => s.trim()))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^\d{1,2}$/, "must be whole numbers of days separated by commas, e.g. 7,1")
+          .transform(Number),
+      ),
+    )
+    .transform((days) => [...new Set(days.filter((d) => d > 0))].sort((a, b) => b - a)),
   // /metrics (Prometheus): served only to a bearer of this token; unset, there is no such page.
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // On SIGTERM: how long /readyz fails while requests are still served (for a load balancer to
@@ -285,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     adminSessionMaxSeconds: Math.round(e.ADMIN_SESSION_MAX_DAYS * 86400),
     signInLockout: { attempts: e.SIGN_IN_LOCKOUT_ATTEMPTS, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
     inquiryRetentionMonths: e.INQUIRY_RETENTION_MONTHS,
+    waitingListOfferHours: e.WAITING_LIST_OFFER_HOURS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailReplyTo: e.MAIL_REPLY_TO ?? (e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS[0]! : e.ADMIN_EMAIL),
@@ -305,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     metricsToken: e.METRICS_TOKEN,
     signInLogRetentionDays: e.SIGN_IN_LOG_RETENTION_DAYS,
     emailBodyRetentionDays: e.EMAIL_BODY_RETENTION_DAYS,
+    dateReminderDays: e.DATE_REMINDER_DAYS,
     buildDir: path.resolve(e.BUILD_DIR),
     seedDemoContent: e.SEED_DEMO_CONTENT,
     logLevel: e.LOG_LEVEL,

@@ -20,11 +20,16 @@ import { courseDates, courses, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { holdsPlaces, placesTaken } from "./course-dates.server.ts";
 import { catalogueChanged } from "./write.server.ts";
+import { announceNewDate, offerFreedPlacesAfter } from "./waiting-list.server.ts";
+import { nudgeOutbox } from "../email/worker.server.ts";
 import {
   cancelDateBookings,
   moveDateBookings,
   type CancelledBookings,
 } from "./date-bookings.server.ts";
+import { queueEmails } from "../email/outbox.server.ts";
+import { renderDateCancelled, renderDateUpdated } from "../email/templates/course-date.server.ts";
+import { attendeeEmail, dateAttendees, dateChangedEmails } from "./date-invitations.server.ts";
 
 /**
  * Course dates as the admin maintains them (decision 0033; docs/rules.md, Catalogue and courses): the
@@ -74,12 +79,15 @@ export async function listAdminDates(options: {
   upcoming: boolean;
   courseId?: string | null;
   now?: Date;
+  /** Only these dates (one page of the screen). */
+  ids?: string[];
 }): Promise<AdminCourseDate[]> {
   const now = options.now ?? new Date();
   const listed = and(
     eq(courseDates.state, "scheduled"),
     options.upcoming ? gt(courseDates.startsAt, now) : undefined,
     options.courseId ? eq(courseDates.courseId, options.courseId) : undefined,
+    options.ids ? inArray(courseDates.id, options.ids) : undefined,
   );
   const rows = await db()
     .select({ ...getTableColumns(courseDates), courseTitle: courses.title })
@@ -112,6 +120,65 @@ export async function listAdminDates(options: {
       state: row.state,
     };
   });
+}
+
+/** The fields whose change sends attendees an updated invitation (and raises its SEQUENCE). */
+const INVITATION_FIELDS = [
+  "startsAt",
+  "endsAt",
+  "format",
+  "venueName",
+  "venueAddress",
+  "joiningDetails",
+] as const;
+
+/** Dates per page on the Dates screen. */
+export const DATES_PAGE_SIZE = 50;
+
+/**
+ * One page of the Dates screen: scheduled dates still to start (of one course, or all), soonest
+ * first, with their figures, and how many there are in all.
+ */
+export async function listAdminDatePage(options: {
+  courseId?: string | null;
+  page: number;
+  now?: Date;
+}): Promise<{ dates: AdminCourseDate[]; total: number; page: number; pageCount: number }> {
+  const now = options.now ?? new Date();
+  const listed = and(
+    eq(courseDates.state, "scheduled"),
+    gt(courseDates.startsAt, now),
+    options.courseId ? eq(courseDates.courseId, options.courseId) : undefined,
+  );
+  const page = Math.max(1, Math.trunc(options.page) || 1);
+  const read = (at: number) =>
+    db()
+      .select({ id: courseDates.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(courseDates)
+      .where(listed)
+      .orderBy(asc(courseDates.startsAt), asc(courseDates.id))
+      .limit(DATES_PAGE_SIZE)
+      .offset((at - 1) * DATES_PAGE_SIZE);
+  let rows = await read(page);
+  let shown = page;
+  if (rows.length === 0 && page > 1) {
+    // Past the last page (a date was cancelled meanwhile): the last page there is.
+    const [first] = await read(1);
+    const last = Math.max(1, Math.ceil((first?.total ?? 0) / DATES_PAGE_SIZE));
+    rows = await read(last);
+    shown = last;
+  }
+  const total = rows[0]?.total ?? 0;
+  const ids = new Set(rows.map((r) => r.id));
+  const dates = ids.size
+    ? await listAdminDates({ upcoming: true, courseId: options.courseId, now, ids: [...ids] })
+    : [];
+  return {
+    dates,
+    total,
+    page: shown,
+    pageCount: Math.max(1, Math.ceil(total / DATES_PAGE_SIZE)),
+  };
 }
 
 /**
@@ -251,9 +318,14 @@ export async function createCourseDate(
       summary: summary(title, created!),
       after: auditSnapshot(created!, DATE_AUDIT_FIELDS),
     });
+    // Those who asked to hear of the course's next date get their one e-mail (decision 0034).
+    await announceNewDate(tx, created!);
     return { ok: true, date: created! };
   });
-  if (result.ok) catalogueChanged();
+  if (result.ok) {
+    catalogueChanged();
+    nudgeOutbox();
+  }
   return result;
 }
 
@@ -299,11 +371,22 @@ export async function updateCourseDate(
         fieldErrors: { course_id: COURSE_NOT_FOUND },
       };
     }
+    // Times, place or joining details changed: attendees' calendars must take the new event.
+    const attendeesMustHear = INVITATION_FIELDS.some(
+      (field) => String(before[field] ?? "") !== String(row[field] ?? ""),
+    );
     const [after] = await tx
       .update(courseDates)
-      .set({ ...row, updatedAt: new Date() })
+      .set({
+        ...row,
+        sequence: attendeesMustHear ? before.sequence + 1 : before.sequence,
+        updatedAt: new Date(),
+      })
       .where(eq(courseDates.id, id))
       .returning();
+    if (attendeesMustHear) {
+      await queueEmails(tx, await dateChangedEmails(tx, id, { cancelled: false }));
+    }
     const changes = changedFields(before, after!, DATE_AUDIT_FIELDS);
     if (changes) {
       await recordAudit(tx, actor, {
@@ -316,14 +399,15 @@ export async function updateCourseDate(
     }
     return { ok: true, date: after! };
   });
-  if (result.ok) catalogueChanged();
+  if (result.ok) {
+    catalogueChanged();
+    nudgeOutbox();
+    // A raised capacity frees places: the waiting list is offered them first (decision 0034).
+    await offerFreedPlacesAfter(id);
+  }
   return result;
 }
 
-/**
- * Cancels a scheduled date that has no live bookings (orders holding places). One that still has
- * some is refused and left as it is: its bookings are moved or cancelled first, one by one.
- */
 /**
  * What to do with a date's bookings when it is cancelled (server/catalogue/date-bookings.server.ts):
  * move them to another date of the course, or cancel them (refunds and credit notes). A date with
@@ -360,10 +444,14 @@ export async function cancelCourseDate(
     if (bookings > 0 && !choice) {
       return { ok: false, status: 409, message: cancelRefusedMessage(bookings) };
     }
+    // Who had a place, read before any booking moves: each gets the cancellation for their calendar.
+    const attendees = await dateAttendees(tx, id);
+    let movedTo: { date: DateRow; orderIds: Set<string> } | null = null;
     if (bookings > 0 && choice?.kind === "move") {
       const move = await moveDateBookings(tx, actor, before, choice.toDateId);
       if (!move.ok) return { ok: false, status: 409, message: move.message };
-      moved = move.moved;
+      moved = move.orderIds.length;
+      movedTo = { date: move.to, orderIds: new Set(move.orderIds) };
     }
     const [after] = await tx
       .update(courseDates)
@@ -371,6 +459,28 @@ export async function cancelCourseDate(
       .where(eq(courseDates.id, id))
       .returning();
     const title = (await courseTitle(tx, before.courseId)) ?? "";
+    const letters = attendees.map((a) =>
+      attendeeEmail("course_date_cancelled", title, after!, a, renderDateCancelled, "CANCEL"),
+    );
+    if (movedTo) {
+      // The moved students' invitations to the date they now have a place on.
+      const newcomers = (await dateAttendees(tx, movedTo.date.id)).filter((a) =>
+        movedTo.orderIds.has(a.orderId),
+      );
+      letters.push(
+        ...newcomers.map((a) =>
+          attendeeEmail(
+            "course_date_updated",
+            title,
+            movedTo.date,
+            a,
+            renderDateUpdated,
+            "REQUEST",
+          ),
+        ),
+      );
+    }
+    await queueEmails(tx, letters);
     await recordAudit(tx, actor, {
       action: "course_date.cancel",
       subjectType: COURSE_DATE_SUBJECT,
@@ -388,6 +498,7 @@ export async function cancelCourseDate(
   });
   if (!result.ok) return result;
   catalogueChanged();
+  nudgeOutbox();
   // Cancelled bookings are handled one by one once the date is off sale (a refund is a call to
   // Stripe, outside any transaction).
   const cancelled =

@@ -47,7 +47,7 @@ export async function moveDateBookings(
   actor: AuditActor,
   from: DateRow,
   toDateId: string,
-): Promise<{ ok: true; moved: number; to: DateRow } | MoveRefusal> {
+): Promise<{ ok: true; orderIds: string[]; to: DateRow } | MoveRefusal> {
   if (!isUuid(toDateId) || toDateId === from.id) {
     return { ok: false, message: "Choose another date to move the bookings to" };
   }
@@ -93,7 +93,7 @@ export async function moveDateBookings(
       },
     ]);
   }
-  return { ok: true, moved: moving.length, to };
+  return { ok: true, orderIds: moving.map((o) => o.id), to };
 }
 
 export interface CancelledBookings {

@@ -11,6 +11,8 @@ import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
 import { removeOldSubmissions } from "../forms/submit-once.server.ts";
 import { releaseLapsedHolds } from "../payments/lapsed-holds.server.ts";
+import { deleteEndedEntries, waitingListHousekeeping } from "../catalogue/waiting-list.server.ts";
+import { sendDueReminders } from "../catalogue/date-reminders.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import { ANONYMISED } from "./matching.server.ts";
 import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
@@ -141,9 +143,10 @@ export async function removeExpiredSignInTraces(
 }
 
 /**
- * Empties the bodies of e-mails sent longer ago than `days` (0: never): the outbox keeps who was
- * written to, about what, when and whether it went, not every message's words for ever. The
- * `.eml` copies of the file mailer are the operator's (DATA_DIR/outbox) and stay.
+ * Empties the bodies of e-mails sent longer ago than `days` (0: never), calendar invitations
+ * included: the outbox keeps who was written to, about what, when and whether it went, not every
+ * message's words for ever. The `.eml` copies of the file mailer are the operator's
+ * (DATA_DIR/outbox) and stay.
  */
 export async function pruneSentEmailBodies(
   now: Date = new Date(),
@@ -153,12 +156,16 @@ export async function pruneSentEmailBodies(
   const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
   const pruned = await db()
     .update(emailOutbox)
-    .set({ html: "", text: "" })
+    .set({ html: "", text: "", calendar: null })
     .where(
       orm.and(
         orm.eq(emailOutbox.status, "sent"),
         orm.lt(emailOutbox.sentAt, cutoff),
-        orm.or(orm.ne(emailOutbox.html, ""), orm.ne(emailOutbox.text, "")),
+        orm.or(
+          orm.ne(emailOutbox.html, ""),
+          orm.ne(emailOutbox.text, ""),
+          orm.isNotNull(emailOutbox.calendar),
+        ),
       ),
     )
     .returning({ id: emailOutbox.id });
@@ -194,6 +201,14 @@ async function retentionPass(): Promise<void> {
     const bodies = await pruneSentEmailBodies();
     await removeOldSubmissions();
     await releaseLapsedHolds();
+    // Waiting lists (decision 0034): lapsed offers pass on; ended entries are deleted.
+    const offers = await waitingListHousekeeping();
+    const entries = await deleteEndedEntries();
+    if (offers || entries)
+      log.info({ offers, entries }, "waiting lists: offers passed on, old entries deleted");
+    // Hourly is soon enough for reminders counted in days: each goes within the hour it is due.
+    const reminders = await sendDueReminders();
+    if (reminders) log.info({ emails: reminders }, "course date reminders queued");
     if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
     failures = 0;
     jobSucceeded("retention");

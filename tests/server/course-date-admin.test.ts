@@ -13,6 +13,8 @@ import {
   cancelRefusedMessage,
   COURSE_HAS_BOOKINGS,
   createCourseDate,
+  DATES_PAGE_SIZE,
+  listAdminDatePage,
   listAdminDates,
   updateCourseDate,
 } from "#server/catalogue/course-date-admin.server.ts";
@@ -496,5 +498,38 @@ describe("the /admin/dates route, signed in", () => {
     expect(cancelRefusedMessage(1)).toBe(
       "This date still has a booking. Choose whether to move its booking to another date or cancel it.",
     );
+  });
+});
+
+describe("the Dates screen's pages", () => {
+  it("lists the upcoming dates soonest first, a page at a time; a page past the end shows the last", async () => {
+    const course = await insertCourse();
+    const day = 24 * 3600_000;
+    const count = DATES_PAGE_SIZE + 10;
+    await db()
+      .insert(courseDates)
+      .values(
+        Array.from({ length: count }, (_, i) => {
+          const startsAt = new Date(Date.now() + (i + 1) * day);
+          return {
+            courseId: course.id,
+            startsAt,
+            endsAt: new Date(startsAt.getTime() + 3600_000),
+            format: "online" as const,
+            capacity: 10,
+            bookingClosesAt: startsAt,
+          };
+        }),
+      );
+    const first = await listAdminDatePage({ page: 1 });
+    expect(first).toMatchObject({ total: count, page: 1, pageCount: 2 });
+    expect(first.dates).toHaveLength(DATES_PAGE_SIZE);
+    const starts = first.dates.map((d) => d.startsAt);
+    expect([...starts].sort()).toEqual(starts);
+    const second = await listAdminDatePage({ page: 2 });
+    expect(second.dates).toHaveLength(10);
+    expect(second.dates[0]!.startsAt > first.dates.at(-1)!.startsAt).toBe(true);
+    expect(await listAdminDatePage({ page: 9 })).toMatchObject({ page: 2, pageCount: 2 });
+    expect((await listAdminDatePage({ page: 1, courseId: course.id })).total).toBe(count);
   });
 });

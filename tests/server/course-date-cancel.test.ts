@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { courseDateFormSchema, toUkWallTime } from "#app/lib/catalogue/course-date-form.ts";
+import { parseForm } from "#app/lib/forms.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
-import { cancelCourseDate } from "#server/catalogue/course-date-admin.server.ts";
+import { cancelCourseDate, updateCourseDate } from "#server/catalogue/course-date-admin.server.ts";
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
 import { courseDates, emailOutbox, orderEvents, orders } from "#server/db/schema.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
@@ -9,7 +11,7 @@ import { submitCheckout } from "#server/payments/checkout.server.ts";
 import { verifyCheckoutReturn } from "#server/payments/stripe.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { insertCourseDate } from "#tests/support/factories.ts";
-import { ADMIN, checkoutForm, insertCourse, orderRow } from "#tests/support/orders.ts";
+import { ADMIN, checkoutForm, formData, insertCourse, orderRow } from "#tests/support/orders.ts";
 
 /**
  * Cancelling a date that has bookings (decision 0033): staff move them to another date of the
@@ -102,6 +104,22 @@ describe("cancelling a date with bookings", () => {
       expect(told).toHaveLength(1);
       expect(told[0]!.text).toContain(orderReference(id));
     }
+    // The invoice buyer (their own student) gets the old date's cancellation and the new date's
+    // invitation for their calendar; the open card checkout's buyer is not booked yet.
+    const letters = await database()
+      .db.select({ kind: emailOutbox.kind, calendar: emailOutbox.calendar })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, "buyer1@example.com"));
+    const byKind = new Map(letters.map((l) => [l.kind, l.calendar]));
+    expect(byKind.get("course_date_cancelled")).toContain("METHOD:CANCEL");
+    expect(byKind.get("course_date_cancelled")).toContain(`UID:${from.id}-`);
+    expect(byKind.get("course_date_updated")).toContain("METHOD:REQUEST");
+    expect(byKind.get("course_date_updated")).toContain(`UID:${to.id}-`);
+    const cardBuyer = await database()
+      .db.select({ kind: emailOutbox.kind })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, "buyer2@example.com"));
+    expect(cardBuyer.map((l) => l.kind)).toEqual(["booking_moved"]);
     const [left] = (await listUpcomingDates(course.id, course.price)).filter((d) => d.id === to.id);
     expect(left!.placesLeft).toBe(2);
     // The cancelled date is no longer listed or sold.
@@ -138,5 +156,47 @@ describe("cancelling a date with bookings", () => {
     expect(refunded.refundedAmountCents).toBe(refunded.totalAmountCents);
     expect((await orderRow(paidInvoice)).status).toBe("paid");
     expect(await dateState(date.id)).toEqual({ state: "cancelled", sequence: 1 });
+  });
+
+  it("changing a date's times sends everyone booked an updated invitation with a higher SEQUENCE", async () => {
+    const course = await insertCourse();
+    const date = await insertCourseDate(course.id, { capacity: 5 });
+    await book(course.slug, date.id, 1, "invoice");
+    const later = new Date(date.startsAt.getTime() + 2 * 24 * 3600_000);
+    /** The admin form as posted, read by its own schema. */
+    const posted = (capacity: number) => {
+      const parsed = parseForm(
+        formData({
+          course_id: course.id,
+          starts_at: toUkWallTime(later.toISOString()),
+          ends_at: toUkWallTime(new Date(later.getTime() + 7 * 3600_000).toISOString()),
+          format: "classroom",
+          venue_name: "Training Suite",
+          venue_town: "London",
+          venue_address: "1 Example Street, London EC1A 1AA",
+          capacity: String(capacity),
+        }),
+        courseDateFormSchema,
+      );
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.fieldErrors));
+      return parsed.value;
+    };
+    const changed = await updateCourseDate(ADMIN, date.id, posted(5));
+    expect(changed.ok).toBe(true);
+    expect((await dateState(date.id)).sequence).toBe(1);
+    const [updated] = await database()
+      .db.select({ calendar: emailOutbox.calendar })
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.toAddress, "buyer1@example.com"),
+          eq(emailOutbox.kind, "course_date_updated"),
+        ),
+      );
+    expect(updated!.calendar).toContain("SEQUENCE:1");
+    // Saving without a change that matters to attendees sends nothing more.
+    const again = await updateCourseDate(ADMIN, date.id, posted(6));
+    expect(again.ok).toBe(true);
+    expect((await dateState(date.id)).sequence).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { ArrowLeft, CalendarX, Pencil, Plus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/dates";
-import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+import { AdminPageHeader, Pagination } from "#app/components/admin/admin-ui.tsx";
 import { CatalogueCard } from "#app/components/admin/catalogue/catalogue-page.tsx";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { useHydrated } from "#app/components/forms/form-parts.tsx";
@@ -37,11 +37,13 @@ import {
   cancelCourseDate,
   createCourseDate,
   findAdminDate,
+  listAdminDatePage,
   listAdminDates,
   listDateCourseOptions,
   updateCourseDate,
 } from "#server/catalogue/course-date-admin.server.ts";
 import { isUuid } from "#server/db/sql.server.ts";
+import { waitingCounts } from "#server/catalogue/waiting-list.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { failure, success } from "#server/forms/form-post.server.ts";
 
@@ -62,24 +64,35 @@ export async function loader({ request }: Route.LoaderArgs) {
   const asked = new URL(request.url).searchParams;
   const course = asked.get("course");
   const courseId = course && isUuid(course) ? course : null;
-  const [dates, courses] = await Promise.all([
-    listAdminDates({ upcoming: true, courseId }),
+  const [list, courses] = await Promise.all([
+    listAdminDatePage({ courseId, page: Number(asked.get("page") ?? 1) }),
     listDateCourseOptions(),
   ]);
+  const { dates } = list;
+  const waiting = Object.fromEntries(await waitingCounts(dates.map((d) => d.id)));
   /** A scheduled date named in the URL (listed or not: one already started may still be fixed). */
   const named = async (id: string | null) => {
     if (!id) return null;
     const date = dates.find((d) => d.id === id) ?? (await findAdminDate(id));
     return date?.state === "scheduled" ? date : null;
   };
+  const cancelling = await named(asked.get("cancel"));
   return {
     dates,
+    waiting,
+    total: list.total,
+    page: list.page,
+    pageCount: list.pageCount,
     courses,
     courseId,
     courseTitle: courses.find((c) => c.id === courseId)?.title ?? dates[0]?.courseTitle ?? null,
     adding: asked.has("new"),
     editing: await named(asked.get("edit")),
-    cancelling: await named(asked.get("cancel")),
+    cancelling,
+    // Where a cancelled date's bookings may move: the course's other dates, on any page.
+    otherDates: cancelling
+      ? await listAdminDates({ upcoming: true, courseId: cancelling.courseId })
+      : [],
   };
 }
 
@@ -182,6 +195,14 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
     const cancelling = canceller.state !== "idle" && canceller.formData?.get("id") === date.id;
     return (
       <div className="flex justify-end gap-1">
+        <Button asChild variant="ghost" size="sm">
+          <Link
+            to={`${DATES_PATH}/${date.id}/waiting-list`}
+            aria-label={`Waiting list for ${label}`}
+          >
+            Waiting list ({loaderData.waiting[date.id] ?? 0})
+          </Link>
+        </Button>
         {hydrated ? (
           <Button
             type="button"
@@ -276,7 +297,11 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
       ) : null}
 
       {loaderData.cancelling && !(answer?.ok && answer.form === "cancel") ? (
-        <CancelPanel date={loaderData.cancelling} otherDates={dates} listHref={listHref} />
+        <CancelPanel
+          date={loaderData.cancelling}
+          otherDates={loaderData.otherDates}
+          listHref={listHref}
+        />
       ) : null}
 
       {pageForm ? (
@@ -311,7 +336,7 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
 
       <section aria-labelledby="dates-heading" className="rounded-lg border border-border bg-card">
         <h2 id="dates-heading" className="p-4 text-lg font-semibold">
-          Upcoming dates ({dates.length})
+          Upcoming dates ({loaderData.total.toLocaleString("en-GB")})
         </h2>
         {dates.length === 0 ? (
           <p className="px-4 pb-6 text-sm text-muted-foreground">
@@ -376,6 +401,13 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
           </>
         )}
       </section>
+      <Pagination
+        page={loaderData.page}
+        pageCount={loaderData.pageCount}
+        total={loaderData.total}
+        noun={["upcoming date", "upcoming dates"]}
+        hrefFor={(page) => hrefWith("page", String(page))}
+      />
 
       <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
         {editing ? (

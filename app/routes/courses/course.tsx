@@ -1,5 +1,6 @@
 import {
   ArrowLeft,
+  Award,
   CalendarClock,
   ExternalLink,
   FolderOpen,
@@ -19,10 +20,12 @@ import {
   partnerLogo,
 } from "#server/catalogue/courses.server.ts";
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
+import { listCourseTrainers } from "#server/catalogue/trainers.server.ts";
 import { sanitizeCourseHtml } from "#server/html.server.ts";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { PartnerBadgeChip, PartnerLogo } from "#app/components/site/course-card.tsx";
+import { CourseBuyerSections, CourseTrainers } from "#app/components/site/course-details.tsx";
 import { RichText } from "#app/components/site/rich-text.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/ui/cn.ts";
@@ -33,12 +36,14 @@ import {
   placesLeftText,
   type PublicCourseDate,
 } from "#app/lib/catalogue/course-dates.ts";
+import { formatCpdHours } from "#app/lib/catalogue/plain-text.ts";
 import { formatCoursePrice, formatDuration, formatPence } from "#app/lib/format.ts";
 import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
 import { SITE_NAME, absoluteUrl, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/course";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 import { quoteLink } from "#app/lib/inquiries/schemas.ts";
+import { WAITING_LIST_MAX_PLACES, waitingListPath } from "#app/lib/catalogue/waiting-list.ts";
 
 const CATALOGUE_PATH = "/services/counter-fraud-training";
 
@@ -52,6 +57,8 @@ export async function loader({ params }: Route.LoaderArgs) {
     throw data("Course Not Found", { status: 404, headers: { "Cache-Control": "no-store" } });
   }
   const { course } = found;
+  // Its trainers in one query, run while the dates are read.
+  const trainers = listCourseTrainers(course.id);
   // Sanitised here, on the server, whatever the admin editor stored.
   const html = sanitizeCourseHtml(course.content);
   const subject = { slug: course.slug, title: course.title, categoryName: course.categoryName };
@@ -72,6 +79,14 @@ export async function loader({ params }: Route.LoaderArgs) {
       price: course.price,
       priceLabel: formatCoursePrice(course.price),
       durationLabel: formatDuration(course.durationHours),
+      durationHours: course.durationHours,
+      cpdLabel: formatCpdHours(course.cpdHours),
+      details: {
+        audience: course.audience,
+        learningOutcomes: course.learningOutcomes,
+        prerequisites: course.prerequisites,
+        formatDetails: course.formatDetails,
+      },
       categoryName: course.categoryName ?? "Uncategorized",
       badge: partnerBadge(course.partner?.name),
       partner: course.partner ? { name: course.partner.name } : null,
@@ -81,6 +96,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     },
     // Dated places are sold for the provider's own priced courses (decision 0033).
     dates: isBookableOnline(course) ? await listUpcomingDates(course.id, course.price) : [],
+    trainers: await trainers,
   };
 }
 
@@ -92,6 +108,12 @@ export const headers = publicPageHeaders;
 export const meta: Route.MetaFunction = (args) => {
   const course = args.loaderData?.course;
   const dates = args.loaderData?.dates ?? [];
+  // Each trainer as the schema.org Person teaching every dated run.
+  const instructors = (args.loaderData?.trainers ?? []).map((trainer) => ({
+    "@type": "Person",
+    name: trainer.name,
+    ...(trainer.role ? { description: trainer.role } : {}),
+  }));
   if (!course) {
     return [{ title: `Course Not Found | ${SITE_NAME}` }, { name: "robots", content: "noindex" }];
   }
@@ -119,6 +141,7 @@ export const meta: Route.MetaFunction = (args) => {
         url: `${origin}/`,
         sameAs: `${origin}/`,
       },
+      ...(course.durationHours ? { timeRequired: `PT${course.durationHours}H` } : {}),
       ...(course.price !== null
         ? {
             offers: {
@@ -130,15 +153,18 @@ export const meta: Route.MetaFunction = (args) => {
             },
           }
         : {}),
-      ...(dates.length > 0 ? { hasCourseInstance: dates.map((d) => courseInstance(d, url)) } : {}),
+      ...(dates.length > 0
+        ? { hasCourseInstance: dates.map((d) => courseInstance(d, url, instructors)) }
+        : {}),
     }),
   ];
 };
 
 /** A dated run of the course as schema.org's CourseInstance, with its offer's availability. */
-function courseInstance(date: PublicCourseDate, courseUrl: string) {
+function courseInstance(date: PublicCourseDate, courseUrl: string, instructors: object[]) {
   return {
     "@type": "CourseInstance",
+    ...(instructors.length > 0 ? { instructor: instructors } : {}),
     courseMode: date.format === "online" ? "Online" : "Onsite",
     startDate: date.startsAt,
     endDate: date.endsAt,
@@ -199,7 +225,7 @@ function useParallax(factor: number) {
 }
 
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
-  const { course, dates } = loaderData;
+  const { course, dates, trainers } = loaderData;
   const parallax = useParallax(0.3);
 
   return (
@@ -280,6 +306,8 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
               Full details of this course are coming soon. Contact us for more information.
             </p>
           )}
+          <CourseBuyerSections details={course.details} />
+          <CourseTrainers trainers={trainers} />
         </section>
 
         {/* On a phone the booking card (price, dates, buttons) comes before the long text. */}
@@ -301,6 +329,11 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
               <Detail icon={<PoundSterling aria-hidden className="size-4" />} term="Price">
                 <span className="text-base font-semibold text-foreground">{course.priceLabel}</span>
               </Detail>
+              {course.cpdLabel ? (
+                <Detail icon={<Award aria-hidden className="size-4" />} term="CPD">
+                  {course.cpdLabel}
+                </Detail>
+              ) : null}
             </dl>
             <div className="mt-6 border-t border-border pt-6">
               {course.partner ? (
@@ -411,6 +444,15 @@ function ProviderBooking({
           </CourseQuoteDialog>
         </>
       )}
+      {dates.length === 0 ? (
+        <Link
+          to={waitingListPath(course.slug, null)}
+          className={cn(buttonVariants({ variant: "outline", size: "lg" }), "w-full")}
+        >
+          <CalendarClock aria-hidden />
+          Tell me when dates are announced
+        </Link>
+      ) : null}
       <CourseQuoteDialog course={{ id: course.id, title: course.title }} modality="face_to_face">
         <Button variant="outline" size="lg" className="w-full">
           <Users aria-hidden />
@@ -423,6 +465,14 @@ function ProviderBooking({
       </p>
     </div>
   );
+}
+
+/**
+ * A date offers its waiting list when it cannot take a whole group: fewer places left than the
+ * most one entry may ask for (decision 0034), while booking is open.
+ */
+function offersWaitingList(date: PublicCourseDate): boolean {
+  return date.placesLeft < WAITING_LIST_MAX_PLACES && (date.bookable || date.placesLeft === 0);
 }
 
 /** The course's dates to come, each with its places left and a way to book it. */
@@ -466,6 +516,18 @@ function CourseDates({
                 className={cn(buttonVariants({ size: "sm" }), "mt-2 w-full")}
               >
                 Book this date
+                <span className="sr-only">
+                  {" "}
+                  for {title}, {formatDateRange(date.startsAt, date.endsAt)}
+                </span>
+              </Link>
+            ) : null}
+            {offersWaitingList(date) ? (
+              <Link
+                to={waitingListPath(slug, date.id)}
+                className={cn(buttonVariants({ size: "sm", variant: "outline" }), "mt-2 w-full")}
+              >
+                Join the waiting list
                 <span className="sr-only">
                   {" "}
                   for {title}, {formatDateRange(date.startsAt, date.endsAt)}
