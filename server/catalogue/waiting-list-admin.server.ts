@@ -14,7 +14,7 @@ import { courseDates, courses, waitingListEntries } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { placesTaken } from "./course-dates.server.ts";
-import { makeOffers, offerFreedPlacesAfter } from "./waiting-list.server.ts";
+import { makeOffers, offerFreedPlacesAfter } from "./waiting-list-offers.server.ts";
 
 export interface AdminWaitingList {
   date: {

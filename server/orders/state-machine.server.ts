@@ -13,7 +13,7 @@ import { invoiceIssuedEmail, orderCanceledEmail, paidOrderEmails } from "./email
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { recordOrderEvent, type OrderActor } from "./events.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
-import { offerFreedPlacesAfter } from "../catalogue/waiting-list.server.ts";
+import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
 
 /**
  * The order state machine (decision 0005; docs/rules.md, Checkout and orders): the one function

@@ -22,7 +22,7 @@ import { log } from "../log.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
 import { countsAsRefunded, recordRefund } from "./refund-records.server.ts";
 import { isCardPaymentEnabled, stripe } from "./stripe.server.ts";
-import { offerFreedPlacesAfter } from "../catalogue/waiting-list.server.ts";
+import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
 
 /**
  * Refunds of card payments from the admin (decision 0016): full or partial, with Stripe's reason

@@ -18,7 +18,7 @@ import type { OrderRow } from "../orders/records.server.ts";
 import { recordPaymentAfterCancellation, transitionOrder } from "../orders/state-machine.server.ts";
 import { recordRefund } from "./refund-records.server.ts";
 import { orderForSession, rememberPaymentIntent, type SessionLike } from "./stripe.server.ts";
-import { offerFreedPlacesAfter } from "../catalogue/waiting-list.server.ts";
+import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checkout Session events                                                                      */

@@ -11,7 +11,10 @@ import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
 import { removeOldSubmissions } from "../forms/submit-once.server.ts";
 import { releaseLapsedHolds } from "../payments/lapsed-holds.server.ts";
-import { deleteEndedEntries, waitingListHousekeeping } from "../catalogue/waiting-list.server.ts";
+import {
+  deleteEndedEntries,
+  waitingListHousekeeping,
+} from "../catalogue/waiting-list-offers.server.ts";
 import { sendDueReminders } from "../catalogue/date-reminders.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import { ANONYMISED } from "./matching.server.ts";

@@ -13,11 +13,13 @@ import {
   cancelRefusedMessage,
   COURSE_HAS_BOOKINGS,
   createCourseDate,
+  updateCourseDate,
+} from "#server/catalogue/course-date-admin.server.ts";
+import {
   DATES_PAGE_SIZE,
   listAdminDatePage,
   listAdminDates,
-  updateCourseDate,
-} from "#server/catalogue/course-date-admin.server.ts";
+} from "#server/catalogue/course-date-list.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, courseDates, orders } from "#server/db/schema.ts";
 import * as datesModule from "#app/routes/admin/dates.tsx";

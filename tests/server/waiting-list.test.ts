@@ -14,7 +14,7 @@ import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
 import {
   deleteEndedEntries,
   waitingListHousekeeping,
-} from "#server/catalogue/waiting-list.server.ts";
+} from "#server/catalogue/waiting-list-offers.server.ts";
 import { offerEntryNow, removeEntry } from "#server/catalogue/waiting-list-admin.server.ts";
 import { auditLog, courseDates, emailOutbox, waitingListEntries } from "#server/db/schema.ts";
 import { waitingListAction } from "#server/forms/waiting-list-action.server.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseForm } from "#app/lib/forms.ts";
 import { announceSchema, waitingListSchema } from "#app/lib/catalogue/waiting-list.ts";
-import { chooseOffers, MAX_SKIPS } from "#server/catalogue/waiting-list.server.ts";
+import { chooseOffers, MAX_SKIPS } from "#server/catalogue/waiting-list-offers.server.ts";
 
 /** The waiting list's pure rules (decision 0034): the group rule and the form's schema. */
 

@@ -140,3 +140,25 @@ export const DATE_MESSAGES = {
       "Sorry, booking for this date has closed. Nothing has been booked: please choose another date.",
   },
 } as const;
+
+/** A dated run of the course as schema.org's CourseInstance, with its offer's availability. */
+export function courseInstance(date: PublicCourseDate, courseUrl: string, instructors: object[]) {
+  return {
+    "@type": "CourseInstance",
+    ...(instructors.length > 0 ? { instructor: instructors } : {}),
+    courseMode: date.format === "online" ? "Online" : "Onsite",
+    startDate: date.startsAt,
+    endDate: date.endsAt,
+    location:
+      date.format === "online"
+        ? { "@type": "VirtualLocation", url: courseUrl }
+        : { "@type": "Place", name: date.venueName ?? datePlace(date), address: date.town ?? "" },
+    offers: {
+      "@type": "Offer",
+      price: (date.unitPriceCents / 100).toFixed(2),
+      priceCurrency: "GBP",
+      availability: date.bookable ? "https://schema.org/InStock" : "https://schema.org/SoldOut",
+      url: `${courseUrl}/checkout?${COURSE_DATE_PARAM}=${date.id}`,
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import type { PublicCourseDate } from "./course-dates.ts";
 import { z } from "zod/mini";
 import { newsletterSchema } from "../inquiries/schemas.ts";
 import { toOneLine } from "../text.ts";
@@ -149,4 +150,12 @@ export interface AdminWaitingListEntry {
   offerExpiresAt: string | null;
   orderId: string | null;
   suspected: boolean;
+}
+
+/**
+ * A date offers its waiting list when it cannot take a whole group: fewer places left than the
+ * most one entry may ask for (decision 0034), while booking is open.
+ */
+export function offersWaitingList(date: PublicCourseDate): boolean {
+  return date.placesLeft < WAITING_LIST_MAX_PLACES && (date.bookable || date.placesLeft === 0);
 }

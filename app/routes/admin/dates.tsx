@@ -36,12 +36,14 @@ import { signedInAdmin } from "#server/auth/guard.server.ts";
 import {
   cancelCourseDate,
   createCourseDate,
+  updateCourseDate,
+} from "#server/catalogue/course-date-admin.server.ts";
+import {
   findAdminDate,
   listAdminDatePage,
   listAdminDates,
   listDateCourseOptions,
-  updateCourseDate,
-} from "#server/catalogue/course-date-admin.server.ts";
+} from "#server/catalogue/course-date-list.server.ts";
 import { isUuid } from "#server/db/sql.server.ts";
 import { waitingCounts } from "#server/catalogue/waiting-list.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";

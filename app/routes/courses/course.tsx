@@ -1,13 +1,4 @@
-import {
-  ArrowLeft,
-  Award,
-  CalendarClock,
-  ExternalLink,
-  FolderOpen,
-  Monitor,
-  PoundSterling,
-  Users,
-} from "lucide-react";
+import { ArrowLeft, Award, CalendarClock, FolderOpen, PoundSterling } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link, data, isRouteErrorResponse, redirect } from "react-router";
 import { OG_ARTWORK, courseOgImageUrl } from "#server/catalogue/course-artwork.server.ts";
@@ -22,28 +13,20 @@ import {
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
 import { listCourseTrainers } from "#server/catalogue/trainers.server.ts";
 import { sanitizeCourseHtml } from "#server/html.server.ts";
-import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { PartnerBadgeChip, PartnerLogo } from "#app/components/site/course-card.tsx";
 import { CourseBuyerSections, CourseTrainers } from "#app/components/site/course-details.tsx";
+import { PartnerBooking, ProviderBooking } from "#app/components/site/course-booking.tsx";
 import { RichText } from "#app/components/site/rich-text.tsx";
-import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/ui/cn.ts";
-import {
-  COURSE_DATE_PARAM,
-  datePlace,
-  formatDateRange,
-  placesLeftText,
-  type PublicCourseDate,
-} from "#app/lib/catalogue/course-dates.ts";
+import { courseInstance } from "#app/lib/catalogue/course-dates.ts";
 import { formatCpdHours } from "#app/lib/catalogue/plain-text.ts";
-import { formatCoursePrice, formatDuration, formatPence } from "#app/lib/format.ts";
+import { formatCoursePrice, formatDuration } from "#app/lib/format.ts";
 import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
 import { SITE_NAME, absoluteUrl, jsonLd, pageMeta, publicUrlFrom } from "#app/lib/ui/seo.ts";
 import type { Route } from "./+types/course";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
-import { quoteLink } from "#app/lib/inquiries/schemas.ts";
-import { WAITING_LIST_MAX_PLACES, waitingListPath } from "#app/lib/catalogue/waiting-list.ts";
 
 const CATALOGUE_PATH = "/services/counter-fraud-training";
 
@@ -159,28 +142,6 @@ export const meta: Route.MetaFunction = (args) => {
     }),
   ];
 };
-
-/** A dated run of the course as schema.org's CourseInstance, with its offer's availability. */
-function courseInstance(date: PublicCourseDate, courseUrl: string, instructors: object[]) {
-  return {
-    "@type": "CourseInstance",
-    ...(instructors.length > 0 ? { instructor: instructors } : {}),
-    courseMode: date.format === "online" ? "Online" : "Onsite",
-    startDate: date.startsAt,
-    endDate: date.endsAt,
-    location:
-      date.format === "online"
-        ? { "@type": "VirtualLocation", url: courseUrl }
-        : { "@type": "Place", name: date.venueName ?? datePlace(date), address: date.town ?? "" },
-    offers: {
-      "@type": "Offer",
-      price: (date.unitPriceCents / 100).toFixed(2),
-      priceCurrency: "GBP",
-      availability: date.bookable ? "https://schema.org/InStock" : "https://schema.org/SoldOut",
-      url: `${courseUrl}/checkout?${COURSE_DATE_PARAM}=${date.id}`,
-    },
-  };
-}
 
 /** How the course's picture is described where it is not decorative. */
 function artworkAlt(course: { title: string; picture: { generated: boolean } }): string {
@@ -362,182 +323,6 @@ function Detail({ icon, term, children }: { icon: ReactNode; term: string; child
       </dt>
       <dd className="text-right text-foreground">{children}</dd>
     </div>
-  );
-}
-
-function PartnerBooking({
-  partner,
-  buyUrl,
-  title,
-}: {
-  partner: { name: string };
-  buyUrl: string | null;
-  title: string;
-}) {
-  return (
-    <div className="space-y-4">
-      {/* The partner's logo is in the hero, above the fold on every screen. */}
-      <p className="text-sm text-muted-foreground">
-        This course is delivered in partnership with{" "}
-        <span className="font-medium text-foreground">{partner.name}</span>, who handle booking and
-        payment.
-      </p>
-      {buyUrl ? (
-        <a
-          href={buyUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          className={`${buttonVariants({ size: "lg" })} w-full`}
-        >
-          Buy Now
-          <ExternalLink aria-hidden />
-          <span className="sr-only"> (opens in a new tab)</span>
-        </a>
-      ) : (
-        <Link
-          to={quoteLink("counter-fraud-training")}
-          className={`${buttonVariants({ size: "lg" })} w-full`}
-        >
-          Contact us to book
-          <span className="sr-only"> {title}</span>
-        </Link>
-      )}
-    </div>
-  );
-}
-
-/**
- * The provider's own course: booked online through the checkout when it has a price; without
- * one, an online place is quoted for (the checkout would not sell it). A classroom class is
- * always quoted.
- */
-function ProviderBooking({
-  course,
-  dates,
-}: {
-  course: { id: string; slug: string; title: string; bookableOnline: boolean };
-  dates: PublicCourseDate[];
-}) {
-  return (
-    <div className="space-y-3">
-      {dates.length > 0 ? (
-        <CourseDates slug={course.slug} title={course.title} dates={dates} />
-      ) : course.bookableOnline ? (
-        <Link
-          to={`/courses/${course.slug}/checkout`}
-          className={`${buttonVariants({ size: "lg" })} w-full`}
-        >
-          <Monitor aria-hidden />
-          Book an Online Course
-        </Link>
-      ) : (
-        <>
-          <p className="text-sm text-muted-foreground">
-            This course has no online price yet. Tell us how many people you'd like to train and our
-            training team will send you a quote within 24 hours.
-          </p>
-          <CourseQuoteDialog course={{ id: course.id, title: course.title }} modality="online">
-            <Button size="lg" className="w-full">
-              <Monitor aria-hidden />
-              Request a Quote
-            </Button>
-          </CourseQuoteDialog>
-        </>
-      )}
-      {dates.length === 0 ? (
-        <Link
-          to={waitingListPath(course.slug, null)}
-          className={cn(buttonVariants({ variant: "outline", size: "lg" }), "w-full")}
-        >
-          <CalendarClock aria-hidden />
-          Tell me when dates are announced
-        </Link>
-      ) : null}
-      <CourseQuoteDialog course={{ id: course.id, title: course.title }} modality="face_to_face">
-        <Button variant="outline" size="lg" className="w-full">
-          <Users aria-hidden />
-          Book a Classroom Class
-        </Button>
-      </CourseQuoteDialog>
-      <p className="pt-1 text-sm text-muted-foreground">
-        Training a bigger group? A classroom class, at your premises or ours, is usually the better
-        choice for five or more delegates. We will send you a quote tailored to your team.
-      </p>
-    </div>
-  );
-}
-
-/**
- * A date offers its waiting list when it cannot take a whole group: fewer places left than the
- * most one entry may ask for (decision 0034), while booking is open.
- */
-function offersWaitingList(date: PublicCourseDate): boolean {
-  return date.placesLeft < WAITING_LIST_MAX_PLACES && (date.bookable || date.placesLeft === 0);
-}
-
-/** The course's dates to come, each with its places left and a way to book it. */
-function CourseDates({
-  slug,
-  title,
-  dates,
-}: {
-  slug: string;
-  title: string;
-  dates: PublicCourseDate[];
-}) {
-  return (
-    <section id="dates" aria-labelledby="course-dates-title" className="scroll-mt-24">
-      <h3 id="course-dates-title" className="text-base font-semibold">
-        Dates
-      </h3>
-      <ul className="mt-3 space-y-3">
-        {dates.map((date) => (
-          <li
-            key={date.id}
-            data-testid="course-date"
-            className="rounded-md border border-border p-3 text-sm"
-          >
-            <p className="font-medium">
-              <time dateTime={date.startsAt}>{formatDateRange(date.startsAt, date.endsAt)}</time>
-            </p>
-            <p className="text-muted-foreground">
-              {date.format === "online" ? "Live online" : `Classroom, ${datePlace(date)}`} ·{" "}
-              {formatPence(date.unitPriceCents)} per place
-            </p>
-            <p
-              data-testid="places-left"
-              className={cn("mt-1", date.placesLeft === 0 && "font-semibold text-destructive")}
-            >
-              {placesLeftText(date)}
-            </p>
-            {date.bookable ? (
-              <Link
-                to={`/courses/${slug}/checkout?${COURSE_DATE_PARAM}=${date.id}`}
-                className={cn(buttonVariants({ size: "sm" }), "mt-2 w-full")}
-              >
-                Book this date
-                <span className="sr-only">
-                  {" "}
-                  for {title}, {formatDateRange(date.startsAt, date.endsAt)}
-                </span>
-              </Link>
-            ) : null}
-            {offersWaitingList(date) ? (
-              <Link
-                to={waitingListPath(slug, date.id)}
-                className={cn(buttonVariants({ size: "sm", variant: "outline" }), "mt-2 w-full")}
-              >
-                Join the waiting list
-                <span className="sr-only">
-                  {" "}
-                  for {title}, {formatDateRange(date.startsAt, date.endsAt)}
-                </span>
-              </Link>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }
 
