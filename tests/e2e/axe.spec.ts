@@ -105,6 +105,9 @@ const PUBLIC: Record<string, Visit[]> = {
     },
   ],
   "/courses/:slug/canceled": [{ name: "canceled", url: `/courses/${COURSE}/canceled` }],
+  "/courses/:slug/waiting-list": [
+    { name: "waiting list, tell me of new dates", url: `/courses/${COURSE}/waiting-list` },
+  ],
   "/auth": [{ name: "sign-in", url: "/auth" }],
   "/auth/forgot-password": [{ name: "forgot password", url: "/auth/forgot-password" }],
   "/auth/reset-password": [
@@ -150,6 +153,12 @@ const ADMIN: Record<string, Visit[]> = {
       },
     },
   ],
+  "/admin/dates": [{ name: "dates", url: "/admin/dates", phone: true }],
+  "/admin/dates/:dateId/waiting-list": [
+    { name: "a date's waiting list", url: "/admin/dates/:dateId/waiting-list" },
+  ],
+  "/admin/trainers": [{ name: "trainers", url: "/admin/trainers", phone: true }],
+  "/admin/about": [{ name: "about profile", url: "/admin/about" }],
   "/admin/categories": [{ name: "categories", url: "/admin/categories" }],
   "/admin/partners": [{ name: "partners", url: "/admin/partners" }],
   "/admin/account": [{ name: "my account", url: "/admin/account" }],
@@ -232,6 +241,18 @@ async function ensureOrder(page: Page): Promise<string> {
   return orderUrl!;
 }
 
+/** A date of the demo content, from the Dates screen's first waiting list link. */
+async function firstDateId(page: Page): Promise<string> {
+  await page.goto("/admin/dates");
+  const href = await page
+    .getByRole("link", { name: /^Waiting list/ })
+    .first()
+    .getAttribute("href");
+  const id = /\/admin\/dates\/([0-9a-f-]+)\/waiting-list/.exec(href ?? "")?.[1];
+  expect(id, "the Dates screen lists a date").toBeTruthy();
+  return id!;
+}
+
 function checkedAt(visit: Visit, width: "1366" | "375"): boolean {
   if (visit.only) return visit.only === width;
   return width === "1366" || visit.phone === true;
@@ -254,7 +275,10 @@ for (const viewport of VIEWPORTS) {
         // Once per worker: the inquiry and the order this spec looks at.
         const order = await ensureOrder(page);
         await signInAsAdmin(page);
-        await check(page, visit, visit.url.replace("/admin/payments/:orderId", order));
+        const url = visit.url.includes(":dateId")
+          ? visit.url.replace(":dateId", await firstDateId(page))
+          : visit.url.replace("/admin/payments/:orderId", order);
+        await check(page, visit, url);
         await expect(page).not.toHaveURL(/\/auth(\?|$)/);
       });
     }

@@ -1,0 +1,174 @@
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { simpleParser } from "mailparser";
+import { test } from "#tests/support/e2e-test.ts";
+import { BILLING_FORM } from "#tests/support/checkout.ts";
+import { uniqueEmail } from "#tests/support/checkout-page.ts";
+import { expectToast, fillCheckoutAddress, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { outboxDir } from "#tests/support/e2e-sites.ts";
+
+/**
+ * A waiting list end to end (decision 0034): a date with 3 places is filled by two invoice
+ * requests (2 and 1 places); a visitor without JavaScript joins its waiting list for 2; the admin
+ * cancels the booking of 2; the visitor's offer e-mail links to a checkout filled in from the
+ * entry, which books the 2 places.
+ */
+
+/** A demo course no other spec books (£345.00, no partner). */
+const COURSE = "social-engineering-red-flags-for-contact-centres";
+const COURSE_TITLE = "Social Engineering Red Flags for Contact Centres";
+/** Its own town on every run, so a retried test reads only its own date. */
+const TOWN = `York ${Date.now().toString(36).slice(-5)}`;
+
+function localDay(days: number, time: string): string {
+  const day = new Date(Date.now() + days * 24 * 3600_000);
+  return `${day.toISOString().slice(0, 10)}T${time}`;
+}
+
+/** Books `places` of a date by invoice, as a browser without JavaScript posts the checkout. */
+async function bookByInvoice(
+  request: APIRequestContext,
+  checkoutUrl: string,
+  email: string,
+  places: number,
+) {
+  const form: Record<string, string> = {
+    intent: "invoice",
+    firstName: "Booker",
+    lastName: "Buyer",
+    email,
+    ...BILLING_FORM,
+    studentMode: places === 1 ? "self" : "others",
+    quantity: String(places),
+    courseDateId: new URL(checkoutUrl).searchParams.get("date")!,
+  };
+  for (let i = 0; i < places; i++) {
+    form[`students[${i}].firstName`] = `Student${i}`;
+    form[`students[${i}].lastName`] = "Smith";
+    form[`students[${i}].email`] = uniqueEmail(`wl-student${i}`);
+  }
+  const response = await request.post(checkoutUrl, { form, maxRedirects: 0 });
+  expect(response.status(), await response.text()).toBe(303);
+}
+
+/** The course page's entry for this run's date (page-cached for a few seconds: reloaded). */
+async function dateEntry(page: Page, placesLeft: string) {
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`/courses/${COURSE}`);
+        const entry = page.getByTestId("course-date").filter({ hasText: TOWN });
+        return entry.getByTestId("places-left").textContent();
+      },
+      { timeout: 20_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe(placesLeft);
+  return page.getByTestId("course-date").filter({ hasText: TOWN });
+}
+
+/** The link in the waiting list offer e-mailed to `address` (the .eml the site wrote). */
+async function offerLink(address: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(
+      async () => {
+        for (const file of readdirSync(outboxDir()).filter((f) => f.endsWith(".eml"))) {
+          const raw = readFileSync(path.join(outboxDir(), file), "utf8");
+          if (!raw.includes(address) || !/X-NightWatch-Kind: waiting_list_offer/i.test(raw)) {
+            continue;
+          }
+          const mail = await simpleParser(raw);
+          const found = /https?:\/\/\S+\/checkout\?\S+/.exec(mail.text ?? "");
+          if (found) link = found[0];
+        }
+        return link;
+      },
+      { timeout: 20_000 },
+    )
+    .not.toBe("");
+  return link;
+}
+
+test("a full date's waiting list: a visitor joins without JavaScript, a cancellation offers the places, the e-mailed link books them", async ({
+  page,
+  browser,
+  request,
+}) => {
+  // The admin opens a date with 3 places.
+  await signInAsAdmin(page);
+  await page.goto("/admin/dates");
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await page.getByRole("button", { name: "New date" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Course").selectOption({ label: COURSE_TITLE });
+  await dialog.getByLabel("Starts").fill(localDay(50, "10:00"));
+  await dialog.getByLabel("Ends").fill(localDay(50, "16:00"));
+  await dialog.getByLabel("Format").selectOption("classroom");
+  await dialog.getByLabel("Places").fill("3");
+  await dialog.getByLabel("Venue", { exact: true }).fill("York Conference Rooms");
+  await dialog.getByLabel("Town").fill(TOWN);
+  await dialog.getByRole("button", { name: "Create Date" }).click();
+  await expectToast(page, "Success", "Date created successfully");
+
+  const visitor = await browser.newContext({ javaScriptEnabled: false });
+  const waiter = await browser.newContext();
+  try {
+    const noScript = await visitor.newPage();
+    const entry = await dateEntry(noScript, "3 places left");
+    const checkoutUrl = new URL(
+      (await entry.getByRole("link", { name: /Book this date/ }).getAttribute("href"))!,
+      noScript.url(),
+    ).toString();
+    const groupBuyer = uniqueEmail("wl-group");
+    await bookByInvoice(request, checkoutUrl, groupBuyer, 2);
+    await bookByInvoice(request, checkoutUrl, uniqueEmail("wl-single"), 1);
+
+    // Fully booked: the date offers its waiting list instead; joined without JavaScript.
+    const full = await dateEntry(noScript, "Fully booked");
+    await expect(full.getByRole("link", { name: /Book this date/ })).toHaveCount(0);
+    await full.getByRole("link", { name: /Join the waiting list/ }).click();
+    const waiting = uniqueEmail("wl-waiting");
+    const form = noScript.getByRole("form", { name: "Join the waiting list" });
+    await form.getByLabel("First name").fill("Wendy");
+    await form.getByLabel("Last name").fill("Waiting");
+    await form.getByRole("textbox", { name: "E-mail" }).fill(waiting);
+    await form.getByLabel("Organisation").fill("Waiting Bank plc");
+    await form.getByLabel("Places wanted").fill("2");
+    await form.getByRole("checkbox").check();
+    await form.getByRole("button", { name: "Join the waiting list" }).click();
+    await expect(noScript.getByText("You're on the Waiting List")).toBeVisible();
+
+    // The admin cancels the booking of 2: its places go to the waiting list first.
+    await page.goto(`/admin/payments?q=${encodeURIComponent(groupBuyer)}`);
+    const row = page.getByRole("table", { name: "Orders" }).locator("tbody tr");
+    await expect(row).toHaveCount(1);
+    await page.waitForLoadState("networkidle");
+    await row.getByRole("button", { name: /^Cancel/ }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel Order" }).click();
+    await expectToast(page, "Status Updated", "Order status changed to canceled");
+
+    // The offer's link opens the date's checkout filled in from the entry; it books the 2 places.
+    const link = new URL(await offerLink(waiting));
+    const buyer = await waiter.newPage();
+    await buyer.goto(`${link.pathname}${link.search}`);
+    await expect(buyer.locator('input[name="enhanced"]')).toHaveCount(1);
+    await expect(buyer.getByTestId("booking-date")).toContainText(TOWN);
+    await expect(buyer.getByLabel("Email").first()).toHaveValue(waiting);
+    await expect(buyer.getByLabel("First Name").first()).toHaveValue("Wendy");
+    await expect(buyer.getByTestId("quantity")).toHaveText("2");
+    for (const [n, block] of [1, 2].entries()) {
+      const student = buyer.getByRole("group", { name: `Student ${block}` });
+      await student.getByLabel("First Name").fill(`Colleague${n}`);
+      await student.getByLabel("Last Name").fill("Waiting");
+      await student.getByLabel("Email").fill(uniqueEmail(`wl-colleague${n}`));
+    }
+    await fillCheckoutAddress(buyer);
+    await buyer.getByRole("button", { name: "Request Manual Invoice" }).click();
+    await expect(buyer).toHaveURL(new RegExp(`/courses/${COURSE}/success\\?invoice=true`));
+    await dateEntry(noScript, "Fully booked");
+  } finally {
+    await visitor.close();
+    await waiter.close();
+  }
+});
