@@ -170,8 +170,9 @@ async function seedVolume(url: string) {
 }
 
 /**
- * 2,000 dates: 50 on each of 40 courses (one a day from tomorrow, 09:30–16:30 UTC, 400 places),
- * and 20,000 paid or invoiced one-place bookings spread over the 50 dates of bench-course-500.
+ * 2,000 dates: 50 on each of 40 courses sold here (every third bench course has no partner:
+ * bench-course-501, -504, …; one a day from tomorrow, 09:30–16:30 UTC, 400 places), and 20,000
+ * paid or invoiced one-place bookings spread over the 50 dates of bench-course-501.
  * Skipped (null) against a build from before course dates, for a side-by-side run.
  */
 async function seedDates(client: pg.Client): Promise<string | null> {
@@ -187,7 +188,7 @@ async function seedDates(client: pg.Client): Promise<string | null> {
             case when n % 2 = 0 then 'classroom' else 'online' end::course_date_format,
             case when n % 2 = 0 then 'Training Suite' end, case when n % 2 = 0 then 'London' end,
             400, d.starts_at
-     from (select id from courses where slug in (select 'bench-course-' || (500 + g) from generate_series(0, $1::int - 1) g)) c
+     from (select id from courses where slug in (select 'bench-course-' || (501 + 3 * g) from generate_series(0, $1::int - 1) g)) c
      cross join generate_series(1, $2::int) n
      cross join lateral (select date_trunc('day', now()) + (n || ' days')::interval + interval '9 hours 30 minutes' as starts_at) d`,
     [SCALE.dates / perCourse, perCourse],
@@ -196,7 +197,7 @@ async function seedDates(client: pg.Client): Promise<string | null> {
     `with d as (select cd.id, c.id as course_id, c.title, (c.price * 100)::int as pence,
                        row_number() over (order by cd.starts_at) - 1 as rn
                 from course_dates cd join courses c on c.id = cd.course_id
-                where c.slug = 'bench-course-500')
+                where c.slug = 'bench-course-501')
      insert into orders (status, payment_method, buyer_first_name, buyer_last_name, buyer_email,
                          course_id, course_date_id, course_title_snapshot, unit_price_cents, quantity,
                          total_amount_cents, net_amount_cents, vat_amount_cents, currency, created_at, updated_at)
@@ -209,7 +210,7 @@ async function seedDates(client: pg.Client): Promise<string | null> {
   );
   const first = await client.query<{ id: string }>(
     `select cd.id from course_dates cd join courses c on c.id = cd.course_id
-     where c.slug = 'bench-course-500' order by cd.starts_at limit 1`,
+     where c.slug = 'bench-course-501' order by cd.starts_at limit 1`,
   );
   return first.rows[0]?.id ?? null;
 }
@@ -361,7 +362,7 @@ export async function runScaleBench(options: { buildDir: string; requests: numbe
         // With any cookie a page is rendered for its visitor: past the page cache.
         {
           name: "course page, 50 dates and 20,000 bookings, uncached",
-          path: "/courses/bench-course-500",
+          path: "/courses/bench-course-501",
           admin: false,
           cookie: "nw_bench=1",
         },
@@ -369,7 +370,7 @@ export async function runScaleBench(options: { buildDir: string; requests: numbe
           ? [
               {
                 name: "checkout of a date, uncached",
-                path: `/courses/bench-course-500/checkout?date=${volume.firstDateId}`,
+                path: `/courses/bench-course-501/checkout?date=${volume.firstDateId}`,
                 admin: false,
                 cookie: "nw_bench=1",
               },

@@ -116,6 +116,7 @@ function toPublic(row: DateRow, left: number, coursePriceCents: number | null, n
 export async function listUpcomingDates(
   courseId: string,
   coursePrice: string | null,
+  only?: string,
 ): Promise<PublicCourseDate[]> {
   const now = new Date();
   const rows = await db()
@@ -126,6 +127,7 @@ export async function listUpcomingDates(
         eq(courseDates.courseId, courseId),
         eq(courseDates.state, "scheduled"),
         gt(courseDates.startsAt, now),
+        only ? eq(courseDates.id, only) : undefined,
       ),
     )
     .orderBy(asc(courseDates.startsAt), asc(courseDates.id));
@@ -142,15 +144,15 @@ export async function listUpcomingDates(
   );
 }
 
-/** One upcoming date of a course, as the checkout shows it, or null. */
+/** One upcoming date of a course, as the checkout shows it, or null (its places alone counted). */
 export async function findUpcomingDate(
   courseId: string,
   dateId: string,
   coursePrice: string | null,
 ): Promise<PublicCourseDate | null> {
   if (!isUuid(dateId)) return null;
-  const dates = await listUpcomingDates(courseId, coursePrice);
-  return dates.find((d) => d.id === dateId) ?? null;
+  const [date] = await listUpcomingDates(courseId, coursePrice, dateId);
+  return date ?? null;
 }
 
 export type TakePlaces =

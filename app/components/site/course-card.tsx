@@ -1,4 +1,4 @@
-import { ArrowRight, CalendarDays, Handshake, ShieldCheck } from "lucide-react";
+import { ArrowRight, Handshake, ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
@@ -112,8 +112,7 @@ export function CourseCard({ course, eager = false }: { course: CourseCardItem; 
           <p className="text-sm text-muted-foreground">{course.shortDescription}</p>
         ) : null}
         {course.schedule ? (
-          <p data-testid="course-schedule" className="flex items-center gap-2 text-sm">
-            <CalendarDays aria-hidden className="size-4 text-primary" />
+          <p data-testid="course-schedule" className="text-sm text-muted-foreground">
             {course.schedule.nextDate ? (
               <span>
                 Next date: <time dateTime={course.schedule.nextDate}>{course.schedule.text}</time>
