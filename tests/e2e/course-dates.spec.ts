@@ -1,7 +1,12 @@
-import { expect, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type BrowserContext } from "@playwright/test";
 import { test } from "#tests/support/e2e-test.ts";
-import { expectToast, fillCheckoutAddress, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 import { fillBilling, fillStudent, uniqueEmail } from "#tests/support/checkout-page.ts";
+import {
+  dateOnCoursePage,
+  openDateAsAdmin,
+  townOfThisRun,
+} from "#tests/support/course-dates-page.ts";
 
 /**
  * Dated places end to end (decision 0033): an admin opens a date with 4 places on the Dates
@@ -15,27 +20,7 @@ import { fillBilling, fillStudent, uniqueEmail } from "#tests/support/checkout-p
 const COURSE = "data-protection-essentials-for-frontline-staff";
 const COURSE_TITLE = "Data Protection Essentials for Frontline Staff";
 /** Its own town on every run, so a retried test reads only its own date. */
-const TOWN = `Leeds ${Date.now().toString(36).slice(-5)}`;
-
-/** A `datetime-local` value `days` from now at `time` (the form reads it as UK time). */
-function localDay(days: number, time: string): string {
-  const day = new Date(Date.now() + days * 24 * 3600_000);
-  return `${day.toISOString().slice(0, 10)}T${time}`;
-}
-
-/** The course page's dates as a visitor sees them: page-cached for a few seconds, so reloaded. */
-async function expectPlacesLeft(page: Page, text: string) {
-  await expect
-    .poll(
-      async () => {
-        await page.goto(`/courses/${COURSE}`);
-        const date = page.getByTestId("course-date").filter({ hasText: TOWN });
-        return date.getByTestId("places-left").textContent();
-      },
-      { timeout: 20_000, intervals: [500, 1000, 2000] },
-    )
-    .toBe(text);
-}
+const TOWN = townOfThisRun("Leeds");
 
 /** A checkout page without JavaScript, filled in; `submit` posts it (a plain form post). */
 async function openLateCheckout(context: BrowserContext, url: string) {
@@ -55,20 +40,15 @@ test("an admin opens a date with 4 places; invoices for 1 (without JavaScript) a
   page,
   browser,
 }) => {
-  await signInAsAdmin(page);
-  await page.goto("/admin/dates");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  await page.getByRole("button", { name: "New date" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Course").selectOption({ label: COURSE_TITLE });
-  await dialog.getByLabel("Starts").fill(localDay(45, "09:30"));
-  await dialog.getByLabel("Ends").fill(localDay(45, "16:30"));
-  await dialog.getByLabel("Format").selectOption("classroom");
-  await dialog.getByLabel("Places").fill("4");
-  await dialog.getByLabel("Venue", { exact: true }).fill("Leeds Training Rooms");
-  await dialog.getByLabel("Town").fill(TOWN);
-  await dialog.getByRole("button", { name: "Create Date" }).click();
-  await expectToast(page, "Success", "Date created successfully");
+  await openDateAsAdmin(page, {
+    courseTitle: COURSE_TITLE,
+    inDays: 45,
+    from: "09:30",
+    to: "16:30",
+    places: 4,
+    venue: "Leeds Training Rooms",
+    town: TOWN,
+  });
   await expect(page.getByRole("cell", { name: COURSE_TITLE }).first()).toBeVisible();
 
   const visitor = await browser.newContext();
@@ -77,7 +57,7 @@ test("an admin opens a date with 4 places; invoices for 1 (without JavaScript) a
   try {
     // One place by invoice without JavaScript: the date's own checkout, a plain form post.
     const noScript = await late.newPage();
-    await expectPlacesLeft(noScript, "4 places left");
+    await dateOnCoursePage(noScript, COURSE, TOWN, "4 places left");
     await noScript
       .getByTestId("course-date")
       .filter({ hasText: TOWN })
@@ -89,7 +69,7 @@ test("an admin opens a date with 4 places; invoices for 1 (without JavaScript) a
 
     // An invoice for 2 places, with JavaScript.
     const buyer = await visitor.newPage();
-    await expectPlacesLeft(buyer, "3 places left");
+    await dateOnCoursePage(buyer, COURSE, TOWN, "3 places left");
     const booking = buyer.getByTestId("course-date").filter({ hasText: TOWN });
     await booking.getByRole("link", { name: /Book this date/ }).click();
     await expect(buyer).toHaveURL(new RegExp(`/courses/${COURSE}/checkout\\?date=`));
@@ -112,7 +92,7 @@ test("an admin opens a date with 4 places; invoices for 1 (without JavaScript) a
 
     // The last place by card.
     const payer = await cardBuyer.newPage();
-    await expectPlacesLeft(payer, "1 place left");
+    await dateOnCoursePage(payer, COURSE, TOWN, "1 place left");
     await payer.goto(checkoutUrl);
     await expect(payer.locator('input[name="enhanced"]')).toHaveCount(1);
     await fillBilling(payer, uniqueEmail("dated-card"));
@@ -125,7 +105,7 @@ test("an admin opens a date with 4 places; invoices for 1 (without JavaScript) a
     await expect(stripeTab.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
 
     // Fully booked: no way to book the date is offered.
-    await expectPlacesLeft(buyer, "Fully booked");
+    await dateOnCoursePage(buyer, COURSE, TOWN, "Fully booked");
     await expect(
       buyer
         .getByTestId("course-date")

@@ -1,12 +1,17 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { test } from "#tests/support/e2e-test.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { uniqueEmail } from "#tests/support/checkout-page.ts";
-import { expectToast, fillCheckoutAddress, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { expectToast, fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 import { outboxDir } from "#tests/support/e2e-sites.ts";
+import {
+  dateOnCoursePage,
+  openDateAsAdmin,
+  townOfThisRun,
+} from "#tests/support/course-dates-page.ts";
 
 /**
  * A waiting list end to end (decision 0034): a date with 3 places is filled by two invoice
@@ -19,12 +24,7 @@ import { outboxDir } from "#tests/support/e2e-sites.ts";
 const COURSE = "social-engineering-red-flags-for-contact-centres";
 const COURSE_TITLE = "Social Engineering Red Flags for Contact Centres";
 /** Its own town on every run, so a retried test reads only its own date. */
-const TOWN = `York ${Date.now().toString(36).slice(-5)}`;
-
-function localDay(days: number, time: string): string {
-  const day = new Date(Date.now() + days * 24 * 3600_000);
-  return `${day.toISOString().slice(0, 10)}T${time}`;
-}
+const TOWN = townOfThisRun("York");
 
 /** Books `places` of a date by invoice, as a browser without JavaScript posts the checkout. */
 async function bookByInvoice(
@@ -50,21 +50,6 @@ async function bookByInvoice(
   }
   const response = await request.post(checkoutUrl, { form, maxRedirects: 0 });
   expect(response.status(), await response.text()).toBe(303);
-}
-
-/** The course page's entry for this run's date (page-cached for a few seconds: reloaded). */
-async function dateEntry(page: Page, placesLeft: string) {
-  await expect
-    .poll(
-      async () => {
-        await page.goto(`/courses/${COURSE}`);
-        const entry = page.getByTestId("course-date").filter({ hasText: TOWN });
-        return entry.getByTestId("places-left").textContent();
-      },
-      { timeout: 20_000, intervals: [500, 1000, 2000] },
-    )
-    .toBe(placesLeft);
-  return page.getByTestId("course-date").filter({ hasText: TOWN });
 }
 
 /** The link in the waiting list offer e-mailed to `address` (the .eml the site wrote). */
@@ -96,26 +81,21 @@ test("a full date's waiting list: a visitor joins without JavaScript, a cancella
   request,
 }) => {
   // The admin opens a date with 3 places.
-  await signInAsAdmin(page);
-  await page.goto("/admin/dates");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  await page.getByRole("button", { name: "New date" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Course").selectOption({ label: COURSE_TITLE });
-  await dialog.getByLabel("Starts").fill(localDay(50, "10:00"));
-  await dialog.getByLabel("Ends").fill(localDay(50, "16:00"));
-  await dialog.getByLabel("Format").selectOption("classroom");
-  await dialog.getByLabel("Places").fill("3");
-  await dialog.getByLabel("Venue", { exact: true }).fill("York Conference Rooms");
-  await dialog.getByLabel("Town").fill(TOWN);
-  await dialog.getByRole("button", { name: "Create Date" }).click();
-  await expectToast(page, "Success", "Date created successfully");
+  await openDateAsAdmin(page, {
+    courseTitle: COURSE_TITLE,
+    inDays: 50,
+    from: "10:00",
+    to: "16:00",
+    places: 3,
+    venue: "York Conference Rooms",
+    town: TOWN,
+  });
 
   const visitor = await browser.newContext({ javaScriptEnabled: false });
   const waiter = await browser.newContext();
   try {
     const noScript = await visitor.newPage();
-    const entry = await dateEntry(noScript, "3 places left");
+    const entry = await dateOnCoursePage(noScript, COURSE, TOWN, "3 places left");
     const checkoutUrl = new URL(
       (await entry.getByRole("link", { name: /Book this date/ }).getAttribute("href"))!,
       noScript.url(),
@@ -125,7 +105,7 @@ test("a full date's waiting list: a visitor joins without JavaScript, a cancella
     await bookByInvoice(request, checkoutUrl, uniqueEmail("wl-single"), 1);
 
     // Fully booked: the date offers its waiting list instead; joined without JavaScript.
-    const full = await dateEntry(noScript, "Fully booked");
+    const full = await dateOnCoursePage(noScript, COURSE, TOWN, "Fully booked");
     await expect(full.getByRole("link", { name: /Book this date/ })).toHaveCount(0);
     await full.getByRole("link", { name: /Join the waiting list/ }).click();
     const waiting = uniqueEmail("wl-waiting");
@@ -166,7 +146,7 @@ test("a full date's waiting list: a visitor joins without JavaScript, a cancella
     await fillCheckoutAddress(buyer);
     await buyer.getByRole("button", { name: "Request Manual Invoice" }).click();
     await expect(buyer).toHaveURL(new RegExp(`/courses/${COURSE}/success\\?invoice=true`));
-    await dateEntry(noScript, "Fully booked");
+    await dateOnCoursePage(noScript, COURSE, TOWN, "Fully booked");
   } finally {
     await visitor.close();
     await waiter.close();
