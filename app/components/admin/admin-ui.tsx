@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, type LucideIcon } from "lucide-react";
+import { ArrowLeft, ChevronLeft, ChevronRight, Plus, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -13,6 +13,45 @@ import {
 } from "#app/lib/inquiries/admin.ts";
 
 /** Pieces the admin screens share: page heading, stat cards, badges, paging. */
+
+/** The link above a screen's heading back to the Dashboard. */
+export function BackToDashboard() {
+  return (
+    <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
+      <Link to="/admin/dashboard">
+        <ArrowLeft aria-hidden /> Back to Dashboard
+      </Link>
+    </Button>
+  );
+}
+
+/**
+ * A screen's 'New …' button: with JavaScript it opens the screen's dialog (`onAdd`); before the
+ * page's scripts run, and without them, it is a link to the form on a page of its own (`href`).
+ */
+export function AddButton({
+  label,
+  hydrated,
+  onAdd,
+  href,
+}: {
+  label: string;
+  hydrated: boolean;
+  onAdd: () => void;
+  href: string;
+}) {
+  return hydrated ? (
+    <Button type="button" onClick={onAdd}>
+      <Plus aria-hidden /> {label}
+    </Button>
+  ) : (
+    <Button asChild>
+      <Link to={href}>
+        <Plus aria-hidden /> {label}
+      </Link>
+    </Button>
+  );
+}
 
 export function AdminPageHeader({
   title,

@@ -1,8 +1,13 @@
 import { useRef, useState } from "react";
-import { ArrowLeft, CalendarX, Pencil, Plus } from "lucide-react";
+import { CalendarX, Pencil } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/dates";
-import { AdminPageHeader, Pagination } from "#app/components/admin/admin-ui.tsx";
+import {
+  AddButton,
+  AdminPageHeader,
+  BackToDashboard,
+  Pagination,
+} from "#app/components/admin/admin-ui.tsx";
 import { CatalogueCard } from "#app/components/admin/catalogue/catalogue-page.tsx";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { useHydrated } from "#app/components/forms/form-parts.tsx";
@@ -266,26 +271,17 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div>
-      <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
-        <Link to="/admin/dashboard">
-          <ArrowLeft aria-hidden /> Back to Dashboard
-        </Link>
-      </Button>
+      <BackToDashboard />
       <AdminPageHeader
         title="Dates"
         description="Scheduled dates of every course: places sold, held at checkout and free, and what they brought in. Times are UK time."
         actions={
-          hydrated ? (
-            <Button type="button" onClick={() => open(null)}>
-              <Plus aria-hidden /> New date
-            </Button>
-          ) : (
-            <Button asChild>
-              <Link to={hrefWith("new")}>
-                <Plus aria-hidden /> New date
-              </Link>
-            </Button>
-          )
+          <AddButton
+            label="New date"
+            hydrated={hydrated}
+            onAdd={() => open(null)}
+            href={hrefWith("new")}
+          />
         }
       />
 

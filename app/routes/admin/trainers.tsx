@@ -1,8 +1,8 @@
 import { useRef, useState } from "react";
-import { ArrowLeft, Pencil, Plus, Trash2 } from "lucide-react";
+import { Pencil, Trash2 } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import type { Route } from "./+types/trainers";
-import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+import { AddButton, AdminPageHeader, BackToDashboard } from "#app/components/admin/admin-ui.tsx";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import {
   DELETE_QUESTION,
@@ -166,26 +166,17 @@ export default function AdminTrainers({ loaderData, actionData }: Route.Componen
 
   return (
     <div>
-      <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
-        <Link to="/admin/dashboard">
-          <ArrowLeft aria-hidden /> Back to Dashboard
-        </Link>
-      </Button>
+      <BackToDashboard />
       <AdminPageHeader
         title="Trainers"
         description="The people who teach: shown on the courses that name them and on the About page."
         actions={
-          hydrated ? (
-            <Button type="button" onClick={() => open(null)}>
-              <Plus aria-hidden /> Add Trainer
-            </Button>
-          ) : (
-            <Button asChild>
-              <Link to={`${TRAINERS_PATH}?new`}>
-                <Plus aria-hidden /> Add Trainer
-              </Link>
-            </Button>
-          )
+          <AddButton
+            label="Add Trainer"
+            hydrated={hydrated}
+            onAdd={() => open(null)}
+            href={`${TRAINERS_PATH}?new`}
+          />
         }
       />
 

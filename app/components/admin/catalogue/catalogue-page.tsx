@@ -1,8 +1,8 @@
 import { Fragment, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { ArrowLeft, Pencil, Plus } from "lucide-react";
-import { Link, useFetcher } from "react-router";
+import { Pencil, Plus } from "lucide-react";
+import { useFetcher } from "react-router";
 import type { $ZodObject, input } from "zod/v4/core";
-import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+import { AdminPageHeader, BackToDashboard } from "#app/components/admin/admin-ui.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Dialog, DIALOG_FORM, DialogFormBody, DialogPanel } from "#app/components/ui/dialog.tsx";
 import {
@@ -107,11 +107,7 @@ export function CataloguePage<Item extends { id: string }>(props: {
   return (
     <div>
       <div>
-        <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
-          <Link to="/admin/dashboard">
-            <ArrowLeft aria-hidden /> Back to Dashboard
-          </Link>
-        </Button>
+        <BackToDashboard />
         <AdminPageHeader
           title={props.title}
           description={props.description}
