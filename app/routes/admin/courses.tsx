@@ -1,4 +1,4 @@
-import { ExternalLink, FolderTree, Handshake, Star } from "lucide-react";
+import { CalendarDays, ExternalLink, FolderTree, Handshake, Star } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/courses";
 import { RichTextEditor, richTextEditorLinks } from "#app/components/admin/rich-text-editor.tsx";
@@ -136,21 +136,33 @@ export default function AdminCourses({ loaderData }: Route.ComponentProps) {
       card={(course) => <CourseCard course={course} />}
       label={(course) => course.title}
       rowAttributes={(course) => ({ "data-course-id": course.id })}
-      moreActions={(course) =>
-        course.externalLink ? (
+      moreActions={(course) => (
+        <>
+          {/* The course's dates (decision 0033): the Dates screen for this course alone. */}
           <Button asChild variant="ghost" size="icon">
-            <a
-              href={course.externalLink}
-              target="_blank"
-              rel="noopener noreferrer"
-              aria-label={`Open external link for ${course.title} (opens in a new tab)`}
-              title="Open external link"
+            <Link
+              to={`/admin/dates?course=${course.id}`}
+              aria-label={`Dates of ${course.title}`}
+              title="Dates"
             >
-              <ExternalLink aria-hidden />
-            </a>
+              <CalendarDays aria-hidden />
+            </Link>
           </Button>
-        ) : null
-      }
+          {course.externalLink ? (
+            <Button asChild variant="ghost" size="icon">
+              <a
+                href={course.externalLink}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={`Open external link for ${course.title} (opens in a new tab)`}
+                title="Open external link"
+              >
+                <ExternalLink aria-hidden />
+              </a>
+            </Button>
+          ) : null}
+        </>
+      )}
       form={(course, onSaved) => (
         <CourseFormDialog
           course={course}
