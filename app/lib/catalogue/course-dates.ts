@@ -132,7 +132,7 @@ export const DATE_MESSAGES = {
   full: {
     title: "Not Enough Places",
     description:
-      "Sorry, this date no longer has enough places for your booking. Nothing has been booked: choose fewer places or another date.",
+      "Sorry, this date no longer has enough places for your booking. Nothing has been booked: choose fewer places or another date, or join this date's waiting list on the course page.",
   },
   closed: {
     title: "Booking Closed",
