@@ -40,8 +40,12 @@ export async function loader({ params }: Route.LoaderArgs) {
     throw data("Course Not Found", { status: 404, headers: { "Cache-Control": "no-store" } });
   }
   const { course } = found;
-  // Its trainers in one query, run while the dates are read.
-  const trainers = listCourseTrainers(course.id);
+  // Its trainers and its dates, read together (one failing fails both: nothing left unawaited).
+  const [trainers, dates] = await Promise.all([
+    listCourseTrainers(course.id),
+    // Dated places are sold for the provider's own priced courses (decision 0033).
+    isBookableOnline(course) ? listUpcomingDates(course.id, course.price) : [],
+  ]);
   // Sanitised here, on the server, whatever the admin editor stored.
   const html = sanitizeCourseHtml(course.content);
   const subject = { slug: course.slug, title: course.title, categoryName: course.categoryName };
@@ -77,9 +81,8 @@ export async function loader({ params }: Route.LoaderArgs) {
       buyUrl: courseBuyUrl(course),
       bookableOnline: isBookableOnline(course),
     },
-    // Dated places are sold for the provider's own priced courses (decision 0033).
-    dates: isBookableOnline(course) ? await listUpcomingDates(course.id, course.price) : [],
-    trainers: await trainers,
+    dates,
+    trainers,
   };
 }
 
