@@ -94,7 +94,7 @@ export type JoinOutcome =
   | { ok: true; entryId: string }
   /** Unknown or unlisted course, or a date no longer open (or, for new dates, a course with some). */
   | { ok: false; reason: "unavailable" }
-  /** The date has enough places left for what was asked: book them instead. */
+  /** The date still has places on sale: book them instead (its list is for a full date). */
   | { ok: false; reason: "places_left"; placesLeft: number }
   | { ok: false; reason: "duplicate" };
 
@@ -124,7 +124,8 @@ export async function joinWaitingList(
     const taken = (await placesTaken(tx, [date.id])).get(date.id) ?? 0;
     const owed = (await placesOwed(tx, [date.id])).get(date.id) ?? 0;
     const left = placesLeftOf(date.capacity, taken, owed);
-    if (input.places <= left) return { ok: false, reason: "places_left", placesLeft: left };
+    // Only a full date is waited for: an entry on one with places on sale would hold them off sale.
+    if (left > 0) return { ok: false, reason: "places_left", placesLeft: left };
     const [already] = await tx
       .select({ id: waitingListEntries.id })
       .from(waitingListEntries)

@@ -211,6 +211,22 @@ describe("joining a waiting list", () => {
     expect(await database().db.select().from(waitingListEntries)).toHaveLength(2);
   });
 
+  it("only a full date is waited for: a group wanting more than the places left books or waits for a full date", async () => {
+    const course = await insertCourse();
+    const date = await insertCourseDate(course.id, { capacity: 5 });
+    await bookOk(course.slug, date.id, 1, 3);
+    // 2 places left, 4 wanted: refused, so one entry can never take places on sale off sale.
+    const refused = await post(course.slug, joinFields(date.id, "group@example.com", 4));
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { fieldErrors: { places: WAITING_LIST_MESSAGES.placesLeft(2) } },
+    });
+    expect(await placesLeft(course, date.id)).toBe(2);
+    await bookOk(course.slug, date.id, 2, 2);
+    await join(course.slug, date.id, "group@example.com", 4);
+    expect(await database().db.select().from(waitingListEntries)).toHaveLength(1);
+  });
+
   it("a repeated post is one entry (submit once)", async () => {
     const course = await insertCourse();
     const date = await insertCourseDate(course.id, { capacity: 1 });

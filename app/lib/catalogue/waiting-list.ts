@@ -121,7 +121,7 @@ export const WAITING_LIST_MESSAGES = {
   failed: { title: "Could Not Join", description: "Please try again later." },
   duplicate: "This e-mail address is already on this waiting list.",
   placesLeft: (n: number) =>
-    `This date still has ${n === 1 ? "1 place" : `${n} places`} left: please book ${n === 1 ? "it" : "them"} instead.`,
+    `This date still has ${n === 1 ? "1 place" : `${n} places`} left: please book ${n === 1 ? "it" : "them"}, or another date, instead.`,
   unavailable: "This date is no longer open for booking, so it has no waiting list.",
 } as const;
 
@@ -153,9 +153,9 @@ export interface AdminWaitingListEntry {
 }
 
 /**
- * A date offers its waiting list when it cannot take a whole group: fewer places left than the
- * most one entry may ask for (decision 0034), while booking is open.
+ * A date offers its waiting list once it is full (decision 0034): places still on sale are
+ * booked, never waited for — an entry would hold them off sale for everyone else.
  */
 export function offersWaitingList(date: PublicCourseDate): boolean {
-  return date.placesLeft < WAITING_LIST_MAX_PLACES && (date.bookable || date.placesLeft === 0);
+  return date.placesLeft === 0;
 }
