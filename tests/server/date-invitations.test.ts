@@ -142,7 +142,8 @@ describe("calendar invitations", () => {
     expect(first.uid).toMatch(
       new RegExp(`^${date.id}-[0-9a-f]{16}@${host.replace(/\./g, "\\.")}$`),
     );
-    expect(first.uid.toLowerCase()).not.toContain("ada");
+    // The address is not in the UID (the date's random id may hold any letters, "ada" too).
+    expect(first.uid.toLowerCase()).not.toMatch(/ada@|example\.com/);
 
     expect(first.start.zone?.tzid).toBe("UTC");
     expect(first.end.zone?.tzid).toBe("UTC");
