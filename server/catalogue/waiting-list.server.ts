@@ -11,13 +11,7 @@ import { db } from "../db/client.server.ts";
 import { courseDates, courses, waitingListEntries } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { log } from "../log.server.ts";
-import {
-  hasUpcomingDates,
-  offerTokenHash,
-  placesLeftOf,
-  placesOwed,
-  placesTaken,
-} from "./course-dates.server.ts";
+import { hasUpcomingDates, offerTokenHash, placesLeftIn, placesOf } from "./course-dates.server.ts";
 
 import { offerFreedPlacesAfter } from "./waiting-list-offers.server.ts";
 
@@ -76,8 +70,7 @@ export async function loadWaitingListPage(
     .from(courseDates)
     .where(and(eq(courseDates.id, dateId), eq(courseDates.courseId, course.id)));
   if (!isOpen(date, now)) return { kind: "course", slug: course.slug };
-  const taken = (await placesTaken(db(), [date.id])).get(date.id) ?? 0;
-  const owed = (await placesOwed(db(), [date.id])).get(date.id) ?? 0;
+  const places = (await placesOf(db(), [date.id])).get(date.id);
   return {
     kind: "date",
     course: about,
@@ -85,7 +78,7 @@ export async function loadWaitingListPage(
       id: date.id,
       startsAt: date.startsAt.toISOString(),
       endsAt: date.endsAt.toISOString(),
-      placesLeft: placesLeftOf(date.capacity, taken, owed),
+      placesLeft: placesLeftIn(date.capacity, places),
     },
   };
 }
@@ -121,9 +114,7 @@ export async function joinWaitingList(
       .where(and(eq(courseDates.id, dateId), eq(courseDates.courseId, course.id)))
       .for("update");
     if (!isOpen(date, now)) return { ok: false, reason: "unavailable" };
-    const taken = (await placesTaken(tx, [date.id])).get(date.id) ?? 0;
-    const owed = (await placesOwed(tx, [date.id])).get(date.id) ?? 0;
-    const left = placesLeftOf(date.capacity, taken, owed);
+    const left = placesLeftIn(date.capacity, (await placesOf(tx, [date.id])).get(date.id));
     // Only a full date is waited for: an entry on one with places on sale would hold them off sale.
     if (left > 0) return { ok: false, reason: "places_left", placesLeft: left };
     const [already] = await tx

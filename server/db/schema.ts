@@ -399,9 +399,18 @@ export const orders = pgTable(
     index("orders_paid_at_idx")
       .on(t.paidAt)
       .where(sql`${t.status} = 'paid'`),
-    // A date's places taken: its live orders (server/catalogue/course-dates.server.ts).
+    // A date's places taken, and the Dates screen's sold, held and revenue: its live orders
+    // (server/catalogue/course-dates.server.ts). Every column those sums read is in the index, so
+    // a date with thousands of bookings is summed by an index-only scan.
     index("orders_course_date_live_idx")
-      .on(t.courseDateId, t.quantity)
+      .on(
+        t.courseDateId,
+        t.status,
+        t.paymentMethod,
+        t.quantity,
+        t.totalAmountCents,
+        t.refundedAmountCents,
+      )
       .where(sql`${t.courseDateId} is not null and ${t.status} in ('pending', 'invoiced', 'paid')`),
     // The privacy search matches an address trimmed and lower-cased.
     index("orders_buyer_email_lower_idx").on(sql`lower(trim(${t.buyerEmail}))`),

@@ -1,12 +1,16 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.server.ts";
 import { TZDate } from "@date-fns/tz";
+import { config } from "../config.server.ts";
+import { priceToPence } from "../orders/pricing.server.ts";
+import { insertDemoBookings, type DemoBooking } from "./demo-bookings.server.ts";
 import { categories, courseDates, coursePartners, courses } from "./schema.ts";
 
 /**
- * Demo content for a fresh database: four categories, two partners and a set of courses that
+ * Demo content for a fresh database: four categories, two partners, a set of courses that
  * exercise every public rule of the spec (statuses, partner/no partner, price/no price,
- * duration/no duration, the footer and home keyword filter).
+ * duration/no duration, the footer and home keyword filter), and dates to come for a few of them,
+ * one nearly full and one fully booked by demo invoice requests (demo-bookings.server.ts).
  *
  * It only writes when the database holds no course, no category and no partner at all, and it
  * writes everything in one transaction, so a second call (or a call racing this one) changes
@@ -577,7 +581,7 @@ export async function seedDemoContent(db: Database): Promise<{ seeded: boolean }
 
     // Dates to come for a few courses (decision 0033), so a newcomer sees dates and places left.
     const seeded = await tx
-      .select({ id: courses.id, slug: courses.slug })
+      .select({ id: courses.id, slug: courses.slug, title: courses.title, price: courses.price })
       .from(courses)
       .where(
         inArray(
@@ -585,23 +589,32 @@ export async function seedDemoContent(db: Database): Promise<{ seeded: boolean }
           DATE_SEED.map((d) => d.slug),
         ),
       );
-    const courseIds = new Map(seeded.map((c) => [c.slug, c.id]));
-    await tx.insert(courseDates).values(
-      DATE_SEED.flatMap(({ slug, inDays, from, to, ...date }) => {
-        const courseId = courseIds.get(slug);
-        if (!courseId) return [];
-        const startsAt = ukTime(now, inDays, from);
-        return [
-          {
-            ...date,
-            courseId,
-            startsAt,
-            endsAt: ukTime(now, inDays, to),
-            bookingClosesAt: startsAt,
-          },
-        ];
-      }),
-    );
+    const courseBySlug = new Map(seeded.map((c) => [c.slug, c]));
+    for (const { slug, inDays, from, to, bookings, ...date } of DATE_SEED) {
+      const course = courseBySlug.get(slug);
+      if (!course) continue;
+      const startsAt = ukTime(now, inDays, from);
+      const [row] = await tx
+        .insert(courseDates)
+        .values({
+          ...date,
+          courseId: course.id,
+          startsAt,
+          endsAt: ukTime(now, inDays, to),
+          bookingClosesAt: startsAt,
+        })
+        .returning({ id: courseDates.id });
+      const unitPriceCents = priceToPence(course.price);
+      if (bookings && unitPriceCents !== null) {
+        const target = {
+          id: row!.id,
+          courseId: course.id,
+          courseTitle: course.title,
+          unitPriceCents,
+        };
+        await insertDemoBookings(tx, target, bookings, config.seller.vat, at);
+      }
+    }
 
     return { seeded: true };
   });
@@ -635,6 +648,8 @@ const DATE_SEED: {
   venueTown?: string;
   venueAddress?: string;
   joiningDetails?: string;
+  /** Its demo bookings (server/db/demo-bookings.server.ts): one date nearly full, one full. */
+  bookings?: DemoBooking[];
 }[] = [
   {
     slug: "ransomware-response-planning",
@@ -646,6 +661,19 @@ const DATE_SEED: {
     venueName: "NightWatch Training Suite",
     venueTown: "London",
     venueAddress: "1 Example Street, London EC1A 1AA",
+    bookings: [
+      {
+        organisation: "Northgate Building Society",
+        buyer: { firstName: "Helen", lastName: "Marsh" },
+        places: 6,
+        poNumber: "PO-48213",
+      },
+      {
+        organisation: "Riverside Police Economic Crime Unit",
+        buyer: { firstName: "Tom", lastName: "Ashby" },
+        places: 4,
+      },
+    ],
   },
   {
     slug: "ransomware-response-planning",
@@ -673,7 +701,20 @@ const DATE_SEED: {
     from: "10:00",
     to: "13:00",
     format: "online",
-    capacity: 20,
+    capacity: 12,
     joiningDetails: "A Microsoft Teams link is sent to each student a week before the session.",
+    bookings: [
+      {
+        organisation: "Harbour Bank plc",
+        buyer: { firstName: "Priya", lastName: "Raman" },
+        places: 8,
+        poNumber: "HB-2026-0917",
+      },
+      {
+        organisation: "Westmoor Credit Union",
+        buyer: { firstName: "Owen", lastName: "Price" },
+        places: 4,
+      },
+    ],
   },
 ];

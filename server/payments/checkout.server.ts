@@ -9,6 +9,7 @@ import {
 import {
   COURSE_DATE_FIELD,
   DATE_MESSAGES,
+  notEnoughPlaces,
   type PublicCourseDate,
 } from "#app/lib/catalogue/course-dates.ts";
 import { OFFER_FIELD } from "#app/lib/catalogue/waiting-list.ts";
@@ -151,8 +152,12 @@ export async function submitCheckout(
         case "invalid":
           return problem(400, created.message);
         case "full":
+          return problem(
+            409,
+            created.placesLeft > 0 ? notEnoughPlaces(created.placesLeft) : DATE_MESSAGES.full,
+          );
         case "date_required":
-          return problem(409, DATE_MESSAGES.full);
+          return problem(409, DATE_MESSAGES.chooseDate);
         case "closed":
           return problem(409, DATE_MESSAGES.closed);
         default:

@@ -87,8 +87,12 @@ test("an admin opens a date with 4 places; invoices for 1 (without JavaScript) a
     await buyer.getByRole("button", { name: "Request Manual Invoice" }).click();
     await expect(buyer).toHaveURL(new RegExp(`/courses/${COURSE}/success\\?invoice=true`));
 
-    // Someone opens the checkout without JavaScript while one place is left, and types.
+    // Someone opens the checkout without JavaScript while one place is left, and types; so does
+    // someone with JavaScript.
     const lateAnswer = await openLateCheckout(late, checkoutUrl);
+    const lateScripted = await openLateCheckout(visitor, checkoutUrl);
+    await expect(lateScripted.page.locator('input[name="enhanced"]')).toHaveCount(1);
+    await expect(lateScripted.page.getByTestId("date-fully-booked")).toHaveCount(0);
 
     // The last place by card.
     const payer = await cardBuyer.newPage();
@@ -116,9 +120,27 @@ test("an admin opens a date with 4 places; invoices for 1 (without JavaScript) a
     // The checkout opened without JavaScript before the card payment took the last place,
     // posted after it: refused on the page, nothing booked, what was typed kept.
     await lateAnswer.submit();
-    await expect(lateAnswer.page.getByRole("alert")).toContainText("Not Enough Places");
+    await expect(lateAnswer.page.getByRole("alert")).toContainText("Fully Booked");
+    // The way on: the date's waiting list.
+    await expect(
+      lateAnswer.page
+        .getByTestId("date-fully-booked")
+        .getByRole("link", { name: "Join the waiting list" }),
+    ).toHaveAttribute("href", /\/waiting-list\?date=/);
     await expect(lateAnswer.page.getByLabel("First Name").first()).toHaveValue("Late");
     await expect(lateAnswer.page.getByTestId("booking-date")).toContainText(TOWN);
+
+    // With JavaScript: the same refusal, then the page reads its places again and shows the way
+    // to the waiting list, with what was typed still in the form.
+    await lateScripted.submit();
+    await expect(lateScripted.page.getByText("Fully Booked").first()).toBeVisible();
+    await expect(
+      lateScripted.page
+        .getByTestId("date-fully-booked")
+        .getByRole("link", { name: "Join the waiting list" }),
+    ).toBeVisible();
+    await expect(lateScripted.page.getByLabel("First Name").first()).toHaveValue("Late");
+    await expect(lateScripted.page).toHaveURL(/\/checkout\?date=/);
   } finally {
     await visitor.close();
     await cardBuyer.close();

@@ -2,11 +2,13 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   DATE_MESSAGES,
+  notEnoughPlaces,
   formatDateRange,
   formatUkDateTime,
 } from "#app/lib/catalogue/course-dates.ts";
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
-import { courseDates, courses, emailOutbox, orders } from "#server/db/schema.ts";
+import { courseDates, courses, emailOutbox, orderEvents, orders } from "#server/db/schema.ts";
+import { DEMO_NOTE } from "#server/db/demo-bookings.server.ts";
 import { seedDemoContent } from "#server/db/seed.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { transitionOrder } from "#server/orders/state-machine.server.ts";
@@ -103,7 +105,8 @@ describe("booking a dated place", () => {
     const course = await insertCourse();
     const date = await insertCourseDate(course.id, { capacity: 3 });
     const tooMany = await book(course.slug, date.id, 1, "invoice", 4);
-    expect(tooMany).toMatchObject({ kind: "problem", status: 409, message: DATE_MESSAGES.full });
+    expect(tooMany).toMatchObject({ kind: "problem", status: 409, message: notEnoughPlaces(3) });
+    expect(notEnoughPlaces(3).description).toContain("only 3 places are left");
     expect(await datedOrders(date.id)).toHaveLength(0);
     expect((await book(course.slug, date.id, 2, "invoice", 3)).kind).toBe("invoice");
     expect(await placesLeft(course.id, course.price, date.id)).toBe(0);
@@ -314,7 +317,33 @@ describe("booking a dated place", () => {
       .where(eq(courses.slug, "ransomware-response-planning"));
     const dates = await listUpcomingDates(course!.id, course!.price);
     expect(dates.map((d) => d.town)).toEqual(["London", "Manchester"]);
-    expect(dates.every((d) => d.bookable && d.placesLeft === 12)).toBe(true);
+    // London is nearly full (two demo bookings of 6 and 4 places), Manchester has all 12.
+    expect(dates.map((d) => [d.placesLeft, d.bookable])).toEqual([
+      [2, true],
+      [12, true],
+    ]);
     expect(ransomware.date.venueName).not.toBeNull();
+    // The online session of security awareness is fully booked, so it has a waiting list.
+    const [awareness] = await database()
+      .db.select()
+      .from(courses)
+      .where(eq(courses.slug, "security-awareness-for-financial-services"));
+    const [full] = await listUpcomingDates(awareness!.id, awareness!.price);
+    expect(full).toMatchObject({ placesLeft: 0, bookable: false });
+    // The demo bookings are invoice requests not yet invoiced, on reserved addresses, noted as
+    // demo content, and queued no e-mail.
+    const demo = await database().db.select().from(orders);
+    expect(demo).toHaveLength(4);
+    for (const order of demo) {
+      expect(order).toMatchObject({ status: "pending", paymentMethod: "invoice" });
+      expect(order.buyerEmail).toMatch(/\.example\.com$/);
+    }
+    expect(demo.reduce((sum, o) => sum + o.quantity, 0)).toBe(22);
+    expect(await database().db.select().from(emailOutbox)).toHaveLength(0);
+    const notes = await database()
+      .db.select()
+      .from(orderEvents)
+      .where(eq(orderEvents.kind, "note"));
+    expect(notes.map((n) => n.detail?.text)).toEqual(Array(4).fill(DEMO_NOTE));
   });
 });

@@ -129,17 +129,33 @@ export const COURSE_DATE_PARAM = "date";
 export const COURSE_DATE_FIELD = "courseDateId";
 
 export const DATE_MESSAGES = {
+  /** The date has no place left: its waiting list is the way on (the checkout links to it). */
   full: {
-    title: "Not Enough Places",
+    title: "Fully Booked",
     description:
-      "Sorry, this date no longer has enough places for your booking. Nothing has been booked: choose fewer places or another date, or join this date's waiting list on the course page.",
+      "Sorry, the last places on this date have just been booked. Nothing has been booked for you: join this date's waiting list to be offered places that free up, or choose another date.",
   },
   closed: {
     title: "Booking Closed",
     description:
       "Sorry, booking for this date has closed. Nothing has been booked: please choose another date.",
   },
+  /** The course is now sold by date, and the post named none. */
+  chooseDate: {
+    title: "Choose a Date",
+    description:
+      "This course is now booked by date. Nothing has been booked: please choose one of its dates on the course page.",
+  },
 } as const;
+
+/** A group larger than the places the date has left (some are): how many there are. */
+export function notEnoughPlaces(placesLeft: number) {
+  const places = placesLeft === 1 ? "1 place is" : `${placesLeft} places are`;
+  return {
+    title: "Not Enough Places",
+    description: `Sorry, only ${places} left on this date. Nothing has been booked: book ${placesLeft} or fewer, or choose another date.`,
+  };
+}
 
 /** A dated run of the course as schema.org's CourseInstance, with its offer's availability. */
 export function courseInstance(date: PublicCourseDate, courseUrl: string, instructors: object[]) {

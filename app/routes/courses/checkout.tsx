@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Link, data, redirect, useFetcher, useNavigate } from "react-router";
+import { Link, data, redirect, useFetcher, useNavigate, useRevalidator } from "react-router";
 import { ArrowLeft } from "lucide-react";
 import { CheckoutErrorBoundary } from "#app/components/checkout/course-not-found.tsx";
 import { BookingSummary } from "#app/components/checkout/order-summary.tsx";
@@ -38,7 +38,7 @@ import {
   COURSE_DATE_PARAM,
   formatUkDateTime,
 } from "#app/lib/catalogue/course-dates.ts";
-import { OFFER_FIELD, OFFER_PARAM } from "#app/lib/catalogue/waiting-list.ts";
+import { OFFER_FIELD, OFFER_PARAM, waitingListPath } from "#app/lib/catalogue/waiting-list.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { toast } from "#app/lib/ui/toast.ts";
 import type { VatTerms } from "#app/lib/orders/vat.ts";
@@ -117,8 +117,6 @@ async function answerCheckout(request: Request, slug: string, form: FormData, cl
         form: "checkout",
         formData: form,
         names: "all",
-        reason:
-          outcome.status === 400 ? "invalid" : outcome.status === 429 ? "rate_limited" : "error",
         title: outcome.message.title,
         message: outcome.message.description,
         fieldErrors: outcome.fieldErrors,
@@ -169,6 +167,9 @@ export default function Checkout({ loaderData, actionData, params }: Route.Compo
         {MAX_QUANTITY} colleagues.
       </p>
       {offer ? <OfferNotice offer={offer} /> : null}
+      {course.date && course.date.placesLeft === 0 ? (
+        <FullyBookedNotice slug={params.slug} dateId={course.date.id} />
+      ) : null}
       <CheckoutForm
         course={course}
         cardPaymentsEnabled={cardPaymentsEnabled}
@@ -200,6 +201,7 @@ function CheckoutForm({
 }) {
   const fetcher = useFetcher<CheckoutAnswer>();
   const navigate = useNavigate();
+  const revalidator = useRevalidator();
   const formRef = useRef<HTMLFormElement>(null);
   // Without JavaScript, a failed post or an 'Update' redraws the page with what was typed.
   const posted = pageAnswer?.values ?? prefill ?? {};
@@ -265,6 +267,9 @@ function CheckoutForm({
     onFailure: (answer) => {
       setErrors(answer.fieldErrors);
       focusFirstInvalid(formRef.current, answer.fieldErrors);
+      // Places ran out since the page was drawn: read them again (the most a group may book,
+      // and the way to the waiting list when none are left). What was typed stays in the form.
+      if (answer.reason === "conflict") revalidator.revalidate();
     },
   });
 
@@ -390,6 +395,27 @@ function OfferNotice({ offer }: { offer: CheckoutOffer }) {
     <p role="status" className="mt-4 rounded-md border border-border bg-muted p-4 text-sm">
       This waiting list offer is no longer open (it has expired, or been used). You can still book
       any places left.
+    </p>
+  );
+}
+
+/** A date with no place left can still be waited for: the way to its waiting list. */
+function FullyBookedNotice({ slug, dateId }: { slug: string; dateId: string }) {
+  return (
+    <p
+      role="status"
+      data-testid="date-fully-booked"
+      className="mt-4 rounded-md border border-border bg-muted p-4 text-sm"
+    >
+      This date is fully booked.{" "}
+      <Link to={waitingListPath(slug, dateId)} className="font-medium underline">
+        Join the waiting list
+      </Link>{" "}
+      to be offered places that free up, or{" "}
+      <Link to={`/courses/${encodeURIComponent(slug)}#dates`} className="font-medium underline">
+        choose another date
+      </Link>
+      .
     </p>
   );
 }

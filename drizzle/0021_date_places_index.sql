@@ -1,0 +1,2 @@
+DROP INDEX "orders_course_date_live_idx";--> statement-breakpoint
+CREATE INDEX "orders_course_date_live_idx" ON "orders" USING btree ("course_date_id","status","payment_method","quantity","total_amount_cents","refunded_amount_cents") WHERE "orders"."course_date_id" is not null and "orders"."status" in ('pending', 'invoiced', 'paid');
