@@ -1,5 +1,14 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { formatDateRange, placesLeftText } from "#app/lib/catalogue/course-dates.ts";
+import { ProviderBooking } from "#app/components/site/course-booking.tsx";
+import {
+  DATES_SHOWN,
+  formatDateRange,
+  placesLeftText,
+  type PublicCourseDate,
+} from "#app/lib/catalogue/course-dates.ts";
 
 /** Course dates as visitors read them (app/lib/catalogue/course-dates.ts). */
 describe("UK time on screen", () => {
@@ -28,5 +37,41 @@ describe("places left", () => {
     expect(placesLeftText({ placesLeft: 3, bookable: true })).toBe("3 places left");
     expect(placesLeftText({ placesLeft: 12, bookable: true })).toBe("Places available");
     expect(placesLeftText({ placesLeft: 4, bookable: false })).toBe("Booking closed");
+  });
+});
+
+describe("the course page's list of dates", () => {
+  const dates: PublicCourseDate[] = Array.from({ length: 9 }, (_, n) => ({
+    id: `00000000-0000-4000-8000-00000000000${n}`,
+    startsAt: `2027-01-${String(n + 10)}T09:30:00Z`,
+    endsAt: `2027-01-${String(n + 10)}T16:30:00Z`,
+    format: "online",
+    town: null,
+    venueName: null,
+    unitPriceCents: 45_000,
+    placesLeft: 5,
+    bookable: true,
+  }));
+  const course = { id: "c", slug: "weekly", title: "Weekly", bookableOnline: true };
+  // A data router (the quote dialog's form needs one), rendered on the server as the page is.
+  const render = (allDates: boolean) => {
+    const Stub = createRoutesStub([
+      { path: "/", Component: () => createElement(ProviderBooking, { course, dates, allDates }) },
+    ]);
+    return renderToStaticMarkup(createElement(Stub));
+  };
+  const count = (html: string) => html.split('data-testid="course-date"').length - 1;
+
+  it("lists the first few, then links to the page with them all", () => {
+    const html = render(false);
+    expect(count(html)).toBe(DATES_SHOWN);
+    expect(html).toContain('href="/courses/weekly?dates=all#dates"');
+    expect(html).toContain("Show all 9 dates");
+  });
+
+  it("lists them all when asked, with no link", () => {
+    const html = render(true);
+    expect(count(html)).toBe(9);
+    expect(html).not.toContain("Show all");
   });
 });

@@ -3,7 +3,10 @@ import { Link } from "react-router";
 import { CourseQuoteDialog } from "#app/components/forms/course-quote-dialog.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import {
+  ALL_DATES_PARAM,
+  ALL_DATES_VALUE,
   COURSE_DATE_PARAM,
+  DATES_SHOWN,
   datePlace,
   formatDateRange,
   placesLeftText,
@@ -69,14 +72,17 @@ export function PartnerBooking({
 export function ProviderBooking({
   course,
   dates,
+  allDates,
 }: {
   course: { id: string; slug: string; title: string; bookableOnline: boolean };
   dates: PublicCourseDate[];
+  /** Whether every date is listed (`?dates=all`), not just the first few. */
+  allDates: boolean;
 }) {
   return (
     <div className="space-y-3">
       {dates.length > 0 ? (
-        <CourseDates slug={course.slug} title={course.title} dates={dates} />
+        <CourseDates slug={course.slug} title={course.title} dates={dates} all={allDates} />
       ) : course.bookableOnline ? (
         <Link
           to={`/courses/${course.slug}/checkout`}
@@ -122,68 +128,93 @@ export function ProviderBooking({
   );
 }
 
-/** The course's dates to come, each with its places left and a way to book it. */
+/**
+ * The course's dates to come, each with its places left and a way to book it: the first few, and
+ * a link to the page listing them all.
+ */
 function CourseDates({
   slug,
   title,
   dates,
+  all,
 }: {
   slug: string;
   title: string;
   dates: PublicCourseDate[];
+  all: boolean;
 }) {
+  const shown = all ? dates : dates.slice(0, DATES_SHOWN);
   return (
     <section id="dates" aria-labelledby="course-dates-title" className="scroll-mt-24">
       <h3 id="course-dates-title" className="text-base font-semibold">
         Dates
       </h3>
       <ul className="mt-3 space-y-3">
-        {dates.map((date) => (
-          <li
-            key={date.id}
-            data-testid="course-date"
-            className="rounded-md border border-border p-3 text-sm"
-          >
-            <p className="font-medium">
-              <time dateTime={date.startsAt}>{formatDateRange(date.startsAt, date.endsAt)}</time>
-            </p>
-            <p className="text-muted-foreground">
-              {date.format === "online" ? "Live online" : `Classroom, ${datePlace(date)}`} ·{" "}
-              {formatPence(date.unitPriceCents)} per place
-            </p>
-            <p
-              data-testid="places-left"
-              className={cn("mt-1", date.placesLeft === 0 && "font-semibold text-destructive")}
-            >
-              {placesLeftText(date)}
-            </p>
-            {date.bookable ? (
-              <Link
-                to={`/courses/${slug}/checkout?${COURSE_DATE_PARAM}=${date.id}`}
-                className={cn(buttonVariants({ size: "sm" }), "mt-2 w-full")}
-              >
-                Book this date
-                <span className="sr-only">
-                  {" "}
-                  for {title}, {formatDateRange(date.startsAt, date.endsAt)}
-                </span>
-              </Link>
-            ) : null}
-            {offersWaitingList(date) ? (
-              <Link
-                to={waitingListPath(slug, date.id)}
-                className={cn(buttonVariants({ size: "sm", variant: "outline" }), "mt-2 w-full")}
-              >
-                Join the waiting list
-                <span className="sr-only">
-                  {" "}
-                  for {title}, {formatDateRange(date.startsAt, date.endsAt)}
-                </span>
-              </Link>
-            ) : null}
-          </li>
+        {shown.map((date) => (
+          <CourseDateItem key={date.id} slug={slug} title={title} date={date} />
         ))}
       </ul>
+      {shown.length < dates.length ? (
+        <Link
+          to={`/courses/${slug}?${ALL_DATES_PARAM}=${ALL_DATES_VALUE}#dates`}
+          className="mt-3 inline-block text-sm font-medium underline"
+        >
+          Show all {dates.length} dates
+        </Link>
+      ) : null}
     </section>
+  );
+}
+
+function CourseDateItem({
+  slug,
+  title,
+  date,
+}: {
+  slug: string;
+  title: string;
+  date: PublicCourseDate;
+}) {
+  const when = formatDateRange(date.startsAt, date.endsAt);
+  return (
+    <li data-testid="course-date" className="rounded-md border border-border p-3 text-sm">
+      <p className="font-medium">
+        <time dateTime={date.startsAt}>{when}</time>
+      </p>
+      <p className="text-muted-foreground">
+        {date.format === "online" ? "Live online" : `Classroom, ${datePlace(date)}`} ·{" "}
+        {formatPence(date.unitPriceCents)} per place
+      </p>
+      <p
+        data-testid="places-left"
+        className={cn("mt-1", date.placesLeft === 0 && "font-semibold text-destructive")}
+      >
+        {placesLeftText(date)}
+      </p>
+      {date.bookable ? (
+        <Link
+          to={`/courses/${slug}/checkout?${COURSE_DATE_PARAM}=${date.id}`}
+          className={cn(buttonVariants({ size: "sm" }), "mt-2 w-full")}
+        >
+          Book this date
+          <span className="sr-only">
+            {" "}
+            for {title}, {when}
+          </span>
+        </Link>
+      ) : null}
+      {offersWaitingList(date) ? (
+        <Link
+          to={waitingListPath(slug, date.id)}
+          className={cn(buttonVariants({ size: "sm", variant: "outline" }), "mt-2 w-full")}
+        >
+          Join the waiting list
+          <span className="sr-only">
+            {" "}
+            for {title}, {when}
+          </span>
+        </Link>
+      ) : null}
+    </li>
   );
 }

@@ -124,6 +124,14 @@ export function formatUkDateTime(at: Date | string): string {
   return `${formatUkDay(instant)}, ${timeFormat.format(instant)} ${ukZone(instant)}`;
 }
 
+/**
+ * How many dates the course page lists before 'Show all N dates' (`?dates=all`): a weekly
+ * session's year of dates would otherwise push the description out of sight on a phone.
+ */
+export const DATES_SHOWN = 6;
+export const ALL_DATES_PARAM = "dates";
+export const ALL_DATES_VALUE = "all";
+
 /** The checkout asks for a date by this query parameter and posts it in this field. */
 export const COURSE_DATE_PARAM = "date";
 export const COURSE_DATE_FIELD = "courseDateId";

@@ -1,5 +1,5 @@
 import type { HeadersArgs } from "react-router";
-import { COURSE_DATE_PARAM } from "../catalogue/course-dates.ts";
+import { ALL_DATES_PARAM, COURSE_DATE_PARAM } from "../catalogue/course-dates.ts";
 import { OFFER_PARAM } from "../catalogue/waiting-list.ts";
 
 /**
@@ -14,8 +14,8 @@ export const PUBLIC_PAGE_CACHE = "public, max-age=0, s-maxage=60, stale-while-re
  * Every query parameter a public page reads: `service` (/quote), `partner` (the catalogue),
  * `licence` (the File Interrogator page's form), `quote` (a course's quote form without
  * JavaScript), `token` (unsubscribe), `invoice` and `session_id` (the checkout's success page),
- * `date` (the checkout of a course date, and a date's waiting list), `offer` (a waiting list
- * offer's link to the checkout).
+ * `date` (the checkout of a course date, and a date's waiting list), `dates` (a course page
+ * listing all its dates), `offer` (a waiting list offer's link to the checkout).
  * The site's page cache keeps and renders a page by its path and these alone, so `?utm_source=…`,
  * `?fbclid=…` or any parameter no page reads gets the same cached copy (server/page-cache.server.ts).
  * A page that starts reading a new parameter adds it here.
@@ -29,6 +29,7 @@ export const PAGE_QUERY_PARAMETERS: readonly string[] = [
   "invoice",
   "session_id",
   COURSE_DATE_PARAM,
+  ALL_DATES_PARAM,
   OFFER_PARAM,
 ];
 

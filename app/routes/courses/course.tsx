@@ -20,7 +20,11 @@ import { PartnerBooking, ProviderBooking } from "#app/components/site/course-boo
 import { RichText } from "#app/components/site/rich-text.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/ui/cn.ts";
-import { courseInstance } from "#app/lib/catalogue/course-dates.ts";
+import {
+  ALL_DATES_PARAM,
+  ALL_DATES_VALUE,
+  courseInstance,
+} from "#app/lib/catalogue/course-dates.ts";
 import { formatCpdHours } from "#app/lib/catalogue/plain-text.ts";
 import { formatCoursePrice, formatDuration } from "#app/lib/format.ts";
 import { publicPageHeaders } from "#app/lib/ui/http-cache.ts";
@@ -30,7 +34,7 @@ import { keepFormOnFailure } from "#app/lib/forms.ts";
 
 const CATALOGUE_PATH = "/services/counter-fraud-training";
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const found = await findPublishedCourse(params.slug);
   if (found.kind === "redirect") {
     throw redirect(`/courses/${encodeURIComponent(found.slug)}`, 301);
@@ -82,6 +86,7 @@ export async function loader({ params }: Route.LoaderArgs) {
       bookableOnline: isBookableOnline(course),
     },
     dates,
+    allDates: new URL(request.url).searchParams.get(ALL_DATES_PARAM) === ALL_DATES_VALUE,
     trainers,
   };
 }
@@ -189,7 +194,7 @@ function useParallax(factor: number) {
 }
 
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
-  const { course, dates, trainers } = loaderData;
+  const { course, dates, allDates, trainers } = loaderData;
   const parallax = useParallax(0.3);
 
   return (
@@ -307,7 +312,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                   title={course.title}
                 />
               ) : (
-                <ProviderBooking course={course} dates={dates} />
+                <ProviderBooking course={course} dates={dates} allDates={allDates} />
               )}
             </div>
           </div>
