@@ -92,6 +92,30 @@ test("trainers and course details on the course page; /about from Coming Soon to
       await plain.getByRole("button", { name: "Create Trainer" }).click();
       await expect(plain.getByText("Trainer created successfully")).toBeVisible();
       await expect(row(plain, `${trainerName} II`)).toBeVisible();
+      // Edited on the page: a refused post keeps what was typed, then it saves.
+      await row(plain, `${trainerName} II`)
+        .getByRole("link", { name: `Edit ${trainerName} II` })
+        .click();
+      await expect(plain.getByRole("heading", { name: "Edit Trainer" })).toBeVisible();
+      await plain.getByLabel("Name").fill("");
+      await plain.getByLabel("Role").fill("Deputy Trainer");
+      await plain.getByRole("button", { name: "Update Trainer" }).click();
+      await expect(plain.getByText("Please enter the trainer's name")).toBeVisible();
+      await expect(plain.getByLabel("Role")).toHaveValue("Deputy Trainer");
+      await plain.getByLabel("Name").fill(`${trainerName} II`);
+      await plain.getByRole("button", { name: "Update Trainer" }).click();
+      await expect(plain.getByText("Trainer updated successfully")).toBeVisible();
+      await expect(row(plain, `${trainerName} II`)).toContainText("Deputy Trainer");
+      // Deleted on the page, after its question.
+      await row(plain, `${trainerName} II`)
+        .getByRole("link", { name: `Delete ${trainerName} II` })
+        .click();
+      await expect(
+        plain.getByRole("heading", { name: "Are you sure you want to delete this trainer?" }),
+      ).toBeVisible();
+      await plain.getByRole("button", { name: "Delete", exact: true }).click();
+      await expect(plain.getByText("Trainer deleted successfully")).toBeVisible();
+      await expect(row(plain, `${trainerName} II`)).toHaveCount(0);
     } finally {
       await noScript.close();
     }

@@ -176,6 +176,8 @@ function CourseDateItem({
   date: PublicCourseDate;
 }) {
   const when = formatDateRange(date.startsAt, date.endsAt);
+  // Each link's name says which course and date it is for, read out of context.
+  const forWhat = `for ${title}, ${when}`;
   return (
     <li data-testid="course-date" className="rounded-md border border-border p-3 text-sm">
       <p className="font-medium">
@@ -197,10 +199,7 @@ function CourseDateItem({
           className={cn(buttonVariants({ size: "sm" }), "mt-2 w-full")}
         >
           Book this date
-          <span className="sr-only">
-            {" "}
-            for {title}, {when}
-          </span>
+          <span className="sr-only"> {forWhat}</span>
         </Link>
       ) : null}
       {offersWaitingList(date) ? (
@@ -209,10 +208,7 @@ function CourseDateItem({
           className={cn(buttonVariants({ size: "sm", variant: "outline" }), "mt-2 w-full")}
         >
           Join the waiting list
-          <span className="sr-only">
-            {" "}
-            for {title}, {when}
-          </span>
+          <span className="sr-only"> {forWhat}</span>
         </Link>
       ) : null}
     </li>

@@ -3,10 +3,10 @@ import { Link } from "react-router";
 import type { Route } from "./+types/about";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
 import { useCatalogueForm } from "#app/components/admin/catalogue/catalogue-page.tsx";
-import { describe, TextareaField } from "#app/components/forms/fields.tsx";
+import { TextareaField } from "#app/components/forms/fields.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";
-import { keepFormOnFailure, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
+import { keepFormOnFailure, parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import { aboutFormSchema, type AdminAboutProfile } from "#app/lib/site/about.ts";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { getAdminAboutProfile, saveAboutProfile } from "#server/catalogue/about.server.ts";
@@ -73,6 +73,41 @@ export default function AdminAbout({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
+/** The profile's texts, as the form asks for them. */
+const PROFILE_TEXTS = [
+  {
+    name: "story",
+    stored: "story",
+    label: "Our story",
+    hint: 'Who we are and how we work. A blank line starts a new paragraph; "- " a bullet.',
+    rows: 8,
+    maxLength: 10_000,
+  },
+  {
+    name: "accreditations",
+    stored: "accreditations",
+    label: "Accreditations",
+    hint: "One a line, as you hold them",
+    rows: 4,
+    maxLength: 4000,
+  },
+  {
+    name: "partner_bodies",
+    stored: "partnerBodies",
+    label: "Partner bodies",
+    hint: "The bodies you work with, one a line",
+    rows: 4,
+    maxLength: 4000,
+  },
+] as const satisfies readonly {
+  name: string;
+  stored: keyof AdminAboutProfile;
+  label: string;
+  hint: string;
+  rows: number;
+  maxLength: number;
+}[];
+
 function AboutForm({
   profile,
   pageAnswer,
@@ -81,20 +116,8 @@ function AboutForm({
   /** The answer to a post without JavaScript. */
   pageAnswer?: FormAnswer;
 }) {
-  const form = useCatalogueForm({ schema: aboutFormSchema, onSaved: () => {} });
-  const failed = pageAnswer && !pageAnswer.ok ? pageAnswer : undefined;
-  const errors: FieldErrors =
-    Object.keys(form.errors).length > 0 || form.fetcher.data
-      ? form.errors
-      : (failed?.fieldErrors ?? {});
-  const fields = {
-    errors,
-    id: form.id,
-    field: (name: Parameters<typeof form.id>[0], hasHint = false) =>
-      describe(form.id(name), errors[name], hasHint),
-  };
-  const typed = failed?.values;
-  const initial = (name: string, stored: string | null) => typed?.[name] ?? stored ?? "";
+  const form = useCatalogueForm({ schema: aboutFormSchema, onSaved: () => {}, pageAnswer });
+  const typed = form.failed?.values;
   const published = typed ? typed.published === "on" : profile.published;
   const { fetcher, saving } = form;
   return (
@@ -120,33 +143,14 @@ function AboutForm({
           : ""}
       </p>
       <fieldset disabled={saving} className="grid min-w-0 gap-4">
-        <TextareaField
-          form={fields}
-          name="story"
-          label="Our story"
-          hint='Who we are and how we work. A blank line starts a new paragraph; "- " a bullet.'
-          rows={8}
-          maxLength={10_000}
-          defaultValue={initial("story", profile.story)}
-        />
-        <TextareaField
-          form={fields}
-          name="accreditations"
-          label="Accreditations"
-          hint="One a line, as you hold them"
-          rows={4}
-          maxLength={4000}
-          defaultValue={initial("accreditations", profile.accreditations)}
-        />
-        <TextareaField
-          form={fields}
-          name="partner_bodies"
-          label="Partner bodies"
-          hint="The bodies you work with, one a line"
-          rows={4}
-          maxLength={4000}
-          defaultValue={initial("partner_bodies", profile.partnerBodies)}
-        />
+        {PROFILE_TEXTS.map(({ stored, ...text }) => (
+          <TextareaField
+            key={text.name}
+            form={form}
+            {...text}
+            defaultValue={form.initial(text.name, profile[stored])}
+          />
+        ))}
         <label className="flex items-center gap-2 text-sm font-medium">
           <input
             type="checkbox"

@@ -1,6 +1,5 @@
-import { useRef, useState } from "react";
-import { CalendarX, Pencil } from "lucide-react";
-import { Link, useFetcher } from "react-router";
+import { CalendarX } from "lucide-react";
+import { Link } from "react-router";
 import type { Route } from "./+types/dates";
 import {
   AddButton,
@@ -9,11 +8,18 @@ import {
   Pagination,
 } from "#app/components/admin/admin-ui.tsx";
 import { CatalogueCard } from "#app/components/admin/catalogue/catalogue-page.tsx";
-import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
+import {
+  DestructiveAction,
+  EditAction,
+  EditDialog,
+  PageFormSection,
+  PageNotice,
+  pageAnswerState,
+  useEditDialog,
+  useRowAction,
+} from "#app/components/admin/page-or-dialog.tsx";
 import { useHydrated } from "#app/components/forms/form-parts.tsx";
-import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
-import { Dialog } from "#app/components/ui/dialog.tsx";
 import {
   Table,
   TableBody,
@@ -179,27 +185,12 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
     return `${DATES_PATH}?${params.toString().replace(/=$/, "")}`;
   };
 
-  // With JavaScript: one dialog for adding and editing, a fresh form each time it opens.
-  const [editing, setEditing] = useState<{ key: number; date: AdminCourseDate | null } | null>(
-    null,
-  );
-  const opened = useRef(0);
-  const open = (date: AdminCourseDate | null) => setEditing({ key: ++opened.current, date });
-  const canceller = useFetcher<FormAnswer>({ key: "course-date-cancel" });
-  useFormAnswer(canceller);
-
-  // Without JavaScript: the form or question the URL asks for, on the page, until it succeeds.
-  const saved = answer?.ok === true && answer.form === "save";
-  const pageForm =
-    !saved && (loaderData.editing || loaderData.adding)
-      ? { date: loaderData.editing, answer: answer?.form === "save" ? answer : undefined }
-      : null;
-  const pageNotice =
-    answer && (answer.ok || answer.form === "cancel") ? (answer.message ?? null) : null;
+  const dialog = useEditDialog<AdminCourseDate>();
+  const canceller = useRowAction("course-date-cancel");
+  const { pageForm, pageNotice, destroyed } = pageAnswerState(answer, loaderData, "cancel");
 
   const actions = (date: AdminCourseDate) => {
     const label = `${date.courseTitle}, ${formatDateRange(date.startsAt, date.endsAt)}`;
-    const cancelling = canceller.state !== "idle" && canceller.formData?.get("id") === date.id;
     return (
       <div className="flex justify-end gap-1">
         <Button asChild variant="ghost" size="sm">
@@ -210,61 +201,32 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
             Waiting list ({loaderData.waiting[date.id] ?? 0})
           </Link>
         </Button>
-        {hydrated ? (
-          <Button
-            type="button"
-            variant="ghost"
-            size="icon"
-            onClick={() => open(date)}
-            aria-label={`Edit ${label}`}
-            title="Edit"
-          >
-            <Pencil aria-hidden />
-          </Button>
-        ) : (
-          <Button asChild variant="ghost" size="icon">
-            <Link to={hrefWith("edit", date.id)} aria-label={`Edit ${label}`} title="Edit">
-              <Pencil aria-hidden />
-            </Link>
-          </Button>
-        )}
+        <EditAction
+          hydrated={hydrated}
+          label={label}
+          onEdit={() => dialog.open(date)}
+          href={hrefWith("edit", date.id)}
+        />
         {/* A date with bookings asks what happens to them: on its own page, with or without
             JavaScript. */}
-        {hydrated && date.sold + date.held === 0 ? (
-          <ConfirmAction
-            trigger={
-              <Button
-                type="button"
-                variant="ghost"
-                size="icon"
-                aria-label={`Cancel ${label}`}
-                title="Cancel date"
-                disabled={cancelling}
-                className="text-destructive hover:text-destructive"
-              >
-                <CalendarX aria-hidden />
-              </Button>
-            }
-            question="Cancel this date?"
-            detail={cancelDetail(date)}
-            cancelLabel="Keep date"
-            confirmLabel="Cancel date"
-            destructive
-            onConfirm={() =>
-              canceller.submit({ intent: "cancel", id: date.id }, { method: "post" })
-            }
-          />
-        ) : (
-          <Button asChild variant="ghost" size="icon" className="text-destructive">
-            <Link
-              to={hrefWith("cancel", date.id)}
-              aria-label={`Cancel ${label}`}
-              title="Cancel date"
-            >
-              <CalendarX aria-hidden />
-            </Link>
-          </Button>
-        )}
+        <DestructiveAction
+          icon={<CalendarX aria-hidden />}
+          label={`Cancel ${label}`}
+          title="Cancel date"
+          href={hrefWith("cancel", date.id)}
+          confirm={
+            hydrated && date.sold + date.held === 0
+              ? {
+                  question: "Cancel this date?",
+                  detail: cancelDetail(date),
+                  cancelLabel: "Keep date",
+                  confirmLabel: "Cancel date",
+                  busy: canceller.busy(date.id),
+                  onConfirm: () => canceller.submit("cancel", date.id),
+                }
+              : null
+          }
+        />
       </div>
     );
   };
@@ -279,22 +241,15 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
           <AddButton
             label="New date"
             hydrated={hydrated}
-            onAdd={() => open(null)}
+            onAdd={() => dialog.open(null)}
             href={hrefWith("new")}
           />
         }
       />
 
-      {pageNotice ? (
-        <p role="status" className="mb-4 rounded-md border border-border bg-card p-3 text-sm">
-          {pageNotice}{" "}
-          <Link to={listHref} className="text-primary underline">
-            Dismiss
-          </Link>
-        </p>
-      ) : null}
+      <PageNotice notice={pageNotice} listHref={listHref} />
 
-      {loaderData.cancelling && !(answer?.ok && answer.form === "cancel") ? (
+      {loaderData.cancelling && !destroyed ? (
         <CancelPanel
           date={loaderData.cancelling}
           otherDates={loaderData.otherDates}
@@ -303,24 +258,17 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
       ) : null}
 
       {pageForm ? (
-        <section
-          id="date-form"
-          aria-labelledby="date-form-heading"
-          className="mb-6 rounded-lg border border-border bg-card p-4"
-        >
-          <h2 id="date-form-heading" className="text-lg font-semibold">
-            {pageForm.date ? "Edit date" : "New date"}
-          </h2>
+        <PageFormSection id="date-form" title={pageForm.item ? "Edit date" : "New date"}>
           <DateForm
-            key={pageForm.date?.id ?? "new"}
+            key={pageForm.item?.id ?? "new"}
             mode="page"
-            date={pageForm.date}
+            date={pageForm.item}
             courses={courses}
             courseId={courseId}
             pageAnswer={pageForm.answer}
             listHref={listHref}
           />
-        </section>
+        </PageFormSection>
       ) : null}
 
       {courseId ? (
@@ -407,18 +355,17 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
         hrefFor={(page) => hrefWith("page", String(page))}
       />
 
-      <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
-        {editing ? (
+      <EditDialog dialog={dialog}>
+        {(date, close) => (
           <DateForm
-            key={editing.key}
             mode="dialog"
-            date={editing.date}
+            date={date}
             courses={courses}
             courseId={courseId}
-            onSaved={() => setEditing(null)}
+            onSaved={close}
           />
-        ) : null}
-      </Dialog>
+        )}
+      </EditDialog>
     </div>
   );
 }

@@ -1,9 +1,16 @@
-import { useRef, useState } from "react";
-import { Pencil, Trash2 } from "lucide-react";
-import { Link, useFetcher } from "react-router";
+import { Trash2 } from "lucide-react";
 import type { Route } from "./+types/trainers";
 import { AddButton, AdminPageHeader, BackToDashboard } from "#app/components/admin/admin-ui.tsx";
-import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
+import {
+  DestructiveAction,
+  EditAction,
+  EditDialog,
+  PageFormSection,
+  PageNotice,
+  pageAnswerState,
+  useEditDialog,
+  useRowAction,
+} from "#app/components/admin/page-or-dialog.tsx";
 import {
   DELETE_QUESTION,
   DeletePanel,
@@ -13,9 +20,6 @@ import {
   TrainerPhoto,
 } from "#app/components/admin/trainers/trainer-parts.tsx";
 import { useHydrated } from "#app/components/forms/form-parts.tsx";
-import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
-import { Button } from "#app/components/ui/button.tsx";
-import { Dialog } from "#app/components/ui/dialog.tsx";
 import {
   Table,
   TableBody,
@@ -88,81 +92,37 @@ export default function AdminTrainers({ loaderData, actionData }: Route.Componen
   const hydrated = useHydrated();
   const answer = actionData as FormAnswer | undefined;
 
-  // With JavaScript: one dialog for adding and editing, a fresh form each time it opens.
-  const [editing, setEditing] = useState<{ key: number; trainer: AdminTrainer | null } | null>(
-    null,
+  const dialog = useEditDialog<AdminTrainer>();
+  const deleter = useRowAction("trainer-delete");
+  const { pageForm, pageNotice, destroyed } = pageAnswerState(answer, loaderData, "delete");
+
+  const actions = (trainer: AdminTrainer) => (
+    <div className="flex justify-end gap-1">
+      <EditAction
+        hydrated={hydrated}
+        label={trainer.name}
+        onEdit={() => dialog.open(trainer)}
+        href={`${TRAINERS_PATH}?edit=${trainer.id}`}
+      />
+      <DestructiveAction
+        icon={<Trash2 aria-hidden />}
+        label={`Delete ${trainer.name}`}
+        title={`Delete ${trainer.name}`}
+        href={`${TRAINERS_PATH}?delete=${trainer.id}`}
+        confirm={
+          hydrated
+            ? {
+                question: DELETE_QUESTION,
+                detail: deleteDetail(trainer),
+                confirmLabel: "Delete",
+                busy: deleter.busy(trainer.id),
+                onConfirm: () => deleter.submit("delete", trainer.id),
+              }
+            : null
+        }
+      />
+    </div>
   );
-  const opened = useRef(0);
-  const open = (trainer: AdminTrainer | null) => setEditing({ key: ++opened.current, trainer });
-  const deleter = useFetcher<FormAnswer>({ key: "trainer-delete" });
-  useFormAnswer(deleter);
-
-  // Without JavaScript: the form or question the URL asks for, on the page, until it succeeds.
-  const saved = answer?.ok === true && answer.form === "save";
-  const pageForm =
-    !saved && (loaderData.editing || loaderData.adding)
-      ? { trainer: loaderData.editing, answer: answer?.form === "save" ? answer : undefined }
-      : null;
-  const pageNotice =
-    answer && (answer.ok || answer.form === "delete") ? (answer.message ?? null) : null;
-  const deleted = answer?.ok === true && answer.form === "delete";
-
-  const actions = (trainer: AdminTrainer) => {
-    const label = trainer.name;
-    const deleting = deleter.state !== "idle" && deleter.formData?.get("id") === trainer.id;
-    return (
-      <div className="flex justify-end gap-1">
-        {hydrated ? (
-          <Button
-            type="button"
-            variant="ghost"
-            size="icon"
-            onClick={() => open(trainer)}
-            aria-label={`Edit ${label}`}
-            title="Edit"
-          >
-            <Pencil aria-hidden />
-          </Button>
-        ) : (
-          <Button asChild variant="ghost" size="icon">
-            <Link to={`${TRAINERS_PATH}?edit=${trainer.id}`} aria-label={`Edit ${label}`}>
-              <Pencil aria-hidden />
-            </Link>
-          </Button>
-        )}
-        {hydrated ? (
-          <ConfirmAction
-            trigger={
-              <Button
-                type="button"
-                variant="ghost"
-                size="icon"
-                aria-label={`Delete ${label}`}
-                title={`Delete ${label}`}
-                disabled={deleting}
-                className="text-destructive hover:text-destructive"
-              >
-                <Trash2 aria-hidden />
-              </Button>
-            }
-            question={DELETE_QUESTION}
-            detail={deleteDetail(trainer)}
-            confirmLabel="Delete"
-            destructive
-            onConfirm={() =>
-              deleter.submit({ intent: "delete", id: trainer.id }, { method: "post" })
-            }
-          />
-        ) : (
-          <Button asChild variant="ghost" size="icon" className="text-destructive">
-            <Link to={`${TRAINERS_PATH}?delete=${trainer.id}`} aria-label={`Delete ${label}`}>
-              <Trash2 aria-hidden />
-            </Link>
-          </Button>
-        )}
-      </div>
-    );
-  };
 
   return (
     <div>
@@ -174,42 +134,28 @@ export default function AdminTrainers({ loaderData, actionData }: Route.Componen
           <AddButton
             label="Add Trainer"
             hydrated={hydrated}
-            onAdd={() => open(null)}
+            onAdd={() => dialog.open(null)}
             href={`${TRAINERS_PATH}?new`}
           />
         }
       />
 
-      {pageNotice ? (
-        <p role="status" className="mb-4 rounded-md border border-border bg-card p-3 text-sm">
-          {pageNotice}{" "}
-          <Link to={TRAINERS_PATH} className="text-primary underline">
-            Dismiss
-          </Link>
-        </p>
-      ) : null}
+      <PageNotice notice={pageNotice} listHref={TRAINERS_PATH} />
 
-      {loaderData.deleting && !deleted ? (
+      {loaderData.deleting && !destroyed ? (
         <DeletePanel trainer={loaderData.deleting} listHref={TRAINERS_PATH} />
       ) : null}
 
       {pageForm ? (
-        <section
-          id="trainer-form"
-          aria-labelledby="trainer-form-heading"
-          className="mb-6 rounded-lg border border-border bg-card p-4"
-        >
-          <h2 id="trainer-form-heading" className="text-lg font-semibold">
-            {pageForm.trainer ? "Edit Trainer" : "Add Trainer"}
-          </h2>
+        <PageFormSection id="trainer-form" title={pageForm.item ? "Edit Trainer" : "Add Trainer"}>
           <TrainerForm
-            key={pageForm.trainer?.id ?? "new"}
+            key={pageForm.item?.id ?? "new"}
             mode="page"
-            trainer={pageForm.trainer}
+            trainer={pageForm.item}
             pageAnswer={pageForm.answer}
             listHref={TRAINERS_PATH}
           />
-        </section>
+        </PageFormSection>
       ) : null}
 
       <section
@@ -269,16 +215,9 @@ export default function AdminTrainers({ loaderData, actionData }: Route.Componen
         )}
       </section>
 
-      <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
-        {editing ? (
-          <TrainerForm
-            key={editing.key}
-            mode="dialog"
-            trainer={editing.trainer}
-            onSaved={() => setEditing(null)}
-          />
-        ) : null}
-      </Dialog>
+      <EditDialog dialog={dialog}>
+        {(trainer, close) => <TrainerForm mode="dialog" trainer={trainer} onSaved={close} />}
+      </EditDialog>
     </div>
   );
 }

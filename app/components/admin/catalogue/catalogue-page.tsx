@@ -1,10 +1,11 @@
 import { Fragment, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Pencil, Plus } from "lucide-react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import type { $ZodObject, input } from "zod/v4/core";
 import { AdminPageHeader, BackToDashboard } from "#app/components/admin/admin-ui.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Dialog, DIALOG_FORM, DialogFormBody, DialogPanel } from "#app/components/ui/dialog.tsx";
+import { DIALOG_FORM, DialogFormBody, DialogPanel } from "#app/components/ui/dialog.tsx";
+import { EditDialog, useEditDialog } from "#app/components/admin/page-or-dialog.tsx";
 import {
   Table,
   TableBody,
@@ -63,9 +64,8 @@ export function CataloguePage<Item extends { id: string }>(props: {
   const { noun, items } = props;
   const entity = noun.toLowerCase();
   // Each opening of the dialog gets a fresh form (reset on Add).
-  const [editing, setEditing] = useState<{ key: number; item: Item | null } | null>(null);
-  const openCount = useRef(0);
-  const open = (item: Item | null) => setEditing({ key: ++openCount.current, item });
+  const dialog = useEditDialog<Item>();
+  const { open } = dialog;
   // Page-level, not per row: the row is gone once the list reloads, its toast must still show.
   const deleter = useFetcher<FormAnswer>({ key: `${entity}-delete` });
   useFormAnswer(deleter);
@@ -178,11 +178,7 @@ export function CataloguePage<Item extends { id: string }>(props: {
         )}
       </section>
 
-      <Dialog open={editing !== null} onOpenChange={(isOpen) => !isOpen && setEditing(null)}>
-        {editing ? (
-          <Fragment key={editing.key}>{props.form(editing.item, () => setEditing(null))}</Fragment>
-        ) : null}
-      </Dialog>
+      <EditDialog dialog={dialog}>{props.form}</EditDialog>
     </div>
   );
 }
@@ -197,6 +193,8 @@ export function useCatalogueForm<Schema extends $ZodObject>(options: {
   schema: Schema;
   onSaved: () => void;
   extraErrors?: (form: HTMLFormElement) => FieldErrors;
+  /** On the page (without JavaScript): the server's answer to the last post, if refused. */
+  pageAnswer?: FormAnswer;
 }) {
   const fetcher = useFetcher<FormAnswer>();
   const formRef = useRef<HTMLFormElement>(null);
@@ -220,17 +218,75 @@ export function useCatalogueForm<Schema extends $ZodObject>(options: {
     setErrors(found ?? {});
   };
 
+  const failed = options.pageAnswer && !options.pageAnswer.ok ? options.pageAnswer : undefined;
+  // The page's answer until the browser has checked or posted the form itself.
+  const shown: FieldErrors =
+    Object.keys(errors).length > 0 || fetcher.data ? errors : (failed?.fieldErrors ?? {});
+
   return {
     fetcher,
     formRef,
-    errors,
+    errors: shown,
     id,
     /** The aria attributes of a field (`hasHint` when the field shows a hint). */
     field: (name: Extract<keyof input<Schema>, string>, hasHint = false) =>
-      describe(id(name), errors[name], hasHint),
+      describe(id(name), shown[name], hasHint),
     saving: fetcher.state !== "idle",
     onSubmit,
+    /** The refused page post's answer (its message and what was typed), if any. */
+    failed,
+    /** A field's first value: what a refused page post typed, else what is stored. */
+    initial: (name: string, stored: string | null) => failed?.values?.[name] ?? stored ?? "",
   };
+}
+
+/**
+ * A catalogue form where the screen draws it: in its dialog (`CatalogueFormDialog`) with
+ * JavaScript, or on the page without it, posting the same fields, with the refused post's
+ * message above them and a Cancel link back to the list.
+ */
+export function CatalogueForm(
+  props: Parameters<typeof CatalogueFormDialog>[0] & {
+    form: Pick<ReturnType<typeof useCatalogueForm>, "failed">;
+    mode: "dialog" | "page";
+    /** Where Cancel leads on the page. */
+    listHref?: string;
+  },
+) {
+  const { form, mode, item, noun, multipart = false, listHref, children } = props;
+  if (mode === "dialog") return <CatalogueFormDialog {...props} />;
+  const { fetcher, saving } = form;
+  return (
+    <fetcher.Form
+      ref={form.formRef}
+      method="post"
+      encType={multipart ? "multipart/form-data" : undefined}
+      noValidate
+      onSubmit={form.onSubmit}
+      className="mt-4 grid gap-4"
+    >
+      <input type="hidden" name="intent" value="save" />
+      {item ? <input type="hidden" name="id" value={item.id} /> : null}
+      {form.failed?.message ? (
+        <p role="alert" className="text-sm text-destructive">
+          {form.failed.message}
+        </p>
+      ) : null}
+      <fieldset disabled={saving} className="grid min-w-0 gap-4">
+        {children}
+      </fieldset>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving..." : item ? `Update ${noun}` : `Create ${noun}`}
+        </Button>
+        {listHref ? (
+          <Button asChild variant="outline">
+            <Link to={listHref}>Cancel</Link>
+          </Button>
+        ) : null}
+      </div>
+    </fetcher.Form>
+  );
 }
 
 /**

@@ -1,11 +1,10 @@
 import { type ReactNode } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import {
-  CatalogueFormDialog,
+  CatalogueForm,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
 import {
-  describe,
   SelectField,
   TextareaField,
   TextField,
@@ -22,7 +21,7 @@ import {
   type CourseDateCourseOption,
 } from "#app/lib/catalogue/course-date-form.ts";
 import { COURSE_DATE_FORMATS, formatDateRange } from "#app/lib/catalogue/course-dates.ts";
-import { type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
+import { type FormAnswer } from "#app/lib/forms.ts";
 
 const ADMIN_DATES_PATH = "/admin/dates";
 
@@ -174,21 +173,9 @@ export function DateForm({
     schema: courseDateFormSchema,
     onSaved: onSaved ?? (() => listHref && navigate(listHref)),
     extraErrors: unreadableNumbers,
+    pageAnswer,
   });
-  const failed = pageAnswer && !pageAnswer.ok ? pageAnswer : undefined;
-  // The page's answer until the browser has checked or posted the form itself.
-  const errors: FieldErrors =
-    Object.keys(form.errors).length > 0 || form.fetcher.data
-      ? form.errors
-      : (failed?.fieldErrors ?? {});
-  const fields = {
-    errors,
-    id: form.id,
-    field: (name: Parameters<typeof form.id>[0], hasHint = false) =>
-      describe(form.id(name), errors[name], hasHint),
-  };
-  const typed = failed?.values;
-  const initial = (name: string, stored: string) => typed?.[name] ?? stored;
+  const { initial } = form;
   const options: CourseDateCourseOption[] =
     date && !courses.some((c) => c.id === date.courseId)
       ? [{ id: date.courseId, title: date.courseTitle, status: "archived" }, ...courses]
@@ -197,7 +184,7 @@ export function DateForm({
   const body = (
     <>
       <SelectField
-        form={fields}
+        form={form}
         name="course_id"
         label="Course"
         required
@@ -212,7 +199,7 @@ export function DateForm({
       </SelectField>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          form={fields}
+          form={form}
           name="starts_at"
           label="Starts"
           hint="UK time"
@@ -221,7 +208,7 @@ export function DateForm({
           defaultValue={initial("starts_at", date ? toUkWallTime(date.startsAt) : "")}
         />
         <TextField
-          form={fields}
+          form={form}
           name="ends_at"
           label="Ends"
           hint="UK time"
@@ -232,7 +219,7 @@ export function DateForm({
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
-          form={fields}
+          form={form}
           name="format"
           label="Format"
           required
@@ -245,7 +232,7 @@ export function DateForm({
           ))}
         </SelectField>
         <TextField
-          form={fields}
+          form={form}
           name="capacity"
           label="Places"
           type="number"
@@ -259,7 +246,7 @@ export function DateForm({
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          form={fields}
+          form={form}
           name="venue_name"
           label="Venue"
           hint="Classroom dates only"
@@ -267,7 +254,7 @@ export function DateForm({
           defaultValue={initial("venue_name", date?.venueName ?? "")}
         />
         <TextField
-          form={fields}
+          form={form}
           name="venue_town"
           label="Town"
           hint="Shown on the course page"
@@ -276,7 +263,7 @@ export function DateForm({
         />
       </div>
       <TextareaField
-        form={fields}
+        form={form}
         name="venue_address"
         label="Venue address"
         hint="Sent to booked people only"
@@ -284,7 +271,7 @@ export function DateForm({
         defaultValue={initial("venue_address", date?.venueAddress ?? "")}
       />
       <TextareaField
-        form={fields}
+        form={form}
         name="joining_details"
         label="Joining details"
         hint="The link or dial-in of an online date: sent to booked people only, never shown on the site"
@@ -292,7 +279,7 @@ export function DateForm({
         defaultValue={initial("joining_details", date?.joiningDetails ?? "")}
       />
       <TextareaField
-        form={fields}
+        form={form}
         name="schedule"
         label="Schedule"
         hint="For a date over several days: the times of each day"
@@ -301,7 +288,7 @@ export function DateForm({
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          form={fields}
+          form={form}
           name="price"
           label="Price per place (£)"
           hint="Empty: the course's price"
@@ -309,7 +296,7 @@ export function DateForm({
           defaultValue={initial("price", date?.price ?? "")}
         />
         <TextField
-          form={fields}
+          form={form}
           name="booking_closes_at"
           label="Booking closes"
           hint="UK time. Empty: when the date starts"
@@ -325,47 +312,18 @@ export function DateForm({
     </>
   );
 
-  if (mode === "dialog") {
-    return (
-      <CatalogueFormDialog
-        form={form}
-        noun="Date"
-        item={date}
-        title={date ? "Edit Date" : "New Date"}
-        description="Times are UK time (GMT or BST, whichever applies on the day)."
-        className="sm:max-w-2xl"
-      >
-        {body}
-      </CatalogueFormDialog>
-    );
-  }
-  const { fetcher, saving } = form;
   return (
-    <fetcher.Form
-      ref={form.formRef}
-      method="post"
-      noValidate
-      onSubmit={form.onSubmit}
-      className="mt-4 grid gap-4"
+    <CatalogueForm
+      form={form}
+      mode={mode}
+      noun="Date"
+      item={date}
+      title={date ? "Edit Date" : "New Date"}
+      description="Times are UK time (GMT or BST, whichever applies on the day)."
+      className="sm:max-w-2xl"
+      listHref={listHref ?? ADMIN_DATES_PATH}
     >
-      <input type="hidden" name="intent" value="save" />
-      {date ? <input type="hidden" name="id" value={date.id} /> : null}
-      {failed?.message ? (
-        <p role="alert" className="text-sm text-destructive">
-          {failed.message}
-        </p>
-      ) : null}
-      <fieldset disabled={saving} className="grid min-w-0 gap-4">
-        {body}
-      </fieldset>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={saving}>
-          {saving ? "Saving..." : date ? "Update Date" : "Create Date"}
-        </Button>
-        <Button asChild variant="outline">
-          <Link to={listHref ?? ADMIN_DATES_PATH}>Cancel</Link>
-        </Button>
-      </div>
-    </fetcher.Form>
+      {body}
+    </CatalogueForm>
   );
 }

@@ -2,10 +2,10 @@ import { type ReactNode } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import {
   CatalogueCard,
-  CatalogueFormDialog,
+  CatalogueForm,
   useCatalogueForm,
 } from "#app/components/admin/catalogue/catalogue-page.tsx";
-import { describe, TextareaField, TextField } from "#app/components/forms/fields.tsx";
+import { TextareaField, TextField } from "#app/components/forms/fields.tsx";
 import { useHydrated } from "#app/components/forms/form-parts.tsx";
 import { ImageInput } from "#app/components/forms/image-field.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -14,7 +14,7 @@ import {
   trainerFormSchema,
   type AdminTrainer,
 } from "#app/lib/catalogue/trainer-form.ts";
-import { type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
+import { type FormAnswer } from "#app/lib/forms.ts";
 
 /**
  * The Trainers screen's parts (app/routes/admin/trainers.tsx): a trainer's photo, row and card,
@@ -124,26 +124,15 @@ export function TrainerForm({
   const form = useCatalogueForm({
     schema: trainerFormSchema,
     onSaved: onSaved ?? (() => listHref && navigate(listHref)),
+    pageAnswer,
   });
-  const failed = pageAnswer && !pageAnswer.ok ? pageAnswer : undefined;
-  // The page's answer until the browser has checked or posted the form itself.
-  const errors: FieldErrors =
-    Object.keys(form.errors).length > 0 || form.fetcher.data
-      ? form.errors
-      : (failed?.fieldErrors ?? {});
-  const fields = {
-    errors,
-    id: form.id,
-    field: (name: Parameters<typeof form.id>[0], hasHint = false) =>
-      describe(form.id(name), errors[name], hasHint),
-  };
-  const initial = (name: string, stored: string | null) => failed?.values?.[name] ?? stored ?? "";
+  const { errors, initial } = form;
 
   const body = (
     <>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          form={fields}
+          form={form}
           name="name"
           label="Name"
           maxLength={200}
@@ -151,7 +140,7 @@ export function TrainerForm({
           defaultValue={initial("name", trainer?.name ?? null)}
         />
         <TextField
-          form={fields}
+          form={form}
           name="role"
           label="Role"
           hint="e.g. Lead Counter Fraud Trainer"
@@ -160,7 +149,7 @@ export function TrainerForm({
         />
       </div>
       <TextareaField
-        form={fields}
+        form={form}
         name="bio"
         label="Short bio"
         hint="Shown under their name on the courses they teach and on the About page"
@@ -169,7 +158,7 @@ export function TrainerForm({
         defaultValue={initial("bio", trainer?.bio ?? null)}
       />
       <TextareaField
-        form={fields}
+        form={form}
         name="credentials"
         label="Credentials"
         hint='Qualifications and memberships; start a line with "- " for a bullet'
@@ -188,58 +177,26 @@ export function TrainerForm({
     </>
   );
 
-  if (mode === "dialog") {
-    return (
-      <CatalogueFormDialog
-        form={form}
-        noun="Trainer"
-        item={trainer}
-        title={trainer ? "Edit Trainer" : "Add Trainer"}
-        description="Trainers are shown on the courses that name them and on the About page."
-        className="sm:max-w-2xl"
-        multipart
-      >
-        {body}
-      </CatalogueFormDialog>
-    );
-  }
-  const { fetcher, saving } = form;
   return (
-    <fetcher.Form
-      ref={form.formRef}
-      method="post"
-      encType="multipart/form-data"
-      noValidate
-      onSubmit={form.onSubmit}
-      className="mt-4 grid gap-4"
+    <CatalogueForm
+      form={form}
+      mode={mode}
+      noun="Trainer"
+      item={trainer}
+      title={trainer ? "Edit Trainer" : "Add Trainer"}
+      description="Trainers are shown on the courses that name them and on the About page."
+      className="sm:max-w-2xl"
+      multipart
+      listHref={listHref}
     >
-      <input type="hidden" name="intent" value="save" />
-      {trainer ? <input type="hidden" name="id" value={trainer.id} /> : null}
-      {failed?.message ? (
-        <p role="alert" className="text-sm text-destructive">
-          {failed.message}
-        </p>
+      {body}
+      {trainer?.photoUrl && !hydrated ? (
+        // Without JavaScript the Remove button above does nothing: a checkbox does the same.
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="remove_photo" value="on" className="size-4" />
+          Remove the current photo
+        </label>
       ) : null}
-      <fieldset disabled={saving} className="grid min-w-0 gap-4">
-        {body}
-        {trainer?.photoUrl && !hydrated ? (
-          // Without JavaScript the Remove button above does nothing: a checkbox does the same.
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="remove_photo" value="on" className="size-4" />
-            Remove the current photo
-          </label>
-        ) : null}
-      </fieldset>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={saving}>
-          {saving ? "Saving..." : trainer ? "Update Trainer" : "Create Trainer"}
-        </Button>
-        {listHref ? (
-          <Button asChild variant="outline">
-            <Link to={listHref}>Cancel</Link>
-          </Button>
-        ) : null}
-      </div>
-    </fetcher.Form>
+    </CatalogueForm>
   );
 }
