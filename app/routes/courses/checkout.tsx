@@ -38,7 +38,12 @@ import {
   COURSE_DATE_PARAM,
   formatUkDateTime,
 } from "#app/lib/catalogue/course-dates.ts";
-import { OFFER_FIELD, OFFER_PARAM, waitingListPath } from "#app/lib/catalogue/waiting-list.ts";
+import {
+  OFFER_FIELD,
+  OFFER_PARAM,
+  offersWaitingList,
+  waitingListPath,
+} from "#app/lib/catalogue/waiting-list.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { toast } from "#app/lib/ui/toast.ts";
 import type { VatTerms } from "#app/lib/orders/vat.ts";
@@ -167,7 +172,7 @@ export default function Checkout({ loaderData, actionData, params }: Route.Compo
         {MAX_QUANTITY} colleagues.
       </p>
       {offer ? <OfferNotice offer={offer} /> : null}
-      {course.date && course.date.placesLeft === 0 ? (
+      {course.date && offersWaitingList(course.date) ? (
         <FullyBookedNotice slug={params.slug} dateId={course.date.id} />
       ) : null}
       <CheckoutForm
