@@ -1,5 +1,13 @@
 import { parseForm } from "#app/lib/forms.ts";
 import {
+  BILLING_FAILED,
+  BILLING_FIELDS,
+  BILLING_INTENT,
+  BILLING_SAVED,
+  billingDetailsOf,
+  billingFormSchema,
+} from "#app/lib/orders/billing-form.ts";
+import {
   ORDER_RELEASED_MESSAGE,
   PAID_AT_STRIPE_MESSAGE,
   STRIPE_UNREACHABLE_MESSAGE,
@@ -11,9 +19,10 @@ import {
 } from "#app/lib/orders/orders.ts";
 import type { AuditActor } from "../audit.server.ts";
 import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
+import { correctBilling, paymentMethodOf } from "../orders/billing.server.ts";
 import { addOrderNote } from "../orders/order-page.server.ts";
 import type { AdminIntent } from "./admin-form.server.ts";
-import { invalid, success } from "./form-post.server.ts";
+import { failure, invalid, success } from "./form-post.server.ts";
 
 /**
  * The order actions the Payments list and the order page share, as `adminFormAction` intents:
@@ -62,5 +71,40 @@ export function orderNoteIntent(orderId: string, admin: AuditActor) {
     const added = await addOrderNote(orderId, parsed.value.text, admin);
     if (!added.ok) return refuse(added.reason === "not_found" ? 404 : 400, "Failed to add note");
     return success("note", "Note added");
+  }) satisfies AdminIntent;
+}
+
+/**
+ * The order page's "Edit billing details" (until the invoice is issued): the shared schema for the
+ * order's payment method, then the server's own checks under a lock on the order.
+ */
+export function orderBillingIntent(orderId: string, admin: AuditActor) {
+  return (async (form, refuse) => {
+    // The rules depend on how the order is paid: an invoice needs an address.
+    const method = await paymentMethodOf(orderId);
+    if (!method) return refuse(404, BILLING_FAILED);
+    const parsed = parseForm(form, billingFormSchema(method));
+    if (!parsed.ok) {
+      return invalid(
+        BILLING_INTENT,
+        form,
+        Object.values(BILLING_FIELDS),
+        parsed.fieldErrors,
+        BILLING_FAILED,
+      );
+    }
+    const result = await correctBilling(admin, orderId, billingDetailsOf(parsed.value));
+    if (!result.ok) {
+      return failure(result.status, {
+        form: BILLING_INTENT,
+        formData: form,
+        names: Object.values(BILLING_FIELDS),
+        message: result.message ?? BILLING_FAILED,
+      });
+    }
+    return success(
+      BILLING_INTENT,
+      result.changed.length > 0 ? BILLING_SAVED : "No billing details changed",
+    );
   }) satisfies AdminIntent;
 }

@@ -15,6 +15,7 @@ import { emailOutbox, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { documentsOfOrder, type DocumentRow } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
+import { storedBilling } from "./billing.server.ts";
 import { eventsOfOrder, recordOrderEvent, type OrderEventRow } from "./events.server.ts";
 import { toAdminOrder } from "./admin.server.ts";
 import { studentsOfOrders, type OrderRow, type OrderStudent } from "./records.server.ts";
@@ -54,7 +55,20 @@ const EVENT_TITLES: Record<string, string> = {
   refunded: "Refunded",
   paid_after_cancellation: "Paid after cancellation",
   moved: "Moved to another date",
+  billing_corrected: "Billing details corrected",
   note: "Note",
+};
+
+/** The billing details' names, as the timeline lists what a correction changed. */
+const BILLING_LABELS: Record<string, string> = {
+  organisation: "organisation",
+  addressLine1: "address",
+  addressLine2: "address",
+  town: "town",
+  postcode: "postcode",
+  country: "country",
+  poNumber: "PO number",
+  vatNumber: "VAT number",
 };
 
 function text(value: unknown): string | null {
@@ -65,6 +79,10 @@ function text(value: unknown): string | null {
 function eventDetail(event: OrderEventRow): string | null {
   const detail = event.detail ?? {};
   if (event.kind === "note") return text(detail.text);
+  if (event.kind === "billing_corrected" && Array.isArray(detail.changed)) {
+    const names = new Set(detail.changed.map((key) => BILLING_LABELS[String(key)] ?? String(key)));
+    return `Changed: ${[...names].join(", ")}`;
+  }
   const parts: string[] = [];
   const number = text(detail.number) ?? text(detail.documentNumber);
   if (number) parts.push(number);
@@ -232,6 +250,11 @@ function pageOf(
       (order.stripePaymentIntentId !== null || order.stripeCheckoutSessionId !== null) &&
       order.refundedAmountCents < order.totalAmountCents,
     paidAfterCancellationAt: order.paidAfterCancellationAt?.toISOString() ?? null,
+    // The invoice prints them: once it is issued they are kept as they were (decision 0015).
+    billingForm:
+      order.anonymisedAt === null && !documents.some((d) => d.kind === "invoice")
+        ? storedBilling(order)
+        : null,
     documents: documents.map(documentLink),
     timeline: mergeTimeline(events, mails),
   };

@@ -99,6 +99,21 @@ test.describe("the order page", () => {
     await expect(noteItem).toContainText(`Buyer called ${tag}: PO to follow.`);
     await expect(noteItem).toContainText(`by ${E2E_ADMIN.email}`);
 
+    // Until the invoice is issued, its billing details can be corrected: a bad postcode is
+    // refused in place, then the PO number arrives and is saved, on the timeline.
+    await page.getByText("Edit billing details").click();
+    const billing = page.getByRole("form", { name: "Billing details" });
+    await billing.getByLabel("Postcode").fill("nowhere");
+    await billing.getByRole("button", { name: "Save billing details" }).click();
+    await expect(billing.getByText("Please enter a valid UK postcode")).toBeVisible();
+    await billing.getByLabel("Postcode").fill("sw1a 1aa");
+    await billing.getByLabel("PO number").fill(`PO-${tag}`);
+    await billing.getByRole("button", { name: "Save billing details" }).click();
+    await expectToast(page, "Success", "Billing details updated");
+    await expect(main.getByText(`PO-${tag}`).first()).toBeVisible();
+    await expect(main.getByText("SW1A 1AA").first()).toBeVisible();
+    await expect(timeline.getByText("Billing details corrected")).toBeVisible();
+
     // Mark Paid is not offered yet; Mark Invoiced asks first, and "Not Yet" changes nothing.
     await expect(main.getByRole("button", { name: /^Mark Paid/ })).toHaveCount(0);
     await main.getByRole("button", { name: /^Mark Invoiced/ }).click();
@@ -114,6 +129,8 @@ test.describe("the order page", () => {
     await dialog.getByRole("button", { name: "Issue and Send Invoice" }).click();
     await expectToast(page, "Status Updated", "Order status changed to invoiced");
     await expect(timeline.getByText("Marked Invoiced")).toBeVisible();
+    // Issued: the invoice's details are final here.
+    await expect(page.getByText("Edit billing details")).toHaveCount(0);
     await expect(timeline.locator('li[data-kind="invoiced"]')).toContainText(
       `by ${E2E_ADMIN.email}`,
     );

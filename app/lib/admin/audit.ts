@@ -163,6 +163,7 @@ const ACTION_LABELS: Record<string, string> = {
   "inquiry.delete": "Deleted held inquiry",
   "order.status": "Changed order status",
   "order.note": "Added order note",
+  "order.billing": "Corrected billing details",
   "order.refund": "Recorded refund",
   "order.refund_status": "Refund status changed",
   "order.release": "Released held order",

@@ -8,6 +8,7 @@ import { formatPence } from "../format.ts";
 import { listQuery, parseSearch } from "../admin/list.ts";
 import type { SpamReason } from "../admin/suspected-spam.ts";
 import { dropControlChars } from "../text.ts";
+import type { BillingDetails } from "./billing-form.ts";
 
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -296,6 +297,8 @@ export interface AdminOrderPage {
   refundable: boolean;
   /** When a card payment arrived after the order was cancelled (owed back), or null. */
   paidAfterCancellationAt: string | null;
+  /** The billing details as stored, while they may still be corrected (no invoice yet); else null. */
+  billingForm: BillingDetails | null;
   documents: OrderDocumentLink[];
   timeline: OrderTimelineEntry[];
 }

@@ -1,13 +1,17 @@
 import { data } from "react-router";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
-import { orderNoteIntent, orderStatusIntents } from "#server/forms/order-actions.server.ts";
+import {
+  orderBillingIntent,
+  orderNoteIntent,
+  orderStatusIntents,
+} from "#server/forms/order-actions.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
 import { refundFromForm } from "#server/payments/refunds.server.ts";
 import { AdminNotFoundView } from "#app/components/admin/admin-not-found.tsx";
 import { OrderPageView } from "#app/components/admin/orders/order-page.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";
-import { keepFormOnFailure } from "#app/lib/forms.ts";
+import { keepFormOnFailure, type FormAnswer } from "#app/lib/forms.ts";
 import type { Route } from "./+types/order";
 
 /**
@@ -21,7 +25,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { page };
 }
 
-/** The Payments list's actions ('status', 'release'), "Add note" and "Refund". */
+/** The Payments list's actions ('status', 'release'), "Add note", "Refund" and billing corrections. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
   return adminFormAction(
@@ -30,6 +34,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     {
       ...orderStatusIntents(admin),
       note: orderNoteIntent(params.orderId, admin),
+      billing: orderBillingIntent(params.orderId, admin),
       refund: (form) => refundFromForm(form, admin),
     },
   );
@@ -40,9 +45,9 @@ export const clientAction = (args: Route.ClientActionArgs) => keepFormOnFailure(
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   adminMeta(loaderData?.page ? `Order ${loaderData.page.order.reference}` : "Not found");
 
-export default function Order({ loaderData }: Route.ComponentProps) {
+export default function Order({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.page) {
     return <AdminNotFoundView detail="There is no order with this reference." />;
   }
-  return <OrderPageView page={loaderData.page} />;
+  return <OrderPageView page={loaderData.page} answer={actionData as FormAnswer | undefined} />;
 }

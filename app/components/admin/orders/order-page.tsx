@@ -1,4 +1,5 @@
 import { useRef, useState, type ReactNode } from "react";
+import { BillingForm } from "./billing-form.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
 import { ArrowLeft, Download, MessageSquarePlus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
@@ -63,7 +64,7 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function BuyerAndBilling({ page }: { page: AdminOrderPage }) {
+function BuyerAndBilling({ page, answer }: { page: AdminOrderPage; answer?: FormAnswer }) {
   const { order, billing } = page;
   const address = [...billing.addressLines, billing.town, billing.postcode, billing.country].filter(
     Boolean,
@@ -106,6 +107,13 @@ function BuyerAndBilling({ page }: { page: AdminOrderPage }) {
         <Detail term="PO number">{billing.poNumber}</Detail>
         <Detail term="Buyer VAT number">{billing.vatNumber}</Detail>
       </dl>
+      {page.billingForm ? (
+        <BillingForm
+          stored={page.billingForm}
+          paymentMethod={order.paymentMethod}
+          pageAnswer={answer}
+        />
+      ) : null}
     </Section>
   );
 }
@@ -379,7 +387,14 @@ function PaidAfterCancellation({ page }: { page: AdminOrderPage }) {
   );
 }
 
-export function OrderPageView({ page }: { page: AdminOrderPage }) {
+export function OrderPageView({
+  page,
+  answer,
+}: {
+  page: AdminOrderPage;
+  /** The answer to a post without JavaScript (a refused one is shown on its form). */
+  answer?: FormAnswer;
+}) {
   const { order } = page;
   return (
     <>
@@ -408,7 +423,7 @@ export function OrderPageView({ page }: { page: AdminOrderPage }) {
           <Documents page={page} />
         </div>
         <div className="grid content-start gap-6">
-          <BuyerAndBilling page={page} />
+          <BuyerAndBilling page={page} answer={answer} />
           <Students page={page} />
           <Timeline page={page} />
         </div>

@@ -1,0 +1,146 @@
+import { useRef } from "react";
+import { Pencil } from "lucide-react";
+import { useCatalogueForm } from "#app/components/admin/catalogue/catalogue-page.tsx";
+import { TextField } from "#app/components/forms/fields.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import type { FormAnswer } from "#app/lib/forms.ts";
+import {
+  BILLING_FIELDS as F,
+  BILLING_INTENT,
+  billingFormSchema,
+  type BillingDetails,
+} from "#app/lib/orders/billing-form.ts";
+
+/**
+ * "Edit billing details" on the order page, until the invoice is issued: a disclosure (it opens
+ * without JavaScript too) holding the organisation, address, PO number and VAT number as stored.
+ * The order's payment method decides whether the address is required; the server checks
+ * everything again, and that the invoice has still not been issued.
+ */
+export function BillingForm({
+  stored,
+  paymentMethod,
+  pageAnswer,
+}: {
+  stored: BillingDetails;
+  paymentMethod: "invoice" | "stripe";
+  /** A refused post's answer without JavaScript: the disclosure opens on its messages. */
+  pageAnswer?: FormAnswer;
+}) {
+  const details = useRef<HTMLDetailsElement>(null);
+  const form = useCatalogueForm({
+    schema: billingFormSchema(paymentMethod),
+    onSaved: () => {
+      if (details.current) details.current.open = false;
+    },
+    pageAnswer: pageAnswer?.form === BILLING_INTENT ? pageAnswer : undefined,
+  });
+  const { fetcher, saving, initial } = form;
+  const invoice = paymentMethod === "invoice";
+  const saved = pageAnswer?.ok === true && pageAnswer.form === BILLING_INTENT;
+  return (
+    <>
+      {saved && pageAnswer.message ? (
+        <p role="status" className="mt-4 text-sm">
+          {pageAnswer.message}
+        </p>
+      ) : null}
+      <details
+        ref={details}
+        open={Boolean(form.failed)}
+        className="mt-4 rounded-md border border-border"
+      >
+        <summary className="cursor-pointer px-3 py-2 text-sm font-medium">
+          <Pencil aria-hidden className="mr-2 inline size-4" />
+          Edit billing details
+        </summary>
+        <fetcher.Form
+          ref={form.formRef}
+          method="post"
+          noValidate
+          onSubmit={form.onSubmit}
+          className="grid gap-4 border-t border-border p-3"
+          aria-label="Billing details"
+        >
+          <input type="hidden" name="intent" value={BILLING_INTENT} />
+          <p className="text-xs text-muted-foreground">
+            The invoice will print these. Once it is issued they can no longer be changed here.
+          </p>
+          {form.failed?.message ? (
+            <p role="alert" className="text-sm text-destructive">
+              {form.failed.message}
+            </p>
+          ) : null}
+          <fieldset disabled={saving} className="grid min-w-0 gap-4 sm:grid-cols-2">
+            <TextField
+              form={form}
+              name={F.organisation}
+              label="Organisation"
+              maxLength={200}
+              autoComplete="organization"
+              defaultValue={initial(F.organisation, stored.organisation)}
+            />
+            <TextField
+              form={form}
+              name={F.poNumber}
+              label="PO number"
+              maxLength={100}
+              defaultValue={initial(F.poNumber, stored.poNumber)}
+            />
+            <TextField
+              form={form}
+              name={F.addressLine1}
+              label="Address line 1"
+              required={invoice}
+              maxLength={200}
+              defaultValue={initial(F.addressLine1, stored.addressLine1)}
+            />
+            <TextField
+              form={form}
+              name={F.addressLine2}
+              label="Address line 2"
+              maxLength={200}
+              defaultValue={initial(F.addressLine2, stored.addressLine2)}
+            />
+            <TextField
+              form={form}
+              name={F.town}
+              label="Town or city"
+              required={invoice}
+              maxLength={100}
+              defaultValue={initial(F.town, stored.town)}
+            />
+            <TextField
+              form={form}
+              name={F.postcode}
+              label="Postcode"
+              required={invoice}
+              maxLength={20}
+              defaultValue={initial(F.postcode, stored.postcode)}
+            />
+            <TextField
+              form={form}
+              name={F.country}
+              label="Country"
+              hint="Empty: United Kingdom"
+              maxLength={100}
+              defaultValue={initial(F.country, stored.country)}
+            />
+            <TextField
+              form={form}
+              name={F.vatNumber}
+              label="Buyer VAT number"
+              maxLength={30}
+              defaultValue={initial(F.vatNumber, stored.vatNumber)}
+            />
+          </fieldset>
+          <div>
+            <Button type="submit" size="sm" disabled={saving}>
+              {saving ? "Saving..." : "Save billing details"}
+            </Button>
+          </div>
+        </fetcher.Form>
+      </details>
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+import { z } from "zod/mini";
+import { optionalText } from "../admin-form.ts";
+import { DEFAULT_COUNTRY, FIELD_MESSAGES } from "../checkout.ts";
+import {
+  formatUkPostcode,
+  isUnitedKingdom,
+  isValidVatNumber,
+  normaliseVatNumber,
+} from "../uk-billing.ts";
+
+/**
+ * Correcting an order's billing details on its admin page, before its invoice is issued (an
+ * issued invoice is never edited: decision 0015). The same rules as the checkout's: an invoice
+ * needs an address (first line, town, postcode); a card order's address is all or nothing; a UK
+ * postcode and a VAT number must have their shapes. One schema for the browser and the server;
+ * the server also checks the order may still be corrected. No server imports here.
+ */
+
+export const BILLING_INTENT = "billing";
+
+/** The posted names, in the order the form shows them. */
+export const BILLING_FIELDS = {
+  organisation: "organisation",
+  addressLine1: "address_line1",
+  addressLine2: "address_line2",
+  town: "town",
+  postcode: "postcode",
+  country: "country",
+  poNumber: "po_number",
+  vatNumber: "vat_number",
+} as const;
+
+export const BILLING_SAVED = "Billing details updated";
+export const BILLING_FAILED = "Failed to update billing details";
+export const BILLING_LOCKED =
+  "The invoice has been issued: its billing details can no longer be edited here.";
+
+/** The billing details of an order, as the form posts them and the order stores them. */
+export interface BillingDetails {
+  organisation: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  town: string | null;
+  postcode: string | null;
+  country: string | null;
+  poNumber: string | null;
+  vatNumber: string | null;
+}
+
+/** The schema for an order paid by `method`: an invoice's address is required. */
+export function billingFormSchema(method: "invoice" | "stripe") {
+  const F = BILLING_FIELDS;
+  return z
+    .object({
+      [F.organisation]: optionalText(200),
+      [F.addressLine1]: optionalText(200),
+      [F.addressLine2]: optionalText(200),
+      [F.town]: optionalText(100),
+      [F.postcode]: optionalText(20),
+      [F.country]: optionalText(100),
+      [F.poNumber]: optionalText(100),
+      [F.vatNumber]: optionalText(30),
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        const required = [
+          [F.addressLine1, FIELD_MESSAGES.addressLine1],
+          [F.town, FIELD_MESSAGES.town],
+          [F.postcode, FIELD_MESSAGES.postcode],
+        ] as const;
+        // A card order's address is all or nothing: a first line without a town prints nowhere.
+        const needed =
+          method === "invoice" ||
+          Boolean(v[F.addressLine1] || v[F.addressLine2] || v[F.town] || v[F.postcode]);
+        for (const [name, message] of required) {
+          if (needed && !v[name]) ctx.addIssue({ code: "custom", path: [name], message });
+        }
+        const { [F.country]: country, [F.postcode]: postcode, [F.vatNumber]: vatNumber } = v;
+        const uk = !country || isUnitedKingdom(country);
+        if (postcode && uk && !formatUkPostcode(postcode)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [F.postcode],
+            message: FIELD_MESSAGES.invalidPostcode,
+          });
+        }
+        if (vatNumber && !isValidVatNumber(normaliseVatNumber(vatNumber))) {
+          ctx.addIssue({
+            code: "custom",
+            path: [F.vatNumber],
+            message: FIELD_MESSAGES.invalidVatNumber,
+          });
+        }
+      }),
+    );
+}
+
+/** The parsed form as stored: the UK written one way, its postcode and VAT numbers tidied. */
+export function billingDetailsOf(
+  parsed: z.output<ReturnType<typeof billingFormSchema>>,
+): BillingDetails {
+  const F = BILLING_FIELDS;
+  const given = parsed[F.country];
+  const postcode = parsed[F.postcode];
+  const vatNumber = parsed[F.vatNumber];
+  const addressLine1 = parsed[F.addressLine1];
+  const country = !given || isUnitedKingdom(given) ? DEFAULT_COUNTRY : given;
+  return {
+    organisation: parsed[F.organisation],
+    addressLine1,
+    addressLine2: parsed[F.addressLine2],
+    town: parsed[F.town],
+    postcode:
+      postcode && country === DEFAULT_COUNTRY ? (formatUkPostcode(postcode) ?? postcode) : postcode,
+    // No address, no country unless one was given.
+    country: addressLine1 || given ? country : null,
+    poNumber: parsed[F.poNumber],
+    vatNumber: vatNumber ? normaliseVatNumber(vatNumber) : null,
+  };
+}
