@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { BILLING_LOCKED, type BillingDetails } from "#app/lib/orders/billing-form.ts";
+import { BILLING_LOCKED } from "#app/lib/orders/billing-form.ts";
+import type { BillingDetails } from "#app/lib/orders/orders.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import { optionalText } from "../admin-form.ts";
 import { DEFAULT_COUNTRY, FIELD_MESSAGES } from "../checkout.ts";
+import type { BillingDetails } from "./orders.ts";
 import {
   formatUkPostcode,
   isUnitedKingdom,
@@ -34,18 +35,6 @@ export const BILLING_SAVED = "Billing details updated";
 export const BILLING_FAILED = "Failed to update billing details";
 export const BILLING_LOCKED =
   "The invoice has been issued: its billing details can no longer be edited here.";
-
-/** The billing details of an order, as the form posts them and the order stores them. */
-export interface BillingDetails {
-  organisation: string | null;
-  addressLine1: string | null;
-  addressLine2: string | null;
-  town: string | null;
-  postcode: string | null;
-  country: string | null;
-  poNumber: string | null;
-  vatNumber: string | null;
-}
 
 /** The schema for an order paid by `method`: an invoice's address is required. */
 export function billingFormSchema(method: "invoice" | "stripe") {

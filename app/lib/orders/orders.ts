@@ -8,7 +8,6 @@ import { formatPence } from "../format.ts";
 import { listQuery, parseSearch } from "../admin/list.ts";
 import type { SpamReason } from "../admin/suspected-spam.ts";
 import { dropControlChars } from "../text.ts";
-import type { BillingDetails } from "./billing-form.ts";
 
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -286,6 +285,18 @@ export interface OrderTimelineEntry {
   detail: string | null;
   /** An admin's e-mail, 'buyer', 'stripe', 'system'; null for the mail server's doing. */
   actor: string | null;
+}
+
+/** The billing details of an order, as stored and as the billing form (billing-form.ts) posts them. */
+export interface BillingDetails {
+  organisation: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  town: string | null;
+  postcode: string | null;
+  country: string | null;
+  poNumber: string | null;
+  vatNumber: string | null;
 }
 
 /** Everything the admin order page shows. */

@@ -4,11 +4,11 @@ import { useCatalogueForm } from "#app/components/admin/catalogue/catalogue-page
 import { TextField } from "#app/components/forms/fields.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import type { FormAnswer } from "#app/lib/forms.ts";
+import type { BillingDetails } from "#app/lib/orders/orders.ts";
 import {
   BILLING_FIELDS as F,
   BILLING_INTENT,
   billingFormSchema,
-  type BillingDetails,
 } from "#app/lib/orders/billing-form.ts";
 
 /**
