@@ -55,6 +55,9 @@ const RULES = {
   orders: `
     select o.id, o.status, o.payment_method, o.quantity, o.unit_price_cents, o.total_amount_cents from orders o
       left join courses c on c.id = o.course_id where
+      -- the orders placed during the run: the demo content's bookings (placed by the system, on
+      -- demo courses this run may reprice or delete) are checked by the seed's own test
+      not exists (select 1 from order_events e where e.order_id = o.id and e.kind = 'created' and e.actor = 'system') and (
       o.quantity not between 1 and 10 or o.total_amount_cents <> o.unit_price_cents * o.quantity
       or c.id is null or o.unit_price_cents <> round(c.price * 100)::int
       or btrim(o.buyer_first_name) = '' or btrim(o.buyer_last_name) = ''
@@ -68,7 +71,7 @@ const RULES = {
       or (o.payment_method = 'stripe' and o.status = 'invoiced')
       -- a honeypot checkout is held as an invoice request with no e-mail until staff act on it
       or (o.spam_reason = 'honeypot' and (o.payment_method <> 'invoice'
-        or (o.status = 'pending' and exists (select 1 from email_outbox e where e.order_id = o.id))))`,
+        or (o.status = 'pending' and exists (select 1 from email_outbox e where e.order_id = o.id)))))`,
   orderStudents: `
     select id from order_students where btrim(first_name) = '' or btrim(last_name) = ''
       or email !~ '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' or first_name ~ '[\\x01-\\x1f\\x7f]' or last_name ~ '[\\x01-\\x1f\\x7f]'`,
