@@ -398,7 +398,12 @@ test.describe("a list that cannot be loaded", () => {
       await page.route("**/admin/*.data*", async (route) => {
         const url = new URL(route.request().url());
         url.searchParams.set("_routes", "root,routes/admin/layout");
-        await route.fulfill({ response: await route.fetch({ url: url.toString() }) });
+        // This interception's own request may meet a keep-alive connection the site has just
+        // closed (a reset before any answer): it is sent again, as a browser would.
+        const fetched = await route
+          .fetch({ url: url.toString() })
+          .catch(() => route.fetch({ url: url.toString() }));
+        await route.fulfill({ response: fetched });
       });
       await page
         .getByRole("navigation", { name: "Admin" })
