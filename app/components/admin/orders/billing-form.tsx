@@ -11,6 +11,29 @@ import {
   billingFormSchema,
 } from "#app/lib/orders/billing-form.ts";
 
+/** One input of the form: which detail, how it is labelled, and whether an invoice needs it. */
+interface BillingInput {
+  key: keyof BillingDetails;
+  label: string;
+  maxLength: number;
+  /** Required when the order is paid by invoice (an invoice must carry an address). */
+  forInvoice?: boolean;
+  hint?: string;
+  autoComplete?: string;
+}
+
+/** The form's inputs, in the order it shows them. */
+const BILLING_INPUTS: readonly BillingInput[] = [
+  { key: "organisation", label: "Organisation", maxLength: 200, autoComplete: "organization" },
+  { key: "poNumber", label: "PO number", maxLength: 100 },
+  { key: "addressLine1", label: "Address line 1", maxLength: 200, forInvoice: true },
+  { key: "addressLine2", label: "Address line 2", maxLength: 200 },
+  { key: "town", label: "Town or city", maxLength: 100, forInvoice: true },
+  { key: "postcode", label: "Postcode", maxLength: 20, forInvoice: true },
+  { key: "country", label: "Country", maxLength: 100, hint: "Empty: United Kingdom" },
+  { key: "vatNumber", label: "Buyer VAT number", maxLength: 30 },
+];
+
 /**
  * "Edit billing details" on the order page, until the invoice is issued: a disclosure (it opens
  * without JavaScript too) holding the organisation, address, PO number and VAT number as stored.
@@ -72,67 +95,16 @@ export function BillingForm({
             </p>
           ) : null}
           <fieldset disabled={saving} className="grid min-w-0 gap-4 sm:grid-cols-2">
-            <TextField
-              form={form}
-              name={F.organisation}
-              label="Organisation"
-              maxLength={200}
-              autoComplete="organization"
-              defaultValue={initial(F.organisation, stored.organisation)}
-            />
-            <TextField
-              form={form}
-              name={F.poNumber}
-              label="PO number"
-              maxLength={100}
-              defaultValue={initial(F.poNumber, stored.poNumber)}
-            />
-            <TextField
-              form={form}
-              name={F.addressLine1}
-              label="Address line 1"
-              required={invoice}
-              maxLength={200}
-              defaultValue={initial(F.addressLine1, stored.addressLine1)}
-            />
-            <TextField
-              form={form}
-              name={F.addressLine2}
-              label="Address line 2"
-              maxLength={200}
-              defaultValue={initial(F.addressLine2, stored.addressLine2)}
-            />
-            <TextField
-              form={form}
-              name={F.town}
-              label="Town or city"
-              required={invoice}
-              maxLength={100}
-              defaultValue={initial(F.town, stored.town)}
-            />
-            <TextField
-              form={form}
-              name={F.postcode}
-              label="Postcode"
-              required={invoice}
-              maxLength={20}
-              defaultValue={initial(F.postcode, stored.postcode)}
-            />
-            <TextField
-              form={form}
-              name={F.country}
-              label="Country"
-              hint="Empty: United Kingdom"
-              maxLength={100}
-              defaultValue={initial(F.country, stored.country)}
-            />
-            <TextField
-              form={form}
-              name={F.vatNumber}
-              label="Buyer VAT number"
-              maxLength={30}
-              defaultValue={initial(F.vatNumber, stored.vatNumber)}
-            />
+            {BILLING_INPUTS.map(({ key, forInvoice, ...input }) => (
+              <TextField
+                key={key}
+                form={form}
+                name={F[key]}
+                required={Boolean(forInvoice) && invoice}
+                {...input}
+                defaultValue={initial(F[key], stored[key])}
+              />
+            ))}
           </fieldset>
           <div>
             <Button type="submit" size="sm" disabled={saving}>
