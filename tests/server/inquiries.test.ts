@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { HONEYPOT_FIELD } from "#app/lib/inquiries/schemas.ts";
 import { config } from "#server/config.server.ts";
@@ -201,6 +201,14 @@ describe("the inquiry action", () => {
   });
 
   it("limits each client to FORM_RATE_LIMIT_PER_MINUTE posts per form per minute (429)", async () => {
+    // The limit counts posts in fixed one-minute windows: the clock starts just after a
+    // window opens, so a slow run cannot cross into the next window half-way through.
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(now - (now % 60_000) + 1_000);
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const ip = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < config.formRateLimitPerMinute + 2; i++) {
