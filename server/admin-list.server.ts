@@ -25,52 +25,68 @@ export function allOf(conditions: (orm.SQL | undefined)[]): orm.SQL | undefined 
 type TableWithId = PgTable & { id: PgColumn };
 
 /**
- * One page of rows matching `where`, in `order` (which must end with the id, so pages never
- * overlap), and how many match — unless `knownTotal` is given (a screen that has just counted by
- * status knows it); a page past the end shows the last one. The page's ids are read first (the
- * skipped rows are walked in the index only), then their rows. Without a known total the ids come
- * with `count(*) over ()`: a search is run once, not once to count and again for its page (at
- * volume that halves a search's time).
+ * A list's order, newest first, and its exact reverse. Both end with the id, so pages never
+ * overlap; `nulls` must match the list's index, which PostgreSQL then walks either way.
+ */
+export interface ListOrder {
+  readonly newestFirst: readonly orm.SQL[];
+  readonly oldestFirst: readonly orm.SQL[];
+}
+
+export function newestFirst(
+  columns: readonly [PgColumn, ...PgColumn[]],
+  nulls: "first" | "last",
+): ListOrder {
+  const back = nulls === "first" ? "last" : "first";
+  return {
+    newestFirst: columns.map((c) => orm.sql`${c} desc nulls ${orm.sql.raw(nulls)}`),
+    oldestFirst: columns.map((c) => orm.sql`${c} asc nulls ${orm.sql.raw(back)}`),
+  };
+}
+
+/**
+ * One page of rows matching `where`, newest first, and how many match — counted first unless
+ * `knownTotal` is given (a screen that has just counted by status knows it); a page past the end
+ * shows the last one. Counting apart from the page lets PostgreSQL plan each: the count from a
+ * search's index, the page by walking the list's index until it has a page. A page in the older
+ * half is read oldest first from the other end, so no page skips more than half the list (the
+ * last page of 200,000 inquiries skipped them all). The page's ids are read first (the skipped
+ * rows are walked in the index only), then their rows.
  */
 export async function readListPage<Table extends TableWithId, Item>(
   table: Table,
   options: {
     where: orm.SQL | undefined;
-    order: readonly orm.SQL[];
+    order: ListOrder;
     page: number;
     pageSize: number;
     knownTotal?: number;
     toItem: (row: Table["$inferSelect"]) => Item;
   },
 ): Promise<AdminList<Item>> {
-  const { where, order, pageSize, knownTotal } = options;
-  // Counted with the page only when not known: the window reads every match.
-  const counting =
-    knownTotal === undefined ? orm.sql<number>`count(*) over ()` : orm.sql<number>`0`;
-  const idsOfPage = (page: number) =>
-    db()
-      .select({ id: table.id, total: counting })
-      .from(table as PgTable)
-      .where(where)
-      .orderBy(...order)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
-  const lastPage = (total: number) => Math.max(1, Math.ceil(total / pageSize));
-
-  let page = knownTotal === undefined ? options.page : Math.min(options.page, lastPage(knownTotal));
-  let ids = knownTotal === 0 ? [] : await idsOfPage(page);
-  let total = knownTotal ?? Number(ids[0]?.total ?? 0);
-  if (knownTotal === undefined && ids.length === 0 && page > 1) {
-    // Past the end: count, and show the last page instead.
-    const [counted] = await db()
-      .select({ n: orm.count() })
-      .from(table as PgTable)
-      .where(where);
-    total = counted?.n ?? 0;
-    page = lastPage(total);
-    ids = total > 0 ? await idsOfPage(page) : [];
-  }
-  const pageCount = lastPage(total);
+  const { where, order, pageSize } = options;
+  const total =
+    options.knownTotal ??
+    (
+      await db()
+        .select({ n: orm.count() })
+        .from(table as PgTable)
+        .where(where)
+    )[0]?.n ??
+    0;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, options.page), pageCount);
+  if (total === 0) return { items: [], total, page, pageCount };
+  const skipped = (page - 1) * pageSize;
+  const fromNewest = skipped <= total / 2;
+  const size = Math.min(pageSize, total - skipped);
+  const ids = await db()
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(where)
+    .orderBy(...(fromNewest ? order.newestFirst : order.oldestFirst))
+    .limit(size)
+    .offset(fromNewest ? skipped : total - skipped - size);
   if (ids.length === 0) return { items: [], total, page, pageCount };
   const rows = (await db()
     .select()
@@ -81,6 +97,6 @@ export async function readListPage<Table extends TableWithId, Item>(
         ids.map((r) => r.id),
       ),
     )
-    .orderBy(...order)) as Table["$inferSelect"][];
+    .orderBy(...order.newestFirst)) as Table["$inferSelect"][];
   return { items: rows.map(options.toItem), total, page, pageCount };
 }

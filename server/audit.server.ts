@@ -11,7 +11,7 @@ import {
   type AuditPerson,
   type AuditSubject,
 } from "#app/lib/admin/audit.ts";
-import { allOf, readListPage } from "./admin-list.server.ts";
+import { allOf, newestFirst, readListPage } from "./admin-list.server.ts";
 import { db, type Database, type Transaction } from "./db/client.server.ts";
 import { auditLog, orders } from "./db/schema.ts";
 import { isUuid } from "./db/sql.server.ts";
@@ -112,10 +112,7 @@ function auditValue(value: unknown): unknown {
  * Newest first, as the index `audit_log_at_idx` (at desc nulls last, id desc nulls last) is
  * sorted, so any page is an index walk; the id breaks ties so pages never overlap.
  */
-const NEWEST_FIRST = [
-  orm.sql`${auditLog.at} desc nulls last`,
-  orm.sql`${auditLog.id} desc nulls last`,
-];
+const LIST_ORDER = newestFirst([auditLog.at, auditLog.id], "last");
 
 /** London midnight starting the calendar day 'yyyy-MM-dd' (GMT or BST). */
 function londonMidnight(date: string, addDays = 0): Date {
@@ -186,7 +183,7 @@ export async function auditLogScreen(
   const [list, people] = await Promise.all([
     readListPage(auditLog, {
       where: auditFilterCondition(filters),
-      order: NEWEST_FIRST,
+      order: LIST_ORDER,
       page: filters.page,
       pageSize,
       toItem: (row) => row,

@@ -12,7 +12,7 @@ import {
 } from "#app/lib/newsletter/admin.ts";
 import type { AdminList } from "#app/lib/admin/list.ts";
 import { startOfLondonDay } from "#app/lib/admin/time.ts";
-import { allOf, readListPage, spamFilterCondition } from "../admin-list.server.ts";
+import { allOf, newestFirst, readListPage, spamFilterCondition } from "../admin-list.server.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { newsletterSubscriptions } from "../db/schema.ts";
@@ -52,7 +52,7 @@ export function listSubscriptionsForAdmin(
 ): Promise<AdminList<AdminSubscription>> {
   return readListPage(newsletterSubscriptions, {
     where: subscriptionWhere(filters),
-    order: [orm.desc(newsletterSubscriptions.subscribedAt), orm.desc(newsletterSubscriptions.id)],
+    order: newestFirst([newsletterSubscriptions.subscribedAt, newsletterSubscriptions.id], "first"),
     page: filters.page,
     pageSize: SUBSCRIPTION_PAGE_SIZE,
     knownTotal,

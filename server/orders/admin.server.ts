@@ -10,7 +10,7 @@ import {
   type OrderStatus,
 } from "#app/lib/orders/orders.ts";
 import type { AdminList } from "#app/lib/admin/list.ts";
-import { allOf, readListPage } from "../admin-list.server.ts";
+import { allOf, newestFirst, readListPage } from "../admin-list.server.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { orderStudents, orders } from "../db/schema.ts";
@@ -43,10 +43,7 @@ import { adminActions, transitionOrder } from "./state-machine.server.ts";
  * last) is sorted — a plain DESC means NULLS FIRST and would not match it — so any page of the
  * list is an index walk, and `id` breaks ties so pages never overlap.
  */
-export const NEWEST_FIRST = [
-  sql`${orders.createdAt} desc nulls last`,
-  sql`${orders.id} desc nulls last`,
-];
+export const LIST_ORDER = newestFirst([orders.createdAt, orders.id], "last");
 
 /**
  * What the Payments search looks in: buyer name (first, last, full), e-mail, company and course
@@ -195,7 +192,7 @@ export async function listOrders(
 ): Promise<AdminList<AdminOrder>> {
   const list = await readListPage(orders, {
     where: orderFilterCondition(filters),
-    order: NEWEST_FIRST,
+    order: LIST_ORDER,
     page: filters.page,
     pageSize,
     toItem: (row) => row,

@@ -10,7 +10,7 @@ import {
 import { csvResponse, type CsvValue } from "../csv.server.ts";
 import { db } from "../db/client.server.ts";
 import { orders } from "../db/schema.ts";
-import { NEWEST_FIRST, orderFilterCondition } from "./admin.server.ts";
+import { LIST_ORDER, orderFilterCondition } from "./admin.server.ts";
 import { studentsOfOrders, type OrderRow, type OrderStudent } from "./records.server.ts";
 
 /**
@@ -82,7 +82,7 @@ export async function* orderCsvRows(
       .select()
       .from(orders)
       .where(and(where, cursor))
-      .orderBy(...NEWEST_FIRST)
+      .orderBy(...LIST_ORDER.newestFirst)
       .limit(batchSize);
     if (rows.length === 0) return;
     const students = await studentsOfOrders(rows.map((r) => r.id));

@@ -9,7 +9,7 @@ import { londonMonth } from "#app/lib/admin/time.ts";
 import { orderListStatus, orderReference } from "#app/lib/orders/orders.ts";
 import { db } from "../db/client.server.ts";
 import { orders } from "../db/schema.ts";
-import { NEWEST_FIRST } from "./admin.server.ts";
+import { LIST_ORDER } from "./admin.server.ts";
 import { revenue } from "./revenue.server.ts";
 
 /**
@@ -37,7 +37,7 @@ export async function latestOrders(limit = DASHBOARD_ORDER_COUNT): Promise<Dashb
     })
     .from(orders)
     .where(isNull(orders.spamReason))
-    .orderBy(...NEWEST_FIRST)
+    .orderBy(...LIST_ORDER.newestFirst)
     .limit(limit);
   return rows.map((row) => ({
     id: row.id,

@@ -119,6 +119,33 @@ describe("admin inquiry list", () => {
     expect(empty).toMatchObject({ items: [], total: 0, page: 1, pageCount: 1 });
   });
 
+  it("reads pages in the older half from the other end: every row once, ties in id order", async () => {
+    const { db } = database();
+    const total = INQUIRY_PAGE_SIZE * 4 + 7;
+    // Pairs share a timestamp, so the id alone orders them.
+    const rows = await db
+      .insert(inquiries)
+      .values(
+        Array.from({ length: total }, (_, i) => ({
+          name: `Visitor ${i}`,
+          email: `v${i}@example.com`,
+          message: "m",
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, Math.floor(i / 2))),
+        })),
+      )
+      .returning({ id: inquiries.id, createdAt: inquiries.createdAt });
+    const expected = rows
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+      .map((r) => r.id);
+    const seen: string[] = [];
+    for (let page = 1; page <= 5; page++) {
+      const list = await listInquiriesForAdmin({ ...all, page });
+      expect(list).toMatchObject({ total, page, pageCount: 5 });
+      seen.push(...list.items.map((i) => i.id));
+    }
+    expect(seen).toEqual(expected);
+  });
+
   it("counts by status with one aggregate, and the dashboard gets the 10 latest", async () => {
     const { db } = database();
     expect(await countInquiriesByStatus()).toEqual({
