@@ -481,16 +481,31 @@ export const orderDocuments = pgTable(
       },
     ),
     reason: text("reason"),
+    /**
+     * An invoice or receipt issued with corrected details in place of this one, which a credit
+     * note credits in the same transaction (decision 0015). The current one is the one nothing
+     * replaces.
+     */
+    replacesDocumentId: uuid("replaces_document_id").references(
+      (): AnyPgColumn => orderDocuments.id,
+      { onDelete: "restrict" },
+    ),
     /** Who issued it: an admin's e-mail, or 'stripe' / 'system'. */
     issuedBy: text("issued_by").notNull(),
     snapshot: jsonb("snapshot").notNull(),
   },
   (t) => [
     index("order_documents_order_id_idx").on(t.orderId, t.issuedAt),
-    // Exactly one invoice (or receipt) per order, whoever clicks at the same moment.
+    // One first invoice (or receipt) per order, whoever clicks at the same moment; each one is
+    // replaced at most once, so corrections form a single line and one is current.
     uniqueIndex("order_documents_one_invoice_per_order_idx")
       .on(t.orderId)
-      .where(sql`${t.kind} in ('invoice', 'receipt')`),
+      .where(sql`${t.kind} in ('invoice', 'receipt') and ${t.replacesDocumentId} is null`),
+    uniqueIndex("order_documents_replaced_once_idx").on(t.replacesDocumentId),
+    check(
+      "order_documents_replaces_invoice",
+      sql`${t.replacesDocumentId} is null or ${t.kind} in ('invoice', 'receipt')`,
+    ),
     check(
       "order_documents_amounts_match",
       sql`${t.netAmountCents} + ${t.vatAmountCents} = ${t.totalAmountCents} and ${t.totalAmountCents} >= 0`,

@@ -6,6 +6,9 @@ import {
   BILLING_SAVED,
   billingDetailsOf,
   billingFormSchema,
+  REISSUE_CONFIRM_FIELD,
+  REISSUE_FIELD,
+  reissuedMessage,
 } from "#app/lib/orders/billing-form.ts";
 import {
   ORDER_RELEASED_MESSAGE,
@@ -75,8 +78,9 @@ export function orderNoteIntent(orderId: string, admin: AuditActor) {
 }
 
 /**
- * The order page's "Edit billing details" (until the invoice is issued): the shared schema for the
- * order's payment method, then the server's own checks under a lock on the order.
+ * The order page's "Edit billing details" (until the invoice is issued) or "Correct and re-issue"
+ * (after, confirmed): the shared schema for the order's payment method, then the server's own
+ * checks under a lock on the order.
  */
 export function orderBillingIntent(orderId: string, admin: AuditActor) {
   return (async (form, refuse) => {
@@ -84,27 +88,28 @@ export function orderBillingIntent(orderId: string, admin: AuditActor) {
     const method = await paymentMethodOf(orderId);
     if (!method) return refuse(404, BILLING_FAILED);
     const parsed = parseForm(form, billingFormSchema(method));
+    const names = [...Object.values(BILLING_FIELDS), REISSUE_CONFIRM_FIELD];
     if (!parsed.ok) {
-      return invalid(
-        BILLING_INTENT,
-        form,
-        Object.values(BILLING_FIELDS),
-        parsed.fieldErrors,
-        BILLING_FAILED,
-      );
+      return invalid(BILLING_INTENT, form, names, parsed.fieldErrors, BILLING_FAILED);
     }
-    const result = await correctBilling(admin, orderId, billingDetailsOf(parsed.value));
+    const result = await correctBilling(admin, orderId, billingDetailsOf(parsed.value), {
+      reissue: parsed.value[REISSUE_FIELD] === "1",
+    });
     if (!result.ok) {
       return failure(result.status, {
         form: BILLING_INTENT,
         formData: form,
-        names: Object.values(BILLING_FIELDS),
+        names,
         message: result.message ?? BILLING_FAILED,
       });
     }
     return success(
       BILLING_INTENT,
-      result.changed.length > 0 ? BILLING_SAVED : "No billing details changed",
+      result.reissued
+        ? reissuedMessage(result.reissued)
+        : result.changed.length > 0
+          ? BILLING_SAVED
+          : "No billing details changed",
     );
   }) satisfies AdminIntent;
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { config, type SellerConfig } from "../config.server.ts";
-import { db, type Transaction } from "../db/client.server.ts";
+import { db, type Database, type Transaction } from "../db/client.server.ts";
 import { documentSequences, orderDocuments } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
@@ -83,6 +83,8 @@ export interface DocumentSnapshot {
   paid: { at: string; method: string } | null;
   /** Credit notes: the document credited, and why. */
   credits: { number: string; issuedAt: string } | null;
+  /** An invoice issued with corrected details: the one it replaces (credited in full). */
+  replaces?: { number: string; issuedAt: string } | null;
   reason: string | null;
 }
 
@@ -172,6 +174,7 @@ async function insertDocument(
     issuedAt: Date;
     snapshot: DocumentSnapshot;
     creditsDocumentId?: string;
+    replacesDocumentId?: string;
     reason?: string | null;
     actor: OrderActor;
   },
@@ -188,6 +191,7 @@ async function insertDocument(
       vatAmountCents: snapshot.vatCents,
       totalAmountCents: snapshot.totalCents,
       creditsDocumentId: values.creditsDocumentId ?? null,
+      replacesDocumentId: values.replacesDocumentId ?? null,
       reason: values.reason ?? null,
       issuedBy: values.actor,
       snapshot,
@@ -201,19 +205,46 @@ async function insertDocument(
   return row!;
 }
 
+/** The order's invoice or receipt in force: the one no correction has replaced. */
+export async function currentInvoice(
+  tx: Transaction | Database,
+  orderId: string,
+): Promise<DocumentRow | null> {
+  const [row] = await tx
+    .select()
+    .from(orderDocuments)
+    .where(
+      and(
+        eq(orderDocuments.orderId, orderId),
+        inArray(orderDocuments.kind, ["invoice", "receipt"]),
+        sql`not exists (select 1 from ${orderDocuments} as later where later.replaces_document_id = ${orderDocuments.id})`,
+      ),
+    );
+  return row ?? null;
+}
+
 /**
  * Issues the order's invoice (on 'Mark Invoiced') or, for a paid card order, its receipt, in
  * `tx`. At most one per order: the unique index on order_documents refuses a second, so call it
- * in the transaction whose conditional status change won.
+ * in the transaction whose conditional status change won. With `replaces`, the invoice is a
+ * corrected one in its place (the caller credits the replaced one in the same transaction): a
+ * new number and date, the same time of supply.
  */
 export async function issueInvoice(
   tx: Transaction,
   order: OrderRow,
   students: OrderStudent[],
-  options: { kind: "invoice" | "receipt"; actor: OrderActor; paidAt?: Date; now?: Date },
+  options: {
+    kind: "invoice" | "receipt";
+    actor: OrderActor;
+    paidAt?: Date;
+    now?: Date;
+    replaces?: DocumentRow;
+  },
 ): Promise<DocumentRow> {
   const seller = config.seller;
   const issuedAt = options.now ?? new Date();
+  const replaced = options.replaces ? (options.replaces.snapshot as DocumentSnapshot) : null;
   const number = await allocateDocumentNumber(tx, SERIES[options.kind], issuedAt.getUTCFullYear());
   const vatRegistered = order.vatRateBasisPoints > 0 || Boolean(seller.vatNumber);
   const reference = orderReference(order.id);
@@ -222,10 +253,9 @@ export async function issueInvoice(
     number,
     title: TITLES[options.kind][vatRegistered ? 0 : 1],
     issuedAt: issuedAt.toISOString(),
-    timeOfSupply: (options.kind === "receipt" && options.paidAt
-      ? options.paidAt
-      : issuedAt
-    ).toISOString(),
+    timeOfSupply:
+      replaced?.timeOfSupply ??
+      (options.kind === "receipt" && options.paidAt ? options.paidAt : issuedAt).toISOString(),
     dueDate:
       options.kind === "invoice" ? addDays(issuedAt, seller.paymentTermsDays).toISOString() : null,
     orderId: order.id,
@@ -248,6 +278,7 @@ export async function issueInvoice(
         ? { at: (options.paidAt ?? issuedAt).toISOString(), method: "Card" }
         : null,
     credits: null,
+    replaces: replaced ? { number: replaced.number, issuedAt: replaced.issuedAt } : null,
     reason: null,
   };
   return insertDocument(tx, {
@@ -256,6 +287,7 @@ export async function issueInvoice(
     number,
     issuedAt,
     snapshot,
+    replacesDocumentId: options.replaces?.id,
     actor: options.actor,
   });
 }
@@ -288,8 +320,8 @@ export function creditAmounts(
 }
 
 /**
- * Issues a credit note against the order's invoice or receipt, in `tx`: the whole of it (an
- * invoiced order canceled) or part (a partial refund). Null when the order has no invoice or
+ * Issues a credit note against the order's invoice or receipt in force, in `tx`: the whole of it
+ * (an invoiced order canceled, or its invoice replaced) or part (a partial refund). Null when the order has no invoice or
  * receipt to credit. Never more than what is still uncredited: the caller checks the refund
  * against the order's total; this checks against the document.
  */
@@ -298,15 +330,7 @@ export async function issueCreditNote(
   order: OrderRow,
   options: { amountCents?: number; reason: string | null; actor: OrderActor; now?: Date },
 ): Promise<DocumentRow | null> {
-  const [credited] = await tx
-    .select()
-    .from(orderDocuments)
-    .where(
-      and(
-        eq(orderDocuments.orderId, order.id),
-        inArray(orderDocuments.kind, ["invoice", "receipt"]),
-      ),
-    );
+  const credited = await currentInvoice(tx, order.id);
   if (!credited) return null;
   const [already] = await tx
     .select({

@@ -163,6 +163,7 @@ class DocumentDrawing {
       ["Due date", s.dueDate ? formatDocumentDate(s.dueDate) : null],
       ["Credits invoice", s.credits?.number ?? null],
       ["Invoice dated", s.credits ? formatDocumentDate(s.credits.issuedAt) : null],
+      ["Replaces invoice", s.replaces?.number ?? null],
       ["Order reference", s.orderReference],
       ["Your PO number", s.customer.poNumber],
     ];

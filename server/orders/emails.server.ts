@@ -22,6 +22,7 @@ import {
   renderJoiningDetails,
 } from "../email/templates/order.server.ts";
 import {
+  renderInvoiceCredited,
   renderInvoiceIssued,
   renderOrderCanceled,
   renderReceipt,
@@ -167,6 +168,35 @@ export function invoiceIssuedEmail(
     ),
     documentId: invoice.id,
   };
+}
+
+/**
+ * An invoice corrected and re-issued: the credit note for the old one, then the corrected
+ * invoice, each letter carrying its PDF.
+ */
+export function invoiceReissuedEmails(
+  order: OrderRow,
+  students: OrderStudent[],
+  documents: { creditNote: DocumentRow; invoice: DocumentRow },
+  date: BookedDate | null = null,
+): OutgoingEmail[] {
+  const { creditNote, invoice } = documents;
+  return [
+    {
+      ...orderEmail(
+        order,
+        "invoice_credited",
+        order.buyerEmail,
+        renderInvoiceCredited(
+          orderEmailData(order, students, date),
+          creditNote.snapshot as DocumentSnapshot,
+          invoice,
+        ),
+      ),
+      documentId: creditNote.id,
+    },
+    invoiceIssuedEmail(order, students, invoice, date),
+  ];
 }
 
 /** An admin's cancellation, told to the buyer; the credit note attached when one was issued. */

@@ -81,7 +81,11 @@ function eventDetail(event: OrderEventRow): string | null {
   if (event.kind === "note") return text(detail.text);
   if (event.kind === "billing_corrected" && Array.isArray(detail.changed)) {
     const names = new Set(detail.changed.map((key) => BILLING_LABELS[String(key)] ?? String(key)));
-    return `Changed: ${[...names].join(", ")}`;
+    const reissued = detail.reissued as Record<string, unknown> | undefined;
+    const documents = reissued
+      ? ` · Invoice ${text(reissued.invoice)} issued in place of ${text(reissued.replaced)} (credited by ${text(reissued.creditNote)})`
+      : "";
+    return `Changed: ${[...names].join(", ")}${documents}`;
   }
   const parts: string[] = [];
   const number = text(detail.number) ?? text(detail.documentNumber);
@@ -212,6 +216,25 @@ function orderMails(orderId: string): Promise<OutboxRow[]> {
     .orderBy(asc(emailOutbox.createdAt), asc(emailOutbox.id));
 }
 
+/**
+ * The invoice prints the billing details: before it is issued they are edited; after, an unpaid
+ * invoice never credited is corrected by re-issuing it (decision 0015); else they stay as they
+ * were.
+ */
+function correctableBilling(
+  order: OrderRow,
+  documents: DocumentRow[],
+): AdminOrderPage["billingForm"] {
+  if (order.anonymisedAt !== null) return null;
+  const replaced = new Set(documents.map((d) => d.replacesDocumentId));
+  const invoice = documents.find((d) => d.kind === "invoice" && !replaced.has(d.id));
+  if (!invoice) return { stored: storedBilling(order), reissues: null };
+  const credited = documents.some((d) => d.creditsDocumentId === invoice.id);
+  return order.paymentMethod === "invoice" && order.status === "invoiced" && !credited
+    ? { stored: storedBilling(order), reissues: invoice.number }
+    : null;
+}
+
 function pageOf(
   order: OrderRow,
   students: OrderStudent[],
@@ -250,11 +273,7 @@ function pageOf(
       (order.stripePaymentIntentId !== null || order.stripeCheckoutSessionId !== null) &&
       order.refundedAmountCents < order.totalAmountCents,
     paidAfterCancellationAt: order.paidAfterCancellationAt?.toISOString() ?? null,
-    // The invoice prints them: once it is issued they are kept as they were (decision 0015).
-    billingForm:
-      order.anonymisedAt === null && !documents.some((d) => d.kind === "invoice")
-        ? storedBilling(order)
-        : null,
+    billingForm: correctableBilling(order, documents),
     documents: documents.map(documentLink),
     timeline: mergeTimeline(events, mails),
   };

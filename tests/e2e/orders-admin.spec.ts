@@ -129,8 +129,24 @@ test.describe("the order page", () => {
     await dialog.getByRole("button", { name: "Issue and Send Invoice" }).click();
     await expectToast(page, "Status Updated", "Order status changed to invoiced");
     await expect(timeline.getByText("Marked Invoiced")).toBeVisible();
-    // Issued: the invoice's details are final here.
+    // Issued: the invoice is never edited. A correction credits it and issues a corrected one,
+    // once confirmed.
     await expect(page.getByText("Edit billing details")).toHaveCount(0);
+    await page.getByText("Correct and re-issue invoice").click();
+    await billing.getByLabel("PO number").fill(`PO-${tag}-B`);
+    await billing.getByRole("button", { name: "Correct and re-issue" }).click();
+    await expect(
+      billing.getByText("Please confirm that the invoice is to be credited"),
+    ).toBeVisible();
+    await billing.getByRole("checkbox", { name: /^Credit invoice INV-/ }).check();
+    await billing.getByRole("button", { name: "Correct and re-issue" }).click();
+    await expectToast(
+      page,
+      "Success",
+      /^Invoice INV-\S+ issued in place of INV-\S+ \(credited by CN-/,
+    );
+    await expect(main.getByText(`PO-${tag}-B`).first()).toBeVisible();
+    await expect(timeline.getByText(/issued in place of INV-/)).toBeVisible();
     await expect(timeline.locator('li[data-kind="invoiced"]')).toContainText(
       `by ${E2E_ADMIN.email}`,
     );

@@ -32,7 +32,7 @@ export async function holdScripts(page: Page): Promise<() => void> {
  * The toast on screen shows exactly this title and this description, in the same toast (there is
  * at most one toast at a time).
  */
-export async function expectToast(page: Page, title: string, description: string) {
+export async function expectToast(page: Page, title: string, description: string | RegExp) {
   const toast = toastRegion(page)
     .getByRole("listitem")
     .filter({ has: page.getByText(title, { exact: true }) })

@@ -10,8 +10,9 @@ import {
 } from "../uk-billing.ts";
 
 /**
- * Correcting an order's billing details on its admin page, before its invoice is issued (an
- * issued invoice is never edited: decision 0015). The same rules as the checkout's: an invoice
+ * Correcting an order's billing details on its admin page: before its invoice is issued, or by
+ * crediting the invoice and issuing a corrected one (an issued invoice is never edited: decision
+ * 0015). The same rules as the checkout's: an invoice
  * needs an address (first line, town, postcode); a card order's address is all or nothing; a UK
  * postcode and a VAT number must have their shapes. One schema for the browser and the server;
  * the server also checks the order may still be corrected. No server imports here.
@@ -36,6 +37,21 @@ export const BILLING_FAILED = "Failed to update billing details";
 export const BILLING_LOCKED =
   "The invoice has been issued: its billing details can no longer be edited here.";
 
+/**
+ * After the invoice: "Correct and re-issue" credits it and issues a corrected one. The posted
+ * form says so (REISSUE_FIELD) and confirms that the buyer is e-mailed both documents.
+ */
+export const REISSUE_FIELD = "reissue";
+export const REISSUE_CONFIRM_FIELD = "confirm_reissue";
+export const REISSUE_CONFIRM_MESSAGE =
+  "Please confirm that the invoice is to be credited and a corrected one sent to the buyer";
+export const REISSUE_NOT_INVOICED =
+  "Only an unpaid invoice of an order paid by invoice can be corrected and re-issued.";
+export const REISSUE_CREDITED =
+  "This invoice has already been credited: it cannot be corrected and re-issued.";
+export const reissuedMessage = (r: { invoice: string; replaced: string; creditNote: string }) =>
+  `Invoice ${r.invoice} issued in place of ${r.replaced} (credited by ${r.creditNote}) and e-mailed to the buyer`;
+
 /** The schema for an order paid by `method`: an invoice's address is required. */
 export function billingFormSchema(method: "invoice" | "stripe") {
   const F = BILLING_FIELDS;
@@ -49,6 +65,8 @@ export function billingFormSchema(method: "invoice" | "stripe") {
       [F.country]: optionalText(100),
       [F.poNumber]: optionalText(100),
       [F.vatNumber]: optionalText(30),
+      [REISSUE_FIELD]: z.optional(z.string()),
+      [REISSUE_CONFIRM_FIELD]: z.optional(z.string()),
     })
     .check(
       z.superRefine((v, ctx) => {
@@ -71,6 +89,13 @@ export function billingFormSchema(method: "invoice" | "stripe") {
             code: "custom",
             path: [F.postcode],
             message: FIELD_MESSAGES.invalidPostcode,
+          });
+        }
+        if (v[REISSUE_FIELD] === "1" && v[REISSUE_CONFIRM_FIELD] !== "on") {
+          ctx.addIssue({
+            code: "custom",
+            path: [REISSUE_CONFIRM_FIELD],
+            message: REISSUE_CONFIRM_MESSAGE,
           });
         }
         if (vatNumber && !isValidVatNumber(normaliseVatNumber(vatNumber))) {

@@ -308,8 +308,12 @@ export interface AdminOrderPage {
   refundable: boolean;
   /** When a card payment arrived after the order was cancelled (owed back), or null. */
   paidAfterCancellationAt: string | null;
-  /** The billing details as stored, while they may still be corrected (no invoice yet); else null. */
-  billingForm: BillingDetails | null;
+  /**
+   * The billing details as stored while they may be corrected: before the invoice is issued
+   * (`reissues` null), or by crediting the unpaid invoice `reissues` and issuing a corrected one;
+   * else null.
+   */
+  billingForm: { stored: BillingDetails; reissues: string | null } | null;
   documents: OrderDocumentLink[];
   timeline: OrderTimelineEntry[];
 }

@@ -1,7 +1,8 @@
 /**
  * The order letters that carry a document (decision 0015): the receipt (a paid card order's VAT
- * receipt attached), the invoice sent by 'Mark Invoiced', and an admin's cancellation (with the
- * credit note when an invoice is credited). The PDF itself is attached by the outbox worker
+ * receipt attached), the invoice sent by 'Mark Invoiced' (or corrected and re-issued, with the
+ * old one's credit note in a letter of its own), and an admin's cancellation (with the credit
+ * note when an invoice is credited). The PDF itself is attached by the outbox worker
  * (documentId); the rows and opening come from order.server.ts.
  */
 import { formatPence } from "#app/lib/format.ts";
@@ -100,7 +101,9 @@ export function renderInvoiceIssued(
     ...amountRows(invoice, "Total due"),
     ["Due date", invoice.dueDate ? longDate(invoice.dueDate) : null],
   ];
-  const news = `Please find attached our ${inSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
+  const news = invoice.replaces
+    ? `Please find attached our corrected ${inSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}. It replaces invoice ${invoice.replaces.number}, which we have credited in full: please pay this one instead.`
+    : `Please find attached our ${inSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
   const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
   const bank = invoice.payment?.bank;
   const bankRows: Row[] = bank
@@ -136,6 +139,32 @@ export function renderInvoiceIssued(
     "",
     ...SIGN_OFF_TEXT,
   ].join("\n");
+  return { subject, html, text };
+}
+
+/**
+ * To the buyer when an invoice is corrected and re-issued: the credit note for the old one
+ * (attached); the corrected invoice follows in its own letter.
+ */
+export function renderInvoiceCredited(
+  order: OrderEmailData,
+  creditNote: DocumentSnapshot,
+  replacement: Pick<DocumentSnapshot, "number">,
+): RenderedEmail {
+  const reference = orderReference(order.id);
+  const credited = creditNote.credits?.number ?? "";
+  const subject = headerText(`Credit note ${creditNote.number}: invoice ${credited} replaced`);
+  const rows: Row[] = [
+    ["Credit note", creditNote.number],
+    ["Credits invoice", credited],
+    ["Replaced by invoice", replacement.number],
+    ["Order reference", reference],
+    ...amountRows(creditNote, "Total credited"),
+  ];
+  const news = `We have corrected the billing details of your order ${reference}. Our credit note ${creditNote.number}, attached as a PDF, cancels invoice ${credited} in full: nothing is due on it. The corrected invoice ${replacement.number} follows in a separate e-mail.`;
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
+  const html = layout(subject, opening.html + SIGN_OFF_HTML);
+  const text = [...opening.text, ...SIGN_OFF_TEXT].join("\n");
   return { subject, html, text };
 }
 

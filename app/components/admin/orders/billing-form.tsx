@@ -9,6 +9,8 @@ import {
   BILLING_FIELDS as F,
   BILLING_INTENT,
   billingFormSchema,
+  REISSUE_CONFIRM_FIELD,
+  REISSUE_FIELD,
 } from "#app/lib/orders/billing-form.ts";
 
 /** One input of the form: which detail, how it is labelled, and whether an invoice needs it. */
@@ -35,17 +37,20 @@ const BILLING_INPUTS: readonly BillingInput[] = [
 ];
 
 /**
- * "Edit billing details" on the order page, until the invoice is issued: a disclosure (it opens
- * without JavaScript too) holding the organisation, address, PO number and VAT number as stored.
- * The order's payment method decides whether the address is required; the server checks
- * everything again, and that the invoice has still not been issued.
+ * "Edit billing details" on the order page, until the invoice is issued, or "Correct and re-issue
+ * invoice" after (`reissues`: the unpaid invoice to credit): a disclosure (it opens without
+ * JavaScript too) holding the organisation, address, PO number and VAT number as stored. The
+ * order's payment method decides whether the address is required; a re-issue must be confirmed.
+ * The server checks everything again, and that the order may still be corrected that way.
  */
 export function BillingForm({
   stored,
+  reissues,
   paymentMethod,
   pageAnswer,
 }: {
   stored: BillingDetails;
+  reissues: string | null;
   paymentMethod: "invoice" | "stripe";
   /** A refused post's answer without JavaScript: the disclosure opens on its messages. */
   pageAnswer?: FormAnswer;
@@ -61,6 +66,8 @@ export function BillingForm({
   const { fetcher, saving, initial } = form;
   const invoice = paymentMethod === "invoice";
   const saved = pageAnswer?.ok === true && pageAnswer.form === BILLING_INTENT;
+  const confirm = form.field(REISSUE_CONFIRM_FIELD);
+  const confirmError = form.errors[REISSUE_CONFIRM_FIELD];
   return (
     <>
       {saved && pageAnswer.message ? (
@@ -75,7 +82,7 @@ export function BillingForm({
       >
         <summary className="cursor-pointer px-3 py-2 text-sm font-medium">
           <Pencil aria-hidden className="mr-2 inline size-4" />
-          Edit billing details
+          {reissues ? "Correct and re-issue invoice" : "Edit billing details"}
         </summary>
         <fetcher.Form
           ref={form.formRef}
@@ -86,8 +93,13 @@ export function BillingForm({
           aria-label="Billing details"
         >
           <input type="hidden" name="intent" value={BILLING_INTENT} />
+          {reissues ? <input type="hidden" name={REISSUE_FIELD} value="1" /> : null}
           <p className="text-xs text-muted-foreground">
-            The invoice will print these. Once it is issued they can no longer be changed here.
+            {reissues
+              ? `Invoice ${reissues} is never edited: saving credits it in full with a credit note and issues a corrected invoice with these details, and e-mails both to the buyer.`
+              : invoice
+                ? "The invoice will print these. Once it is issued, they are corrected by crediting it and issuing a corrected one."
+                : "The invoice will print these. Once it is issued they can no longer be changed here."}
           </p>
           {form.failed?.message ? (
             <p role="alert" className="text-sm text-destructive">
@@ -106,9 +118,33 @@ export function BillingForm({
               />
             ))}
           </fieldset>
+          {reissues ? (
+            <div className="grid gap-2">
+              <div className="flex items-start gap-3 text-sm">
+                <input
+                  type="checkbox"
+                  id={confirm.id}
+                  name={REISSUE_CONFIRM_FIELD}
+                  aria-required
+                  aria-invalid={confirm["aria-invalid"]}
+                  aria-describedby={confirm["aria-describedby"]}
+                  className="mt-0.5 size-4 shrink-0 accent-primary"
+                />
+                <label htmlFor={confirm.id}>
+                  Credit invoice {reissues} and send the buyer the credit note and a corrected
+                  invoice
+                </label>
+              </div>
+              {confirmError ? (
+                <p id={`${confirm.id}-error`} role="alert" className="text-sm text-destructive">
+                  {confirmError}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
           <div>
             <Button type="submit" size="sm" disabled={saving}>
-              {saving ? "Saving..." : "Save billing details"}
+              {saving ? "Saving..." : reissues ? "Correct and re-issue" : "Save billing details"}
             </Button>
           </div>
         </fetcher.Form>

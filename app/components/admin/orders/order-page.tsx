@@ -109,7 +109,8 @@ function BuyerAndBilling({ page, answer }: { page: AdminOrderPage; answer?: Form
       </dl>
       {page.billingForm ? (
         <BillingForm
-          stored={page.billingForm}
+          stored={page.billingForm.stored}
+          reissues={page.billingForm.reissues}
           paymentMethod={order.paymentMethod}
           pageAnswer={answer}
         />
