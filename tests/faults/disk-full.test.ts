@@ -20,7 +20,14 @@ const DISK_MB = 96;
 const MIN_FREE_MB = 16;
 
 function mountTmpfs(dir: string): boolean {
-  const result = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${DISK_MB}m,mode=0700`, "tmpfs", dir]);
+  const result = spawnSync("mount", [
+    "-t",
+    "tmpfs",
+    "-o",
+    `size=${DISK_MB}m,mode=0700`,
+    "tmpfs",
+    dir,
+  ]);
   return result.status === 0;
 }
 

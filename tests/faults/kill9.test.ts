@@ -11,12 +11,7 @@ import {
   type ScratchDatabase,
   type Site,
 } from "#tests/support/site-process.ts";
-import {
-  addAcks,
-  checkAcknowledged,
-  emptyAcks,
-  writeLoad,
-} from "#tests/support/write-load.ts";
+import { addAcks, checkAcknowledged, emptyAcks, writeLoad } from "#tests/support/write-load.ts";
 
 /**
  * kill -9 of the server while visitors are writing (tests/support/write-load.ts): the server is
