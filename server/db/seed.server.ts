@@ -590,7 +590,7 @@ export async function seedDemoContent(db: Database): Promise<{ seeded: boolean }
         ),
       );
     const courseBySlug = new Map(seeded.map((c) => [c.slug, c]));
-    for (const { slug, inDays, from, to, bookings, ...date } of DATE_SEED) {
+    for (const [index, { slug, inDays, from, to, bookings, ...date }] of DATE_SEED.entries()) {
       const course = courseBySlug.get(slug);
       if (!course) continue;
       const startsAt = ukTime(now, inDays, from);
@@ -612,7 +612,10 @@ export async function seedDemoContent(db: Database): Promise<{ seeded: boolean }
           courseTitle: course.title,
           unitPriceCents,
         };
-        await insertDemoBookings(tx, target, bookings, config.seller.vat, at);
+        // Each date's bookings an hour apart from the last date's, so no two orders share a time
+        // and the lists show them in the same order on every install.
+        const placedAt = (daysAgo: number) => new Date(at(daysAgo).getTime() - index * 3_600_000);
+        await insertDemoBookings(tx, target, bookings, config.seller.vat, placedAt);
       }
     }
 
