@@ -71,6 +71,7 @@ export default [
       route("courses", "routes/admin/courses.tsx"),
       route("dates", "routes/admin/dates.tsx"),
       route("dates/:dateId/waiting-list", "routes/admin/date-waiting-list.tsx"),
+      route("dates/:dateId/register", "routes/admin/date-register.tsx"),
       route("categories", "routes/admin/categories.tsx"),
       route("partners", "routes/admin/partners.tsx"),
       route("trainers", "routes/admin/trainers.tsx"),
@@ -85,6 +86,9 @@ export default [
       route("payments/export", "routes/admin/payments-export.ts"),
       // one person's data, for a data-protection access request (JSON or CSV)
       route("privacy/export", "routes/admin/privacy-export.ts"),
+      // a date's register as CSV, and its printable sign-in sheet (PDF)
+      route("dates/:dateId/register/csv", "routes/admin/date-register-csv.ts"),
+      route("dates/:dateId/register/sign-in-sheet", "routes/admin/date-sign-in-sheet.ts"),
       // an order's invoice, receipt or credit note as a PDF download
       route("payments/:orderId/documents/:documentId", "routes/admin/order-document.ts"),
       route("*", "routes/admin/not-found.tsx"),

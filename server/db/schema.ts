@@ -452,6 +452,37 @@ export const orderStudents = pgTable(
 );
 
 /**
+ * A date's register (decision 0035): whether each booked place's student attended, marked by
+ * staff on the day. A place is the order's `position` (its student, or the buyer who attends
+ * themself as position 1), so a name changed later keeps its mark. It holds no names: who the
+ * student is, is read from the order (and goes with the order's erasure).
+ */
+export const attendanceStatus = pgEnum("attendance_status", ["present", "absent", "partial"]);
+
+export const attendance = pgTable(
+  "attendance",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    courseDateId: uuid("course_date_id")
+      .notNull()
+      .references(() => courseDates.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    status: attendanceStatus("status").notNull(),
+    /** Who marked it last: an admin's e-mail. */
+    markedBy: text("marked_by").notNull(),
+    markedAt: timestamp("marked_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("attendance_date_place_idx").on(t.courseDateId, t.orderId, t.position),
+    index("attendance_order_idx").on(t.orderId),
+    check("attendance_position_range", sql`${t.position} between 1 and 10`),
+  ],
+);
+
+/**
  * Invoices, VAT receipts and credit notes (decision 0015): issued once, never edited or deleted (a
  * trigger in migration 0007 refuses both). `snapshot` holds everything the PDF prints — seller,
  * customer, lines, amounts, due date — as it was at issue, so the PDF drawn from it years later

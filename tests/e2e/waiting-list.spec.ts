@@ -1,13 +1,13 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { test } from "#tests/support/e2e-test.ts";
-import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { uniqueEmail } from "#tests/support/checkout-page.ts";
 import { expectToast, fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 import { outboxDir } from "#tests/support/e2e-sites.ts";
 import {
+  bookDateByInvoice,
   dateOnCoursePage,
   openDateAsAdmin,
   townOfThisRun,
@@ -25,32 +25,6 @@ const COURSE = "social-engineering-red-flags-for-contact-centres";
 const COURSE_TITLE = "Social Engineering Red Flags for Contact Centres";
 /** Its own town on every run, so a retried test reads only its own date. */
 const TOWN = townOfThisRun("York");
-
-/** Books `places` of a date by invoice, as a browser without JavaScript posts the checkout. */
-async function bookByInvoice(
-  request: APIRequestContext,
-  checkoutUrl: string,
-  email: string,
-  places: number,
-) {
-  const form: Record<string, string> = {
-    intent: "invoice",
-    firstName: "Booker",
-    lastName: "Buyer",
-    email,
-    ...BILLING_FORM,
-    studentMode: places === 1 ? "self" : "others",
-    quantity: String(places),
-    courseDateId: new URL(checkoutUrl).searchParams.get("date")!,
-  };
-  for (let i = 0; i < places; i++) {
-    form[`students[${i}].firstName`] = `Student${i}`;
-    form[`students[${i}].lastName`] = "Smith";
-    form[`students[${i}].email`] = uniqueEmail(`wl-student${i}`);
-  }
-  const response = await request.post(checkoutUrl, { form, maxRedirects: 0 });
-  expect(response.status(), await response.text()).toBe(303);
-}
 
 /** The link in the waiting list offer e-mailed to `address` (the .eml the site wrote). */
 async function offerLink(address: string): Promise<string> {
@@ -101,8 +75,8 @@ test("a full date's waiting list: a visitor joins without JavaScript, a cancella
       noScript.url(),
     ).toString();
     const groupBuyer = uniqueEmail("wl-group");
-    await bookByInvoice(request, checkoutUrl, groupBuyer, 2);
-    await bookByInvoice(request, checkoutUrl, uniqueEmail("wl-single"), 1);
+    await bookDateByInvoice(request, checkoutUrl, groupBuyer, 2);
+    await bookDateByInvoice(request, checkoutUrl, uniqueEmail("wl-single"), 1);
 
     // Fully booked: the date offers its waiting list instead; joined without JavaScript.
     const full = await dateOnCoursePage(noScript, COURSE, TOWN, "Fully booked");

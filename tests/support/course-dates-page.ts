@@ -1,4 +1,6 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { BILLING_FORM } from "#tests/support/checkout.ts";
+import { uniqueEmail } from "#tests/support/checkout-page.ts";
 import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
 /**
@@ -16,12 +18,38 @@ export function localDay(days: number, time: string): string {
   return `${day.toISOString().slice(0, 10)}T${time}`;
 }
 
+/**
+ * Today in the UK ('YYYY-MM-DD') and a start at least `minutes` from now on it ('HH:MM', on a
+ * five-minute mark); null in the last minutes of the UK day, when no such start is left today.
+ */
+export function laterToday(minutes: number): { on: string; from: string } | null {
+  const uk = (at: Date) =>
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone: "Europe/London",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .format(at)
+      .replace(", ", "T");
+  const now = new Date();
+  const start = new Date(Math.ceil((now.getTime() + minutes * 60_000) / 300_000) * 300_000);
+  const [today] = uk(now).split("T");
+  const [day, time] = uk(start).split("T");
+  return day === today && time! <= "23:30" ? { on: day!, from: time! } : null;
+}
+
 /** Signs in and opens a classroom date with the New date dialog of the Dates screen. */
 export async function openDateAsAdmin(
   page: Page,
   date: {
     courseTitle: string;
+    /** Days from now, or `on` a UK day ('YYYY-MM-DD'). */
     inDays: number;
+    on?: string;
     from: string;
     to: string;
     places: number;
@@ -29,14 +57,15 @@ export async function openDateAsAdmin(
     town: string;
   },
 ): Promise<void> {
+  const at = (time: string) => (date.on ? `${date.on}T${time}` : localDay(date.inDays, time));
   await signInAsAdmin(page);
   await page.goto("/admin/dates");
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   await page.getByRole("button", { name: "New date" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Course").selectOption({ label: date.courseTitle });
-  await dialog.getByLabel("Starts").fill(localDay(date.inDays, date.from));
-  await dialog.getByLabel("Ends").fill(localDay(date.inDays, date.to));
+  await dialog.getByLabel("Starts").fill(at(date.from));
+  await dialog.getByLabel("Ends").fill(at(date.to));
   await dialog.getByLabel("Format").selectOption("classroom");
   await dialog.getByLabel("Places").fill(String(date.places));
   await dialog.getByLabel("Venue", { exact: true }).fill(date.venue);
@@ -66,4 +95,34 @@ export async function dateOnCoursePage(
     )
     .toBe(placesLeft);
   return entry;
+}
+
+/**
+ * Books `places` of a date by invoice, as a browser without JavaScript posts the checkout at
+ * `checkoutUrl` (the date's "Book this date" link): one place for the booker, more for students
+ * Student0 Smith, Student1 Smith, …
+ */
+export async function bookDateByInvoice(
+  request: APIRequestContext,
+  checkoutUrl: string,
+  email: string,
+  places: number,
+) {
+  const form: Record<string, string> = {
+    intent: "invoice",
+    firstName: "Booker",
+    lastName: "Buyer",
+    email,
+    ...BILLING_FORM,
+    studentMode: places === 1 ? "self" : "others",
+    quantity: String(places),
+    courseDateId: new URL(checkoutUrl).searchParams.get("date")!,
+  };
+  for (let i = 0; i < places; i++) {
+    form[`students[${i}].firstName`] = `Student${i}`;
+    form[`students[${i}].lastName`] = "Smith";
+    form[`students[${i}].email`] = uniqueEmail(`student${i}`);
+  }
+  const response = await request.post(checkoutUrl, { form, maxRedirects: 0 });
+  expect(response.status(), await response.text()).toBe(303);
 }

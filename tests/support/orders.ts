@@ -37,16 +37,18 @@ export const students = (n: number) =>
 /**
  * An order through `createOrder` as the checkout places it: the checkout buyer, a complete
  * billing address, the terms accepted and one place for the buyer themself (more places: booked
- * for `students(quantity)`), unless `values` says otherwise.
+ * for `students(quantity)`), unless `values` says otherwise; on `courseDateId` when given.
  */
 export function placeOrder(
   courseId: string,
   paymentMethod: PaymentMethod,
   values: Partial<CheckoutValues> = {},
+  courseDateId: string | null = null,
 ) {
   const quantity = values.quantity ?? 1;
   return createOrder({
     courseId,
+    courseDateId,
     paymentMethod,
     values: {
       buyer: BUYER,

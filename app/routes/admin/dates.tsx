@@ -34,6 +34,7 @@ import {
   type AdminCourseDate,
 } from "#app/lib/catalogue/course-date-form.ts";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import { registerPath } from "#app/lib/catalogue/register.ts";
 import { adminMeta } from "#app/lib/admin/nav.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { keepFormOnFailure, parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
@@ -193,6 +194,11 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
     const label = `${date.courseTitle}, ${formatDateRange(date.startsAt, date.endsAt)}`;
     return (
       <div className="flex justify-end gap-1">
+        <Button asChild variant="ghost" size="sm">
+          <Link to={registerPath(date.id)} aria-label={`Register for ${label}`}>
+            Register
+          </Link>
+        </Button>
         <Button asChild variant="ghost" size="sm">
           <Link
             to={`${DATES_PATH}/${date.id}/waiting-list`}
