@@ -38,7 +38,7 @@ export const SCALE = {
 export const ADMIN_P95_TARGET_MS = 150;
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1234" };
 
-async function seedVolume(url: string) {
+export async function seedVolume(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -106,12 +106,13 @@ async function seedVolume(url: string) {
        join c on c.rn = g % (select n from k)`,
       [SCALE.orders],
     );
-    // Two named students on every other order.
+    // Two named students on every other bench order (the demo bookings have theirs).
     await client.query(
       `insert into order_students (order_id, position, first_name, last_name, email)
        select o.id, p, (array['Ann', 'Ben', 'Cal', 'Dee'])[p + 1], 'Student' || o.rn || '-' || p,
               'student' || o.rn || '-' || p || '@example.com'
-       from (select id, row_number() over (order by created_at) as rn from orders) o
+       from (select id, row_number() over (order by created_at) as rn from orders
+             where po_number like 'PO-%' and not exists (select 1 from order_students s where s.order_id = orders.id)) o
        cross join generate_series(1, 2) p
        where o.rn % 2 = 0 and o.rn <= $1::int * 2`,
       [SCALE.students / 2],

@@ -48,7 +48,8 @@ export function newestFirst(
  * One page of rows matching `where`, newest first, and how many match — counted first unless
  * `knownTotal` is given (a screen that has just counted by status knows it); a page past the end
  * shows the last one. Counting apart from the page lets PostgreSQL plan each: the count from a
- * search's index, the page by walking the list's index until it has a page. A page in the older
+ * search's index, the page by walking the list's index until it has a page; the first page is
+ * read while counting. A page in the older
  * half is read oldest first from the other end, so no page skips more than half the list (the
  * last page of 200,000 inquiries skipped them all). The page's ids are read first (the skipped
  * rows are walked in the index only), then their rows.
@@ -65,28 +66,39 @@ export async function readListPage<Table extends TableWithId, Item>(
   },
 ): Promise<AdminList<Item>> {
   const { where, order, pageSize } = options;
-  const total =
-    options.knownTotal ??
+  const idsFrom = (newest: boolean, offset: number, limit: number) =>
+    db()
+      .select({ id: table.id })
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(...(newest ? order.newestFirst : order.oldestFirst))
+      .limit(limit)
+      .offset(offset);
+  const counting = async () =>
     (
       await db()
         .select({ n: orm.count() })
         .from(table as PgTable)
         .where(where)
-    )[0]?.n ??
-    0;
+    )[0]?.n ?? 0;
+  // The first page (where a search lands) is read while the matches are counted: a search's
+  // cost is then the slower of the two, not both.
+  const [total, firstIds] =
+    options.knownTotal !== undefined
+      ? [options.knownTotal, null]
+      : options.page <= 1
+        ? await Promise.all([counting(), idsFrom(true, 0, pageSize)])
+        : [await counting(), null];
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, options.page), pageCount);
   if (total === 0) return { items: [], total, page, pageCount };
   const skipped = (page - 1) * pageSize;
   const fromNewest = skipped <= total / 2;
   const size = Math.min(pageSize, total - skipped);
-  const ids = await db()
-    .select({ id: table.id })
-    .from(table as PgTable)
-    .where(where)
-    .orderBy(...(fromNewest ? order.newestFirst : order.oldestFirst))
-    .limit(size)
-    .offset(fromNewest ? skipped : total - skipped - size);
+  const ids =
+    page === 1 && firstIds
+      ? firstIds
+      : await idsFrom(fromNewest, fromNewest ? skipped : total - skipped - size, size);
   if (ids.length === 0) return { items: [], total, page, pageCount };
   const rows = (await db()
     .select()

@@ -87,18 +87,26 @@ export function listInquiriesForAdmin(
   });
 }
 
-/** The Inquiries screen's reads: the status counts, and the page (counted from them when it can). */
+/**
+ * The Inquiries screen's reads: the status counts, and the page — counted from them when it can
+ * (no type or search), else read at the same time as them.
+ */
 export async function inquiriesScreen(
   filters: InquiryFilters,
 ): Promise<AdminList<AdminInquiry> & { counts: InquiryCounts }> {
-  const { counts, suspectedByStatus } = await tallyInquiries();
-  let known: number | undefined;
-  if (filters.type === "all" && !filters.q) {
-    const real = filters.status === "all" ? counts.total : counts[filters.status];
-    const suspected =
-      filters.status === "all" ? counts.suspected : (suspectedByStatus[filters.status] ?? 0);
-    known = filters.spam === "only" ? suspected : filters.spam === "none" ? real : real + suspected;
+  if (filters.type !== "all" || filters.q) {
+    const [{ counts }, list] = await Promise.all([
+      tallyInquiries(),
+      listInquiriesForAdmin(filters),
+    ]);
+    return { ...list, counts };
   }
+  const { counts, suspectedByStatus } = await tallyInquiries();
+  const real = filters.status === "all" ? counts.total : counts[filters.status];
+  const suspected =
+    filters.status === "all" ? counts.suspected : (suspectedByStatus[filters.status] ?? 0);
+  const known =
+    filters.spam === "only" ? suspected : filters.spam === "none" ? real : real + suspected;
   return { ...(await listInquiriesForAdmin(filters, known)), counts };
 }
 
