@@ -483,6 +483,31 @@ export const attendance = pgTable(
 );
 
 /**
+ * On-demand courses: when each place's access details (a login, a link) were sent to its student,
+ * by whom, and whether by our e-mail or another way. Place as on the register (from 1; the buyer
+ * attending themself is place 1); sent again, the last sending stands.
+ */
+export const accessDetails = pgTable(
+  "access_details",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+    /** An admin's e-mail. */
+    sentBy: text("sent_by").notNull(),
+    /** Sent by the site's own e-mail (true) or recorded as sent another way (false). */
+    emailed: boolean("emailed").notNull(),
+  },
+  (t) => [
+    uniqueIndex("access_details_order_place_idx").on(t.orderId, t.position),
+    check("access_details_position_range", sql`${t.position} between 1 and 10`),
+  ],
+);
+
+/**
  * Invoices, VAT receipts and credit notes (decision 0015): issued once, never edited or deleted (a
  * trigger in migration 0007 refuses both). `snapshot` holds everything the PDF prints — seller,
  * customer, lines, amounts, due date — as it was at issue, so the PDF drawn from it years later

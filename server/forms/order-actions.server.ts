@@ -20,7 +20,13 @@ import {
   orderStatusFormSchema,
   statusConflictMessage,
 } from "#app/lib/orders/orders.ts";
+import {
+  ACCESS_INTENT,
+  ACCESS_MESSAGES,
+  accessDetailsSchema,
+} from "#app/lib/orders/access-details.ts";
 import type { AuditActor } from "../audit.server.ts";
+import { sendAccessDetails } from "../orders/access-details.server.ts";
 import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
 import { correctBilling, paymentMethodOf } from "../orders/billing.server.ts";
 import { addOrderNote } from "../orders/order-page.server.ts";
@@ -110,6 +116,37 @@ export function orderBillingIntent(orderId: string, admin: AuditActor) {
         : result.changed.length > 0
           ? BILLING_SAVED
           : "No billing details changed",
+    );
+  }) satisfies AdminIntent;
+}
+
+/**
+ * The order page's "Send access details" (a paid on-demand order): e-mail a student the text
+ * staff completed, or record that it went another way.
+ */
+export function orderAccessIntent(orderId: string, admin: AuditActor) {
+  return (async (form, refuse) => {
+    const parsed = parseForm(form, accessDetailsSchema);
+    if (!parsed.ok) {
+      return invalid(
+        ACCESS_INTENT,
+        form,
+        ["position", "text"],
+        parsed.fieldErrors,
+        ACCESS_MESSAGES.failed,
+      );
+    }
+    const { position, mode, text } = parsed.value;
+    const result = await sendAccessDetails(admin, orderId, {
+      position: Number(position),
+      mode,
+      text,
+    });
+    if (!result.ok) return refuse(result.status, result.message);
+    return success(
+      ACCESS_INTENT,
+      result.emailed ? ACCESS_MESSAGES.emailed : ACCESS_MESSAGES.recorded,
+      { position },
     );
   }) satisfies AdminIntent;
 }

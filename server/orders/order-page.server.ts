@@ -15,6 +15,7 @@ import { emailOutbox, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { documentsOfOrder, type DocumentRow } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
+import { accessDetailsOf, offersAccessDetails } from "./access-details.server.ts";
 import { storedBilling } from "./billing.server.ts";
 import { eventsOfOrder, recordOrderEvent, type OrderEventRow } from "./events.server.ts";
 import { toAdminOrder } from "./admin.server.ts";
@@ -56,6 +57,7 @@ const EVENT_TITLES: Record<string, string> = {
   paid_after_cancellation: "Paid after cancellation",
   moved: "Moved to another date",
   billing_corrected: "Billing details corrected",
+  access_details_sent: "Access details sent",
   note: "Note",
 };
 
@@ -86,6 +88,9 @@ function eventDetail(event: OrderEventRow): string | null {
       ? ` · Invoice ${text(reissued.invoice)} issued in place of ${text(reissued.replaced)} (credited by ${text(reissued.creditNote)})`
       : "";
     return `Changed: ${[...names].join(", ")}${documents}`;
+  }
+  if (event.kind === "access_details_sent" && typeof detail.position === "number") {
+    return `Place ${detail.position} · ${detail.emailed ? "by e-mail" : "recorded as sent another way"}`;
   }
   const parts: string[] = [];
   const number = text(detail.number) ?? text(detail.documentNumber);
@@ -241,6 +246,7 @@ function pageOf(
   documents: DocumentRow[],
   events: OrderEventRow[],
   mails: OutboxRow[],
+  access: AdminOrderPage["access"],
 ): AdminOrderPage {
   return {
     order: toAdminOrder(order, students),
@@ -274,6 +280,7 @@ function pageOf(
       order.refundedAmountCents < order.totalAmountCents,
     paidAfterCancellationAt: order.paidAfterCancellationAt?.toISOString() ?? null,
     billingForm: correctableBilling(order, documents),
+    access,
     documents: documents.map(documentLink),
     timeline: mergeTimeline(events, mails),
   };
@@ -284,13 +291,14 @@ export async function orderPage(orderId: string): Promise<AdminOrderPage | null>
   if (!isUuid(orderId)) return null;
   const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
   if (!order) return null;
-  const [students, documents, events, mails] = await Promise.all([
+  const [students, documents, events, mails, access] = await Promise.all([
     studentsOfOrders([order.id]),
     documentsOfOrder(order.id),
     eventsOfOrder(order.id),
     orderMails(order.id),
+    offersAccessDetails(order) ? accessDetailsOf(order.id) : null,
   ]);
-  return pageOf(order, students.get(order.id) ?? [], documents, events, mails);
+  return pageOf(order, students.get(order.id) ?? [], documents, events, mails, access);
 }
 
 export type AddNoteResult =

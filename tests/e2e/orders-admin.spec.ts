@@ -235,6 +235,40 @@ test.describe("the order page", () => {
     ).toHaveCount(1);
   });
 
+  test("a paid on-demand order: a student's access details e-mailed from the template", async ({
+    page,
+    request,
+  }) => {
+    const tag = tagOf("ad");
+    const order = booking(tag, 1);
+    await bookByInvoice(request, order);
+    await signInAsAdmin(page);
+    await openOrderFromList(page, order.email);
+    const main = page.getByRole("main");
+    const dialog = page.getByRole("alertdialog");
+    await main.getByRole("button", { name: /^Mark Invoiced/ }).click();
+    await dialog.getByRole("button", { name: "Issue and Send Invoice" }).click();
+    await expectToast(page, "Status Updated", "Order status changed to invoiced");
+    await main.getByRole("button", { name: /^Mark Paid/ }).click();
+    await dialog.getByRole("button", { name: /^Mark Paid/ }).click();
+    await expectToast(page, "Status Updated", "Order status changed to paid");
+
+    const student = `Stu1${tag} Student`;
+    await expect(main.getByText("Access details not sent yet")).toBeVisible();
+    await main.getByText("Send access details").click();
+    const form = main.getByRole("form", { name: `Access details for ${student}` });
+    const text = form.getByLabel(`E-mail to ${student}`);
+    await expect(text).toHaveValue(new RegExp(`^Dear ${student},`));
+    await text.fill(`Dear ${student},\n\nLink: https://learn.example.com/${tag}`);
+    await form.getByRole("button", { name: "E-mail access details" }).click();
+    await expectToast(page, "Success", "Access details e-mailed");
+    await expect(main.getByTestId("access-details-status")).toContainText("Access details sent");
+    await expect(main.getByTestId("access-details-status")).toContainText("(by e-mail)");
+    await expect(
+      page.getByRole("list", { name: "Timeline" }).getByText("Access details sent"),
+    ).toBeVisible();
+  });
+
   test("an unknown order is the admin's not-found view", async ({ page }) => {
     await signInAsAdmin(page);
     for (const id of ["00000000-0000-4000-8000-000000000000", "NW-00000000"]) {

@@ -8,6 +8,7 @@ import { formatPence } from "../format.ts";
 import { listQuery, parseSearch } from "../admin/list.ts";
 import type { SpamReason } from "../admin/suspected-spam.ts";
 import { dropControlChars } from "../text.ts";
+import type { AccessDetailsSent } from "./access-details.ts";
 
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -314,6 +315,11 @@ export interface AdminOrderPage {
    * else null.
    */
   billingForm: { stored: BillingDetails; reissues: string | null } | null;
+  /**
+   * Access details of an on-demand course, by place (from 1): null unless they are sent from
+   * this page (a paid order without a date).
+   */
+  access: Record<number, AccessDetailsSent> | null;
   documents: OrderDocumentLink[];
   timeline: OrderTimelineEntry[];
 }

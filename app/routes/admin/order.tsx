@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import {
+  orderAccessIntent,
   orderBillingIntent,
   orderNoteIntent,
   orderStatusIntents,
@@ -25,7 +26,10 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { page };
 }
 
-/** The Payments list's actions ('status', 'release'), "Add note", "Refund" and billing corrections. */
+/**
+ * The Payments list's actions ('status', 'release'), "Add note", "Refund", billing corrections and
+ * on-demand access details.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
   return adminFormAction(
@@ -35,6 +39,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ...orderStatusIntents(admin),
       note: orderNoteIntent(params.orderId, admin),
       billing: orderBillingIntent(params.orderId, admin),
+      access: orderAccessIntent(params.orderId, admin),
       refund: (form) => refundFromForm(form, admin),
     },
   );

@@ -1,5 +1,7 @@
 import { useRef, useState, type ReactNode } from "react";
 import { BillingForm } from "./billing-form.tsx";
+import { Section } from "./section.tsx";
+import { StudentsSection } from "./students-section.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
 import { ArrowLeft, Download, MessageSquarePlus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
@@ -13,7 +15,6 @@ import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { formatDateTime } from "#app/lib/admin/time.ts";
@@ -30,27 +31,6 @@ import {
 import { formatVatRate } from "#app/lib/orders/vat.ts";
 
 /** The admin order page's view: what the loader read, laid out; the actions post to its route. */
-
-function Section({
-  title,
-  children,
-  className,
-}: {
-  title: string;
-  children: ReactNode;
-  className?: string;
-}) {
-  return (
-    <Card className={className}>
-      <CardHeader className="pb-3">
-        <CardTitle as="h2" className="text-lg">
-          {title}
-        </CardTitle>
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
-}
 
 /** A term and its value; empty values say so rather than vanish. */
 function Detail({ term, children }: { term: string; children: ReactNode }) {
@@ -115,35 +95,6 @@ function BuyerAndBilling({ page, answer }: { page: AdminOrderPage; answer?: Form
           pageAnswer={answer}
         />
       ) : null}
-    </Section>
-  );
-}
-
-function Students({ page }: { page: AdminOrderPage }) {
-  const { order } = page;
-  return (
-    <Section title={`Students (${order.quantity})`}>
-      {order.isBuyerStudent ? (
-        <p className="text-sm">
-          The buyer attends: {buyerName(order)} &lt;{order.buyerEmail}&gt;
-        </p>
-      ) : (
-        <ol className="grid gap-2 text-sm">
-          {order.students.map((s, i) => (
-            <li key={i} className="flex flex-wrap gap-x-2">
-              <span className="font-medium">
-                {s.firstName} {s.lastName}
-              </span>
-              <a
-                href={`mailto:${s.email}`}
-                className="[overflow-wrap:anywhere] text-muted-foreground hover:underline"
-              >
-                {s.email}
-              </a>
-            </li>
-          ))}
-        </ol>
-      )}
     </Section>
   );
 }
@@ -425,7 +376,7 @@ export function OrderPageView({
         </div>
         <div className="grid content-start gap-6">
           <BuyerAndBilling page={page} answer={answer} />
-          <Students page={page} />
+          <StudentsSection page={page} answer={answer} />
           <Timeline page={page} />
         </div>
       </div>

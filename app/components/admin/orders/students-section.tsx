@@ -1,0 +1,148 @@
+import { useFetcher } from "react-router";
+import { Section } from "./section.tsx";
+import { buyerName } from "#app/components/admin/order-parts.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { Label } from "#app/components/ui/label.tsx";
+import { Textarea } from "#app/components/ui/textarea.tsx";
+import { formatDateTime } from "#app/lib/admin/time.ts";
+import type { FormAnswer } from "#app/lib/forms.ts";
+import {
+  ACCESS_INTENT,
+  ACCESS_TEXT_MAX,
+  accessTemplate,
+  type AccessDetailsSent,
+} from "#app/lib/orders/access-details.ts";
+import type { AdminOrderPage } from "#app/lib/orders/orders.ts";
+
+/**
+ * The order page's students: each one's name and e-mail and, on a paid on-demand order, when their
+ * access details were sent, with a form to e-mail them from the template (completed by staff) or
+ * to record that they went another way. Each form posts on its own (a fetcher with JavaScript, a
+ * plain post without); the answer to a post without JavaScript is shown on its student.
+ */
+export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer?: FormAnswer }) {
+  const { order } = page;
+  const people = order.isBuyerStudent
+    ? [{ name: buyerName(order), email: order.buyerEmail }]
+    : order.students.map((s) => ({ name: `${s.firstName} ${s.lastName}`, email: s.email }));
+  const pageAnswer = answer?.form === ACCESS_INTENT ? answer : undefined;
+  return (
+    <Section title={`Students (${order.quantity})`}>
+      {order.isBuyerStudent ? <p className="mb-2 text-sm">The buyer attends.</p> : null}
+      <ol className="grid gap-3 text-sm">
+        {people.map((person, i) => (
+          <li key={i} className="grid gap-1">
+            <div className="flex flex-wrap gap-x-2">
+              <span className="font-medium">{person.name}</span>
+              <a
+                href={`mailto:${person.email}`}
+                className="[overflow-wrap:anywhere] text-muted-foreground hover:underline"
+              >
+                {person.email}
+              </a>
+            </div>
+            {page.access ? (
+              <AccessDetails
+                position={i + 1}
+                student={person.name}
+                courseTitle={order.courseTitle}
+                sent={page.access[i + 1] ?? null}
+                pageAnswer={answeredPlace(pageAnswer) === String(i + 1) ? pageAnswer : undefined}
+              />
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </Section>
+  );
+}
+
+/** Which place a post without JavaScript answered: the success names it, a refusal echoes it. */
+function answeredPlace(answer: FormAnswer | undefined): string | undefined {
+  if (!answer) return undefined;
+  if (answer.ok) {
+    const { position } = answer as { position?: unknown };
+    return typeof position === "string" ? position : undefined;
+  }
+  return answer.values?.position;
+}
+
+function AccessDetails({
+  position,
+  student,
+  courseTitle,
+  sent,
+  pageAnswer,
+}: {
+  position: number;
+  student: string;
+  courseTitle: string;
+  sent: AccessDetailsSent | null;
+  pageAnswer?: FormAnswer;
+}) {
+  const fetcher = useFetcher<FormAnswer>();
+  useFormAnswer(fetcher);
+  const busy = fetcher.state !== "idle";
+  const failed = pageAnswer && !pageAnswer.ok ? pageAnswer : undefined;
+  const textError = failed?.fieldErrors?.text;
+  const textId = `access-text-${position}`;
+  return (
+    <div className="grid gap-1">
+      <p className="text-xs text-muted-foreground" data-testid="access-details-status">
+        {sent
+          ? `Access details sent ${formatDateTime(sent.sentAt)} by ${sent.sentBy} (${sent.emailed ? "by e-mail" : "another way"})`
+          : "Access details not sent yet"}
+      </p>
+      {pageAnswer?.message ? (
+        <p role={pageAnswer.ok ? "status" : "alert"} className="text-xs">
+          {pageAnswer.message}
+        </p>
+      ) : null}
+      <details open={Boolean(failed)} className="rounded-md border border-border">
+        <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium">
+          {sent ? "Send access details again" : "Send access details"}
+          <span className="sr-only"> to {student}</span>
+        </summary>
+        <fetcher.Form
+          method="post"
+          className="grid gap-2 border-t border-border p-3"
+          aria-label={`Access details for ${student}`}
+        >
+          <input type="hidden" name="intent" value={ACCESS_INTENT} />
+          <input type="hidden" name="position" value={position} />
+          <Label htmlFor={textId}>E-mail to {student}</Label>
+          <Textarea
+            id={textId}
+            name="text"
+            rows={8}
+            maxLength={ACCESS_TEXT_MAX}
+            defaultValue={failed?.values?.text ?? accessTemplate(student, courseTitle)}
+            aria-invalid={textError ? true : undefined}
+            aria-describedby={textError ? `${textId}-error` : undefined}
+          />
+          {textError ? (
+            <p id={`${textId}-error`} role="alert" className="text-sm text-destructive">
+              {textError}
+            </p>
+          ) : null}
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" name="mode" value="email" size="sm" disabled={busy}>
+              E-mail access details
+            </Button>
+            <Button
+              type="submit"
+              name="mode"
+              value="record"
+              size="sm"
+              variant="outline"
+              disabled={busy}
+            >
+              Record as sent another way
+            </Button>
+          </div>
+        </fetcher.Form>
+      </details>
+    </div>
+  );
+}
