@@ -1,9 +1,9 @@
-import PDFDocument from "pdfkit";
 import { londonDate } from "#app/lib/admin/time.ts";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import type { DateRegister } from "#app/lib/catalogue/register.ts";
 import { winAnsiText } from "../invoices/pdf-text.server.ts";
 import { config } from "../config.server.ts";
+import { drawPdf } from "../pdf.server.ts";
 
 /**
  * A date's register drawn as a printable sign-in sheet (decision 0035): the course, when and
@@ -31,25 +31,23 @@ export function signInSheetFilename(register: DateRegister): string {
 }
 
 export function drawSignInSheet(register: DateRegister): Promise<Buffer> {
-  const { date, places } = register;
-  const doc = new PDFDocument({
-    size: "A4",
-    margin: MARGIN,
-    bufferPages: true,
-    lang: "en-GB",
-    displayTitle: true,
-    info: {
-      Title: winAnsiText(`Sign-in sheet: ${date.courseTitle}`),
-      Author: winAnsiText(config.seller.legalName),
-      Producer: "PDFKit",
+  const { date } = register;
+  return drawPdf(
+    {
+      margin: MARGIN,
+      displayTitle: true,
+      info: {
+        Title: winAnsiText(`Sign-in sheet: ${date.courseTitle}`),
+        Author: winAnsiText(config.seller.legalName),
+        Producer: "PDFKit",
+      },
     },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
+    (doc) => drawSheet(doc, register),
+  );
+}
+
+function drawSheet(doc: PDFKit.PDFDocument, register: DateRegister): void {
+  const { date, places } = register;
   const where =
     date.format === "online"
       ? "Online"
@@ -80,65 +78,57 @@ export function drawSignInSheet(register: DateRegister): Promise<Buffer> {
       .stroke();
   };
 
-  try {
-    heading();
-    if (places.length === 0) {
-      doc.font("Helvetica").fontSize(10).fillColor(MUTED);
-      doc.text("No places are booked on this date.", MARGIN, y + 10);
-    }
-    places.forEach((place, i) => {
-      if (y + ROW_HEIGHT > BOTTOM) {
-        doc.addPage();
-        y = MARGIN;
-        heading();
-      }
-      const cells = [
-        String(i + 1),
-        place.name ?? "Name to follow",
-        place.organisation ?? "",
-        place.orderReference,
-        "",
-      ];
-      let x = MARGIN;
-      doc
-        .font("Helvetica")
-        .fontSize(9)
-        .fillColor(place.name ? "#111111" : MUTED);
-      cells.forEach((cell, c) => {
-        doc.text(winAnsiText(cell), x + 3, y + 10, {
-          width: COLUMNS[c]!.width - 6,
-          height: ROW_HEIGHT - 10,
-          ellipsis: true,
-          lineBreak: false,
-        });
-        x += COLUMNS[c]!.width;
-      });
-      y += ROW_HEIGHT;
-      doc
-        .moveTo(MARGIN, y)
-        .lineTo(A4.width - MARGIN, y)
-        .strokeColor(RULE)
-        .stroke();
-    });
-    const range = doc.bufferedPageRange();
-    for (let i = range.start; i < range.start + range.count; i++) {
-      doc.switchToPage(i);
-      const bottom = doc.page.margins.bottom;
-      doc.page.margins.bottom = 0;
-      doc.font("Helvetica").fontSize(8).fillColor(MUTED);
-      doc.text(
-        winAnsiText(`${places.length} places · page ${i + 1} of ${range.count}`),
-        MARGIN,
-        A4.height - 40,
-        { width: A4.width - 2 * MARGIN, align: "right", lineBreak: false },
-      );
-      doc.page.margins.bottom = bottom;
-    }
-    doc.flushPages();
-    doc.end();
-  } catch (error) {
-    doc.end();
-    return done.then(() => Promise.reject(error));
+  heading();
+  if (places.length === 0) {
+    doc.font("Helvetica").fontSize(10).fillColor(MUTED);
+    doc.text("No places are booked on this date.", MARGIN, y + 10);
   }
-  return done;
+  places.forEach((place, i) => {
+    if (y + ROW_HEIGHT > BOTTOM) {
+      doc.addPage();
+      y = MARGIN;
+      heading();
+    }
+    const cells = [
+      String(i + 1),
+      place.name ?? "Name to follow",
+      place.organisation ?? "",
+      place.orderReference,
+      "",
+    ];
+    let x = MARGIN;
+    doc
+      .font("Helvetica")
+      .fontSize(9)
+      .fillColor(place.name ? "#111111" : MUTED);
+    cells.forEach((cell, c) => {
+      doc.text(winAnsiText(cell), x + 3, y + 10, {
+        width: COLUMNS[c]!.width - 6,
+        height: ROW_HEIGHT - 10,
+        ellipsis: true,
+        lineBreak: false,
+      });
+      x += COLUMNS[c]!.width;
+    });
+    y += ROW_HEIGHT;
+    doc
+      .moveTo(MARGIN, y)
+      .lineTo(A4.width - MARGIN, y)
+      .strokeColor(RULE)
+      .stroke();
+  });
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font("Helvetica").fontSize(8).fillColor(MUTED);
+    doc.text(
+      winAnsiText(`${places.length} places · page ${i + 1} of ${range.count}`),
+      MARGIN,
+      A4.height - 40,
+      { width: A4.width - 2 * MARGIN, align: "right", lineBreak: false },
+    );
+    doc.page.margins.bottom = bottom;
+  }
 }

@@ -1,7 +1,7 @@
-import PDFDocument from "pdfkit";
 import { formatPence } from "#app/lib/format.ts";
 import { formatVatRate } from "#app/lib/orders/vat.ts";
 import type { DocumentLine, DocumentSnapshot } from "./documents.server.ts";
+import { drawPdf } from "../pdf.server.ts";
 import { formatDocumentDate, winAnsiText } from "./pdf-text.server.ts";
 
 /**
@@ -392,37 +392,22 @@ class DocumentDrawing {
 /** The document as PDF bytes. */
 export function drawDocumentPdf(snapshot: DocumentSnapshot): Promise<Buffer> {
   const issuedAt = new Date(snapshot.issuedAt);
-  const doc = new PDFDocument({
-    size: "A4",
-    margin: MARGIN,
-    bufferPages: true,
-    lang: "en-GB",
-    displayTitle: true,
-    info: {
-      Title: winAnsiText(`${snapshot.title} ${snapshot.number}`),
-      Author: winAnsiText(snapshot.seller.legalName),
-      Subject: winAnsiText(
-        `${snapshot.title} ${snapshot.number} for order ${snapshot.orderReference}`,
-      ),
-      Creator: winAnsiText(snapshot.seller.legalName),
-      Producer: "PDFKit",
-      CreationDate: issuedAt,
-      ModDate: issuedAt,
+  return drawPdf(
+    {
+      margin: MARGIN,
+      displayTitle: true,
+      info: {
+        Title: winAnsiText(`${snapshot.title} ${snapshot.number}`),
+        Author: winAnsiText(snapshot.seller.legalName),
+        Subject: winAnsiText(
+          `${snapshot.title} ${snapshot.number} for order ${snapshot.orderReference}`,
+        ),
+        Creator: winAnsiText(snapshot.seller.legalName),
+        Producer: "PDFKit",
+        CreationDate: issuedAt,
+        ModDate: issuedAt,
+      },
     },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-  try {
-    new DocumentDrawing(doc, snapshot).draw();
-    doc.flushPages();
-    doc.end();
-  } catch (error) {
-    doc.end();
-    return done.then(() => Promise.reject(error));
-  }
-  return done;
+    (doc) => new DocumentDrawing(doc, snapshot).draw(),
+  );
 }

@@ -80,19 +80,32 @@ export function referenceIdRange(search: string): { from: string; to: string } |
  * `id IN (… UNION …)` rather than one OR, so each part can use its own index: the buyer part is
  * exactly the trigram index's expression, the reference part a range of the primary key.
  */
-function orderSearchCondition(search: string): SQL {
+function orderSearchIds(search: string): SQL {
   const pattern = containsPattern(search);
   const range = referenceIdRange(search);
   const byReference = range
     ? sql` union select ${orders.id} from ${orders} where ${orders.id} between ${range.from}::uuid and ${range.to}::uuid`
     : sql``;
-  return sql`${orders.id} in (
-    select ${orders.id} from ${orders} where ${orderSearchText} like ${pattern}
+  return sql`select ${orders.id} from ${orders} where ${orderSearchText} like ${pattern}
     union
     select ${orders.id} from ${orders} where lower(coalesce(${orders.billingOrganisation}, '') || ' ' || coalesce(${orders.poNumber}, '')) like ${pattern}
     union
-    select ${orderStudents.orderId} from ${orderStudents} where ${studentSearchText} like ${pattern}${byReference}
-  )`;
+    select ${orderStudents.orderId} from ${orderStudents} where ${studentSearchText} like ${pattern}${byReference}`;
+}
+
+function orderSearchCondition(search: string): SQL {
+  return sql`${orders.id} in (${orderSearchIds(search)})`;
+}
+
+/**
+ * How many orders a search alone matches: the ids its parts find, counted as they are (no join
+ * back to every order, which the list's own count would make).
+ */
+async function countSearch(search: string): Promise<number> {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sql`(${orderSearchIds(search)}) as found`);
+  return Number(row?.n ?? 0);
 }
 
 /** The orders of a status as shown (orderListStatus): refunds split the paid ones three ways. */
@@ -190,11 +203,13 @@ export async function listOrders(
   filters: OrderFilters,
   pageSize = ORDERS_PAGE_SIZE,
 ): Promise<AdminList<AdminOrder>> {
+  const searchOnly = filters.search && !filters.status && !filters.method;
   const list = await readListPage(orders, {
     where: orderFilterCondition(filters),
     order: LIST_ORDER,
     page: filters.page,
     pageSize,
+    count: searchOnly ? () => countSearch(filters.search) : undefined,
     toItem: (row) => row,
   });
   const students = await studentsOfOrders(list.items.map((r) => r.id));

@@ -1,13 +1,12 @@
 import { eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as orderModule from "#app/routes/admin/order.tsx";
 import { ACCESS_MESSAGES } from "#app/lib/orders/access-details.ts";
-import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { accessDetails, auditLog, emailOutbox } from "#server/db/schema.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
-import { STAFF_EMAIL, adminCookie } from "#tests/support/admin-session.ts";
+import { STAFF_EMAIL, useAdminPosts } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { insertCourseDate } from "#tests/support/factories.ts";
 import { ADMIN, insertCourse, placeOrder } from "#tests/support/orders.ts";
@@ -21,29 +20,11 @@ import { throughAdminLayout } from "#tests/support/route-middleware.ts";
 useFreshDatabase();
 
 const orderRoute = throughAdminLayout(orderModule);
-const origin = new URL(config.publicUrl).origin;
 
-let session: Promise<string> | null = null;
-beforeEach(() => {
-  session = null;
-});
+const posts = useAdminPosts();
 
-async function post(orderId: string, fields: Record<string, string>) {
-  session ??= adminCookie();
-  const body = new FormData();
-  for (const [k, v] of Object.entries(fields)) body.set(k, v);
-  const result = (await orderRoute.action({
-    request: new Request(`${origin}/admin/payments/${orderId}`, {
-      method: "POST",
-      headers: { Origin: origin, Cookie: await session },
-      body,
-    }),
-    params: { orderId },
-    context: {},
-  } as never)) as { type?: string; data?: unknown; init?: { status?: number } | null };
-  return result.type === "DataWithResponseInit"
-    ? { status: result.init?.status ?? 200, body: result.data as Record<string, unknown> }
-    : { status: 200, body: result as unknown as Record<string, unknown> };
+function post(orderId: string, fields: Record<string, string>) {
+  return posts(orderRoute, `/admin/payments/${orderId}`, { orderId }, fields);
 }
 
 let courses = 0;

@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as registerModule from "#app/routes/admin/date-register.tsx";
 import { REGISTER_MESSAGES } from "#app/lib/catalogue/register.ts";
-import { config } from "#server/config.server.ts";
 import {
   dateRegister,
   markAttendance,
@@ -12,7 +11,7 @@ import {
 import { db } from "#server/db/client.server.ts";
 import { attendance, auditLog, courseDates, orderStudents } from "#server/db/schema.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
-import { adminCookie } from "#tests/support/admin-session.ts";
+import { useAdminPosts } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { insertCourseDate } from "#tests/support/factories.ts";
 import { ADMIN, insertCourse, placeOrder } from "#tests/support/orders.ts";
@@ -28,7 +27,6 @@ useFreshDatabase();
 
 const HOUR = 3_600_000;
 const route = throughAdminLayout(registerModule);
-const origin = new URL(config.publicUrl).origin;
 
 /** A date 30 days out with three orders: one buyer attending, three students, one cancelled. */
 async function bookedDate() {
@@ -42,28 +40,10 @@ async function bookedDate() {
   return { course, date, self: self.order, group: group.order, gone: gone.order };
 }
 
-/** The signed-in staff member's session, made once per test (each has a fresh database). */
-let session: Promise<string> | null = null;
-beforeEach(() => {
-  session = null;
-});
+const posts = useAdminPosts();
 
-async function post(dateId: string, fields: [string, string][]) {
-  session ??= adminCookie();
-  const body = new FormData();
-  for (const [k, v] of fields) body.append(k, v);
-  const result = (await route.action({
-    request: new Request(`${origin}/admin/dates/${dateId}/register`, {
-      method: "POST",
-      headers: { Origin: origin, Cookie: await session },
-      body,
-    }),
-    params: { dateId },
-    context: {},
-  } as never)) as { type?: string; data?: unknown; init?: { status?: number } | null };
-  return result.type === "DataWithResponseInit"
-    ? { status: result.init?.status ?? 200, body: result.data as Record<string, unknown> }
-    : { status: 200, body: result as unknown as Record<string, unknown> };
+function post(dateId: string, fields: [string, string][]) {
+  return posts(route, `/admin/dates/${dateId}/register`, { dateId }, fields);
 }
 
 describe("a date's register", () => {

@@ -1,19 +1,18 @@
 import { and, eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as orderModule from "#app/routes/admin/order.tsx";
 import {
   BILLING_LOCKED,
   REISSUE_CONFIRM_MESSAGE,
   REISSUE_NOT_INVOICED,
 } from "#app/lib/orders/billing-form.ts";
-import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, emailOutbox, orderDocuments, orderEvents } from "#server/db/schema.ts";
 import { currentInvoice, type DocumentSnapshot } from "#server/invoices/documents.server.ts";
 import { drawDocumentPdf } from "#server/invoices/pdf.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
-import { STAFF_EMAIL, adminCookie } from "#tests/support/admin-session.ts";
+import { STAFF_EMAIL, useAdminPosts } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { pdfText } from "#tests/support/pdf-text.ts";
 import { ADMIN, insertCourse, orderRow, placeOrder } from "#tests/support/orders.ts";
@@ -28,7 +27,6 @@ import { throughAdminLayout } from "#tests/support/route-middleware.ts";
 useFreshDatabase();
 
 const orderRoute = throughAdminLayout(orderModule);
-const origin = new URL(config.publicUrl).origin;
 
 const CORRECTED = {
   intent: "billing",
@@ -42,30 +40,11 @@ const CORRECTED = {
   vat_number: "gb 123 456 789",
 };
 
-/** The signed-in staff member's session, made once per test (each test has a fresh database). */
-let session: Promise<string> | null = null;
-beforeEach(() => {
-  session = null;
-});
+const posts = useAdminPosts();
 
 /** `fields` posted to the order's page as the signed-in admin: status and body. */
-async function post(orderId: string, fields: Record<string, string>) {
-  session ??= adminCookie();
-  const body = new FormData();
-  for (const [k, v] of Object.entries(fields)) body.set(k, v);
-  const request = new Request(`${origin}/admin/payments/${orderId}`, {
-    method: "POST",
-    headers: { Origin: origin, Cookie: await session },
-    body,
-  });
-  const result = (await orderRoute.action({
-    request,
-    params: { orderId },
-    context: {},
-  } as never)) as { type?: string; data?: unknown; init?: { status?: number } | null };
-  return result.type === "DataWithResponseInit"
-    ? { status: result.init?.status ?? 200, body: result.data as Record<string, unknown> }
-    : { status: 200, body: result as unknown as Record<string, unknown> };
+function post(orderId: string, fields: Record<string, string>) {
+  return posts(orderRoute, `/admin/payments/${orderId}`, { orderId }, fields);
 }
 
 async function newOrder(method: "invoice" | "stripe" = "invoice") {

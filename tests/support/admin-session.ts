@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { beforeEach, expect } from "vitest";
 import { createAdmin } from "#server/auth/accounts.server.ts";
 import { handleAuthRequest } from "#server/auth/sign-in.server.ts";
 import { config } from "#server/config.server.ts";
@@ -48,4 +48,48 @@ export async function adminCookie(): Promise<string> {
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
+}
+
+/** What an admin route's action answered: its status and its body. */
+export interface ActionAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Posts to admin routes' actions as the signed-in staff member, signed in at the first post of
+ * each test (each test has a fresh database). Call at the top of a test file, as
+ * `useFreshDatabase()`; `post(route, path, params, fields)` takes the route through
+ * `throughAdminLayout`, the URL path, its params and the fields (pairs, when a name repeats).
+ */
+export function useAdminPosts() {
+  let session: Promise<string> | null = null;
+  beforeEach(() => {
+    session = null;
+  });
+  return async function post(
+    route: { action: (args: never) => unknown },
+    path: string,
+    params: Record<string, string>,
+    fields: Record<string, string> | [string, string][],
+  ): Promise<ActionAnswer> {
+    session ??= adminCookie();
+    const body = new FormData();
+    for (const [name, value] of Array.isArray(fields) ? fields : Object.entries(fields)) {
+      body.append(name, value);
+    }
+    const request = new Request(`${origin}${path}`, {
+      method: "POST",
+      headers: { Origin: origin, Cookie: await session },
+      body,
+    });
+    const result = (await route.action({ request, params, context: {} } as never)) as {
+      type?: string;
+      data?: unknown;
+      init?: { status?: number } | null;
+    };
+    return result.type === "DataWithResponseInit"
+      ? { status: result.init?.status ?? 200, body: result.data as Record<string, unknown> }
+      : { status: 200, body: result as unknown as Record<string, unknown> };
+  };
 }

@@ -1,7 +1,8 @@
-import { ArrowLeft, Download, FileText } from "lucide-react";
-import { Form, Link, data, useNavigation } from "react-router";
+import { Download, FileText } from "lucide-react";
+import { Form, data, useNavigation } from "react-router";
 import type { Route } from "./+types/date-register";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+import { BackToDates } from "#app/components/admin/dates/back-to-dates.tsx";
 import { RegisterPlaces } from "#app/components/admin/dates/register-places.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";
@@ -62,11 +63,7 @@ export default function DateRegisterPage({ loaderData, actionData }: Route.Compo
 
   return (
     <div>
-      <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
-        <Link to="/admin/dates">
-          <ArrowLeft aria-hidden /> Back to Dates
-        </Link>
-      </Button>
+      <BackToDates />
       <AdminPageHeader
         title="Register"
         description={`${date.courseTitle}, ${formatDateRange(date.startsAt, date.endsAt)}, ${where}: ${places.length} of ${date.capacity} places booked, ${marked} marked.`}

@@ -1,7 +1,7 @@
-import { ArrowLeft } from "lucide-react";
 import { Form, Link, data, useFetcher } from "react-router";
 import type { Route } from "./+types/date-waiting-list";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
+import { BackToDates } from "#app/components/admin/dates/back-to-dates.tsx";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { useHydrated } from "#app/components/forms/form-parts.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
@@ -108,11 +108,7 @@ export default function DateWaitingList({ loaderData, actionData }: Route.Compon
 
   return (
     <div>
-      <Button asChild variant="ghost" size="sm" className="mb-2 -ml-2">
-        <Link to="/admin/dates">
-          <ArrowLeft aria-hidden /> Back to Dates
-        </Link>
-      </Button>
+      <BackToDates />
       <AdminPageHeader
         title="Waiting list"
         description={`${date.courseTitle}, ${when}: ${waiting} waiting or offered; ${date.free} of ${date.capacity} places free.`}
