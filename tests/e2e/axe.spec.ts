@@ -54,6 +54,8 @@ const NOT_PAGES = new Set([
   "/admin/payments/export",
   "/admin/privacy/export",
   "/admin/payments/:orderId/documents/:documentId",
+  "/admin/dates/:dateId/register/csv",
+  "/admin/dates/:dateId/register/sign-in-sheet",
 ]);
 
 /** Each page route of app/routes.ts, and what to check of it. */
@@ -156,6 +158,9 @@ const ADMIN: Record<string, Visit[]> = {
   "/admin/dates": [{ name: "dates", url: "/admin/dates", phone: true }],
   "/admin/dates/:dateId/waiting-list": [
     { name: "a date's waiting list", url: "/admin/dates/:dateId/waiting-list" },
+  ],
+  "/admin/dates/:dateId/register": [
+    { name: "a date's register", url: "/admin/dates/:dateId/register" },
   ],
   "/admin/trainers": [{ name: "trainers", url: "/admin/trainers", phone: true }],
   "/admin/about": [{ name: "about profile", url: "/admin/about" }],
