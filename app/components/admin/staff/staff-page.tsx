@@ -36,6 +36,13 @@ import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 export const STAFF_PATH = "/admin/staff";
 
+/**
+ * The rows' actions share one fetcher, whose answer the screen itself turns into a toast: a
+ * removed row leaves the list (and its own component with it) when the data reloads, which on a
+ * busy machine can be in the same render as the answer.
+ */
+const ROW_ACTIONS_FETCHER = "staff-row-actions";
+
 export function StaffPageView({
   staff,
   meId,
@@ -53,6 +60,7 @@ export function StaffPageView({
   answer: StaffAnswer | undefined;
 }) {
   const headingId = useId();
+  useFormAnswer(useFetcher<StaffAnswer>({ key: ROW_ACTIONS_FETCHER }));
   return (
     <div>
       <AdminPageHeader
@@ -275,9 +283,7 @@ function InviteForm({ pageAnswer }: { pageAnswer: StaffAnswer | undefined }) {
 }
 
 function StaffRowActions({ member, isMe }: { member: StaffMember; isMe: boolean }) {
-  const fetcher = useFetcher<StaffAnswer>();
-  // At once: a removed row leaves the list (and this component with it) when the data reloads.
-  useFormAnswer(fetcher, { immediate: () => true });
+  const fetcher = useFetcher<StaffAnswer>({ key: ROW_ACTIONS_FETCHER });
   const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
   if (isMe && !member.invitationPending) return <span className="sr-only">None</span>;
