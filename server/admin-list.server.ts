@@ -45,14 +45,13 @@ export function newestFirst(
 }
 
 /**
- * One page of rows matching `where`, newest first, and how many match — counted first unless
+ * One page of rows matching `where`, newest first, and how many match — counted unless
  * `knownTotal` is given (a screen that has just counted by status knows it); a page past the end
  * shows the last one. Counting apart from the page lets PostgreSQL plan each: the count from a
  * search's index, the page by walking the list's index until it has a page; the first page is
- * read while counting. A page in the older
- * half is read oldest first from the other end, so no page skips more than half the list (the
- * last page of 200,000 inquiries skipped them all). The page's ids are read first (the skipped
- * rows are walked in the index only), then their rows.
+ * read while counting. A page in the older half is read oldest first from the other end, so no
+ * page skips more than half the list (the last page of 200,000 inquiries skipped them all). The
+ * page's ids are read first (the skipped rows are walked in the index only), then their rows.
  */
 export async function readListPage<Table extends TableWithId, Item>(
   table: Table,
