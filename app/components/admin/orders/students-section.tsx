@@ -27,6 +27,15 @@ export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer
     ? [{ name: buyerName(order), email: order.buyerEmail }]
     : order.students.map((s) => ({ name: `${s.firstName} ${s.lastName}`, email: s.email }));
   const pageAnswer = answer?.form === ACCESS_INTENT ? answer : undefined;
+  if (order.isBuyerStudent && !page.access) {
+    return (
+      <Section title={`Students (${order.quantity})`}>
+        <p className="text-sm">
+          The buyer attends: {buyerName(order)} &lt;{order.buyerEmail}&gt;
+        </p>
+      </Section>
+    );
+  }
   return (
     <Section title={`Students (${order.quantity})`}>
       {order.isBuyerStudent ? <p className="mb-2 text-sm">The buyer attends.</p> : null}
