@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { toUkWallTime } from "#app/lib/catalogue/course-date-form.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { uniqueEmail } from "#tests/support/checkout-page.ts";
 import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
@@ -23,22 +24,10 @@ export function localDay(days: number, time: string): string {
  * five-minute mark); null in the last minutes of the UK day, when no such start is left today.
  */
 export function laterToday(minutes: number): { on: string; from: string } | null {
-  const uk = (at: Date) =>
-    new Intl.DateTimeFormat("en-CA", {
-      timeZone: "Europe/London",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .format(at)
-      .replace(", ", "T");
   const now = new Date();
   const start = new Date(Math.ceil((now.getTime() + minutes * 60_000) / 300_000) * 300_000);
-  const [today] = uk(now).split("T");
-  const [day, time] = uk(start).split("T");
+  const [today] = toUkWallTime(now).split("T");
+  const [day, time] = toUkWallTime(start).split("T");
   return day === today && time! <= "23:30" ? { on: day!, from: time! } : null;
 }
 
