@@ -14,6 +14,8 @@ export default [
     route("newsletter", "routes/site/newsletter.tsx"),
     route("newsletter/unsubscribe", "routes/site/newsletter-unsubscribe.tsx"),
     route("training", "routes/site/training-redirect.tsx"),
+    // a certificate of attendance, checked by anyone who holds its number
+    route("certificates/:number", "routes/site/certificate.tsx"),
 
     // services
     ...prefix("services", [

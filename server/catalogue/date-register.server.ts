@@ -8,11 +8,20 @@ import {
   type DateRegister,
   type RegisterPlace,
 } from "#app/lib/catalogue/register.ts";
+import type { PlaceCertificate } from "#app/lib/catalogue/certificates.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { csvResponse } from "../csv.server.ts";
 import { db } from "../db/client.server.ts";
-import { attendance, courseDates, courses, orderStudents, orders } from "../db/schema.ts";
+import type { Database, Transaction } from "../db/client.server.ts";
+import {
+  attendance,
+  certificates,
+  courseDates,
+  courses,
+  orderStudents,
+  orders,
+} from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
 import { holdsPlaces } from "./course-dates.server.ts";
@@ -43,6 +52,7 @@ function placesOf(
   order: OrderRow,
   students: Map<number, Student>,
   marks: Map<string, Attendance>,
+  issued: Map<string, PlaceCertificate & { id: string }>,
 ): RegisterPlace[] {
   const organisation = order.billingOrganisation ?? order.buyerCompany;
   const buyer: Student = {
@@ -62,15 +72,19 @@ function placesOf(
       orderReference: orderReference(order.id),
       payment: PAYMENT_LABELS[order.status] ?? order.status,
       attendance: marks.get(`${order.id}:${position}`) ?? null,
+      certificate: issued.get(`${order.id}:${position}`) ?? null,
     };
   });
 }
 
 /** The named students of the orders, by order and stored position. */
-async function studentsByPlace(orderIds: string[]): Promise<Map<string, Map<number, Student>>> {
+async function studentsByPlace(
+  orderIds: string[],
+  executor: Database | Transaction,
+): Promise<Map<string, Map<number, Student>>> {
   const byOrder = new Map<string, Map<number, Student>>();
   if (orderIds.length === 0) return byOrder;
-  const rows = await db()
+  const rows = await executor
     .select()
     .from(orderStudents)
     .where(inArray(orderStudents.orderId, orderIds));
@@ -87,20 +101,58 @@ function markableOn(date: { startsAt: Date; state: string }, now: Date): boolean
   return date.state !== "cancelled" && londonDate(now) >= londonDate(date.startsAt);
 }
 
-/** The register of a date, or null when there is no such date. */
+/**
+ * The latest certificate of each place of a date (decision 0036), by `orderId:position`: a valid
+ * one before any it replaced.
+ */
+async function certificatesByPlace(
+  dateId: string,
+  executor: Database | Transaction,
+): Promise<Map<string, PlaceCertificate & { id: string }>> {
+  const rows = await executor
+    .select({
+      id: certificates.id,
+      number: certificates.number,
+      orderId: certificates.orderId,
+      position: certificates.position,
+      issuedAt: certificates.issuedAt,
+      revokedAt: certificates.revokedAt,
+    })
+    .from(certificates)
+    .where(eq(certificates.courseDateId, dateId))
+    // Revoked ones first, then by issue: the map keeps each place's last row.
+    .orderBy(sql`${certificates.revokedAt} is null`, asc(certificates.issuedAt));
+  return new Map(
+    rows.map((r) => [
+      `${r.orderId}:${r.position}`,
+      {
+        id: r.id,
+        number: r.number,
+        issuedAt: r.issuedAt.toISOString(),
+        revokedAt: r.revokedAt?.toISOString() ?? null,
+      },
+    ]),
+  );
+}
+
+/**
+ * The register of a date, or null when there is no such date; read with `executor` (a
+ * transaction that issues certificates reads it under its lock).
+ */
 export async function dateRegister(
   dateId: string,
   now: Date = new Date(),
+  executor: Database | Transaction = db(),
 ): Promise<DateRegister | null> {
   if (!isUuid(dateId)) return null;
-  const [date] = await db()
+  const [date] = await executor
     .select({ date: courseDates, courseTitle: courses.title })
     .from(courseDates)
     .innerJoin(courses, eq(courses.id, courseDates.courseId))
     .where(eq(courseDates.id, dateId));
   if (!date) return null;
-  const [booked, marked] = await Promise.all([
-    db()
+  const [booked, marked, issued] = await Promise.all([
+    executor
       .select()
       .from(orders)
       .where(and(eq(orders.courseDateId, dateId), holdsPlaces))
@@ -109,7 +161,7 @@ export async function dateRegister(
         asc(orders.createdAt),
         asc(orders.id),
       ),
-    db()
+    executor
       .select({
         orderId: attendance.orderId,
         position: attendance.position,
@@ -117,8 +169,12 @@ export async function dateRegister(
       })
       .from(attendance)
       .where(eq(attendance.courseDateId, dateId)),
+    certificatesByPlace(dateId, executor),
   ]);
-  const students = await studentsByPlace(booked.map((o) => o.id));
+  const students = await studentsByPlace(
+    booked.map((o) => o.id),
+    executor,
+  );
   const marks = new Map(marked.map((m) => [`${m.orderId}:${m.position}`, m.status]));
   const { date: row } = date;
   return {
@@ -133,8 +189,11 @@ export async function dateRegister(
       capacity: row.capacity,
       state: row.state,
     },
-    places: booked.flatMap((order) => placesOf(order, students.get(order.id) ?? new Map(), marks)),
+    places: booked.flatMap((order) =>
+      placesOf(order, students.get(order.id) ?? new Map(), marks, issued),
+    ),
     markable: markableOn(row, now),
+    ended: row.state !== "cancelled" && now >= row.endsAt,
   };
 }
 

@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -507,6 +508,69 @@ export const accessDetails = pgTable(
   ],
 );
 
+/** Bytes, stored as PostgreSQL bytea (a certificate's issued PDF). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * Certificates of attendance (decision 0036): one per attended place of a date, issued by staff
+ * after the date ends. What the certificate says is kept as issued (holder, course, dates, CPD
+ * hours), with the PDF that was e-mailed and its SHA-256, so the public verification page
+ * (/certificates/{number}) can say whether a file is the one issued. The number is random, not
+ * sequential: the page names the holder, so numbers must not be guessable. Revoked, it stays
+ * (the page says so); erased, its holder's details and PDF are cleared.
+ */
+export const certificates = pgTable(
+  "certificates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** NWC-XXXX-XXXX-XXXX (Crockford base 32, 60 random bits). */
+    number: text("number").notNull().unique(),
+    courseDateId: uuid("course_date_id")
+      .notNull()
+      .references(() => courseDates.id, { onDelete: "restrict" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    /** The place, as on the register (from 1; the buyer attending themself is place 1). */
+    position: integer("position").notNull(),
+    /** Null once erased. */
+    holderName: text("holder_name"),
+    holderEmail: text("holder_email"),
+    courseTitle: text("course_title").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    cpdHours: numeric("cpd_hours", { precision: 4, scale: 1 }),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    /** An admin's e-mail. */
+    issuedBy: text("issued_by").notNull(),
+    /** The PDF as issued and e-mailed; null once erased. */
+    pdf: bytea("pdf"),
+    /** SHA-256 of `pdf`, lower-case hex; null once erased. */
+    sha256: text("sha256"),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedBy: text("revoked_by"),
+    revocationReason: text("revocation_reason"),
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
+  },
+  (t) => [
+    // One valid certificate per place; a revoked one may be followed by a corrected one.
+    uniqueIndex("certificates_one_valid_per_place_idx")
+      .on(t.courseDateId, t.orderId, t.position)
+      .where(sql`${t.revokedAt} is null`),
+    index("certificates_order_idx").on(t.orderId),
+    // The privacy search's match (server/privacy/matching.server.ts: sameEmail).
+    index("certificates_holder_email_idx").on(sql`lower(trim(${t.holderEmail}))`),
+    check("certificates_position_range", sql`${t.position} between 1 and 10`),
+    check(
+      "certificates_revocation_complete",
+      sql`(${t.revokedAt} is null) = (${t.revokedBy} is null)`,
+    ),
+  ],
+);
+
 /**
  * Invoices, VAT receipts and credit notes (decision 0015): issued once, never edited or deleted (a
  * trigger in migration 0007 refuses both). `snapshot` holds everything the PDF prints — seller,
@@ -727,6 +791,10 @@ export const emailOutbox = pgTable(
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
     /** An invoice, receipt or credit note sent as a PDF attachment, drawn when the mail is sent. */
     documentId: uuid("document_id").references(() => orderDocuments.id, { onDelete: "restrict" }),
+    /** A certificate sent as its issued PDF. */
+    certificateId: uuid("certificate_id").references(() => certificates.id, {
+      onDelete: "set null",
+    }),
     /** Extra message headers, e.g. List-Unsubscribe on newsletter mail. */
     headers: jsonb("headers").$type<Record<string, string>>(),
     /** An iCalendar invitation (RFC 5545 text, METHOD:REQUEST or CANCEL) sent as invite.ics. */

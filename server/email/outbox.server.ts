@@ -20,6 +20,8 @@ export interface OutgoingEmail {
   orderId?: string | null;
   /** An invoice, receipt or credit note to attach as a PDF (drawn when the message is sent). */
   documentId?: string | null;
+  /** A certificate of attendance to attach as its issued PDF (decision 0036). */
+  certificateId?: string | null;
   /** Extra message headers (e.g. List-Unsubscribe on newsletter mail); names and values one line. */
   headers?: Record<string, string> | null;
   /** An iCalendar invitation or cancellation (RFC 5545 text), sent as invite.ics (decision 0033). */
@@ -49,6 +51,7 @@ export async function queueEmails(
         inquiryId: m.inquiryId ?? null,
         orderId: m.orderId ?? null,
         documentId: m.documentId ?? null,
+        certificateId: m.certificateId ?? null,
         headers: m.headers ?? null,
         calendar: m.calendar ?? null,
         nextAttemptAt: now,

@@ -19,6 +19,7 @@ import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
 import {
+  certificates,
   emailOutbox,
   inquiries,
   newsletterSubscriptions,
@@ -148,6 +149,28 @@ export async function erasePersonalData(
         .update(orderStudents)
         .set({ firstName: ERASED, lastName: "", email: erasedAddress("student", id) })
         .where(orm.eq(orderStudents.id, id));
+    }
+    // Certificates stay, revoked, so their numbers still answer on the verification page; the
+    // holder's name, address and the PDF naming them go (decision 0036).
+    if (data.certificates.length) {
+      await tx
+        .update(certificates)
+        .set({
+          holderName: null,
+          holderEmail: null,
+          pdf: null,
+          sha256: null,
+          erasedAt: now,
+          revokedAt: orm.sql`coalesce(${certificates.revokedAt}, ${now.toISOString()}::timestamptz)`,
+          revokedBy: orm.sql`coalesce(${certificates.revokedBy}, ${actor?.email ?? "privacy"})`,
+          revocationReason: orm.sql`coalesce(${certificates.revocationReason}, 'Erased at the holder''s request')`,
+        })
+        .where(
+          orm.inArray(
+            certificates.id,
+            data.certificates.map((c) => c.id),
+          ),
+        );
     }
     await recordAudit(tx, actor, {
       action: "privacy.erase",

@@ -16,6 +16,7 @@ function countsOf(data: PersonalData) {
     studentRecords: data.studentRecords.length,
     subscriptions: data.subscriptions.length,
     waitingList: data.waitingList.length,
+    certificates: data.certificates.length,
     emails: data.emails.length,
     records: data.records.length,
   };
@@ -124,6 +125,19 @@ export function personalDataCsvRows(data: PersonalData): CsvValue[][] {
       ]
         .filter(Boolean)
         .join(" | "),
+    ]);
+  }
+  for (const c of data.certificates) {
+    rows.push([
+      "Certificate of attendance",
+      c.issuedAt,
+      c.number,
+      c.revokedAt ? `revoked ${c.revokedAt}` : "valid",
+      c.holderName,
+      c.holderEmail,
+      null,
+      null,
+      `${c.courseTitle} | date ${c.startsAt}`,
     ]);
   }
   for (const w of data.waitingList) {

@@ -15,6 +15,7 @@
 import * as orm from "drizzle-orm";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import {
+  type PersonalCertificate,
   type PersonalData,
   type PersonalDataSummary,
   type PersonalEmail,
@@ -27,6 +28,7 @@ import {
 } from "#app/lib/admin/privacy.ts";
 import { db } from "../db/client.server.ts";
 import {
+  certificates,
   courseDates,
   courses,
   emailOutbox,
@@ -114,6 +116,20 @@ export async function findPersonalDataAndHistory(
     .leftJoin(courseDates, orm.eq(courseDates.id, waitingListEntries.courseDateId))
     .where(sameEmail(waitingListEntries.email, address))
     .orderBy(orm.desc(waitingListEntries.createdAt));
+  const certificateRows = await executor
+    .select({
+      id: certificates.id,
+      number: certificates.number,
+      holderName: certificates.holderName,
+      holderEmail: certificates.holderEmail,
+      courseTitle: certificates.courseTitle,
+      startsAt: certificates.startsAt,
+      issuedAt: certificates.issuedAt,
+      revokedAt: certificates.revokedAt,
+    })
+    .from(certificates)
+    .where(sameEmail(certificates.holderEmail, address))
+    .orderBy(orm.desc(certificates.issuedAt));
   const emailRows = await executor
     .select()
     .from(emailOutbox)
@@ -218,6 +234,12 @@ export async function findPersonalDataAndHistory(
         consentAt: iso(w.consentAt),
       }),
     ),
+    certificates: certificateRows.map((c): PersonalCertificate => ({
+      ...c,
+      startsAt: iso(c.startsAt),
+      issuedAt: iso(c.issuedAt),
+      revokedAt: isoOrNull(c.revokedAt),
+    })),
     emails: emailRows.map((e): PersonalEmail => ({
       id: e.id,
       kind: e.kind,

@@ -11,6 +11,7 @@ import { orderPageHref } from "../orders/orders.ts";
 export const AUDIT_SUBJECTS = [
   "course",
   "course_date",
+  "certificate",
   "waiting_list",
   "category",
   "partner",
@@ -31,6 +32,7 @@ export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   course: "Courses",
   course_date: "Course dates",
+  certificate: "Certificates",
   waiting_list: "Waiting lists",
   category: "Categories",
   partner: "Partners",
@@ -150,6 +152,8 @@ const ACTION_LABELS: Record<string, string> = {
   "course_date.update": "Updated course date",
   "course_date.cancel": "Cancelled course date",
   "course_date.attendance": "Marked attendance",
+  "certificate.issue": "Issued certificate",
+  "certificate.revoke": "Revoked certificate",
   "waiting_list.offer": "Offered waiting list places",
   "waiting_list.remove": "Removed from waiting list",
   "partner.create": "Created partner",

@@ -126,6 +126,18 @@ export interface PersonalWaitingListEntry {
   consentAt: string;
 }
 
+/** A certificate of attendance issued to the person (decision 0036). */
+export interface PersonalCertificate {
+  id: string;
+  number: string;
+  holderName: string | null;
+  holderEmail: string | null;
+  courseTitle: string;
+  startsAt: string;
+  issuedAt: string;
+  revokedAt: string | null;
+}
+
 export interface PersonalEmail {
   id: string;
   kind: string;
@@ -160,6 +172,7 @@ export interface PersonalData {
   studentRecords: PersonalStudentRecord[];
   subscriptions: PersonalSubscription[];
   waitingList: PersonalWaitingListEntry[];
+  certificates: PersonalCertificate[];
   emails: PersonalEmail[];
   records: PersonalRecord[];
 }
@@ -176,6 +189,8 @@ export interface ErasureCounts {
   /** Waiting list entries (deleted). */
   waitingList: number;
   orders: number;
+  /** Certificates of attendance (revoked, and their holder's details and PDF cleared). */
+  certificates: number;
   students: number;
   emails: number;
   /** Audit rows and order timeline entries redacted. */
@@ -187,6 +202,7 @@ export const NO_ERASURE: ErasureCounts = {
   subscriptions: 0,
   waitingList: 0,
   orders: 0,
+  certificates: 0,
   students: 0,
   emails: 0,
   records: 0,
@@ -213,6 +229,7 @@ export function plannedErasure(data: PersonalDataSummary): ErasureCounts {
     subscriptions: data.subscriptions.length,
     waitingList: data.waitingList.length,
     orders: data.orders.length,
+    certificates: data.certificates.length,
     students: studentsToErase(data).length,
     emails: data.emails.length,
     records: data.records.length,
@@ -258,6 +275,11 @@ export function describeErasure(counts: ErasureCounts, past = false): string {
   ].filter(Boolean);
   if (anonymised.length) {
     clauses.push(`${anon} ${joinAnd(anonymised)}${counts.orders ? ` (${TAX_RECORDS_NOTE})` : ""}`);
+  }
+  if (counts.certificates) {
+    clauses.push(
+      `${past ? "revoked and anonymised" : "revoke and anonymise"} ${plural(counts.certificates, "certificate")} of attendance`,
+    );
   }
   if (counts.emails) clauses.push(`${del} ${plural(counts.emails, "stored e-mail")}`);
   if (counts.records) {

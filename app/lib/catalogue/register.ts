@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
 import { safeParse } from "zod/v4/core";
+import type { PlaceCertificate } from "./certificates.ts";
 import type { CourseDateFormat } from "./course-dates.ts";
 
 /**
@@ -34,6 +35,8 @@ export interface RegisterPlace {
   /** 'Paid', 'Invoiced', 'Awaiting payment'. */
   payment: string;
   attendance: Attendance | null;
+  /** The place's latest certificate of attendance (decision 0036), valid or revoked. */
+  certificate: (PlaceCertificate & { id: string }) | null;
 }
 
 export interface DateRegister {
@@ -51,6 +54,8 @@ export interface DateRegister {
   places: RegisterPlace[];
   /** Attendance can be marked from the day the date starts (UK time) unless it was cancelled. */
   markable: boolean;
+  /** The date has ended and was not cancelled: certificates can be issued. */
+  ended: boolean;
 }
 
 /** A place's radio group: `attendance:<order id>:<position>`, its value the attendance. */

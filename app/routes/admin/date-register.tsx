@@ -3,6 +3,7 @@ import { Form, data, useNavigation } from "react-router";
 import type { Route } from "./+types/date-register";
 import { AdminPageHeader } from "#app/components/admin/admin-ui.tsx";
 import { BackToDates } from "#app/components/admin/dates/back-to-dates.tsx";
+import { RegisterCertificates } from "#app/components/admin/dates/register-certificates.tsx";
 import { RegisterPlaces } from "#app/components/admin/dates/register-places.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";
@@ -15,8 +16,14 @@ import {
   registerCsvPath,
   signInSheetPath,
 } from "#app/lib/catalogue/register.ts";
-import type { FormAnswer } from "#app/lib/forms.ts";
+import {
+  CERTIFICATE_MESSAGES,
+  issueCertificateSchema,
+  revokeCertificateSchema,
+} from "#app/lib/catalogue/certificates.ts";
+import { parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
+import { issueCertificatesOnce, revokeCertificate } from "#server/catalogue/certificates.server.ts";
 import { dateRegister, markAttendance } from "#server/catalogue/date-register.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
@@ -25,7 +32,8 @@ import { success } from "#server/forms/form-post.server.ts";
  * /admin/dates/:dateId/register (decision 0035): who holds each booked place of a date, their
  * organisation, order and payment; attendance marked on the day (present, absent, partial) in
  * one form that works on a tablet and without JavaScript; the register as CSV and as a printable
- * sign-in sheet. The rules are in server/catalogue/date-register.server.ts.
+ * sign-in sheet; once the date has ended, certificates of attendance issued and revoked (decision
+ * 0036). The rules are in server/catalogue/date-register.server.ts and certificates.server.ts.
  */
 
 export const meta: Route.MetaFunction = () => adminMeta("Register");
@@ -50,12 +58,32 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         const counts = ATTENDANCE.map((a) => `${result.counts[a]} ${ATTENDANCE_LABELS[a]}`);
         return success("attendance", `${REGISTER_MESSAGES.saved}: ${counts.join(", ")}`);
       },
+      certificates: async (_form: FormData, refuse) => {
+        const result = await issueCertificatesOnce(admin, params.dateId);
+        if (!result.ok) return refuse(result.status, result.message);
+        return success("certificates", CERTIFICATE_MESSAGES.issued(result.issued.length));
+      },
+      certificate: async (form: FormData, refuse) => {
+        const parsed = parseForm(form, issueCertificateSchema);
+        if (!parsed.ok) return refuse(400, CERTIFICATE_MESSAGES.notPresent);
+        const result = await issueCertificatesOnce(admin, params.dateId, { place: parsed.value });
+        if (!result.ok) return refuse(result.status, result.message);
+        return success("certificate", CERTIFICATE_MESSAGES.issued(result.issued.length));
+      },
+      revoke: async (form: FormData, refuse) => {
+        const parsed = parseForm(form, revokeCertificateSchema);
+        if (!parsed.ok) return refuse(400, CERTIFICATE_MESSAGES.reasonNeeded);
+        const { certificateId, reason } = parsed.value;
+        const result = await revokeCertificate(admin, params.dateId, certificateId, reason);
+        if (!result.ok) return refuse(result.status, result.message);
+        return success("revoke", CERTIFICATE_MESSAGES.revoked(result.number));
+      },
     },
   );
 }
 
 export default function DateRegisterPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { date, places, markable } = loaderData;
+  const { date, places, markable, ended } = loaderData;
   const answer = actionData as FormAnswer | undefined;
   const saving = useNavigation().state === "submitting";
   const where = datePlace({ format: date.format, town: date.venueTown, venueName: date.venueName });
@@ -113,6 +141,7 @@ export default function DateRegisterPage({ loaderData, actionData }: Route.Compo
           ) : null}
         </Form>
       )}
+      {ended && places.length > 0 ? <RegisterCertificates places={places} busy={saving} /> : null}
     </div>
   );
 }

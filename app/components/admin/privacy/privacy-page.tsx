@@ -115,6 +115,7 @@ function PersonalDataView({
     ["Student places on other orders", data.studentRecords.length],
     ["Newsletter subscriptions", data.subscriptions.length],
     ["Waiting list entries", data.waitingList.length],
+    ["Certificates of attendance", data.certificates.length],
     ["Stored e-mails", data.emails.length],
     ["History records (audit log, order notes)", data.records.length],
   ];
@@ -249,6 +250,19 @@ function PersonalDataView({
             w.dateStartsAt ? formatDateTime(w.dateStartsAt) : "Next date",
             String(w.places),
             w.state,
+          ])}
+        />
+      ) : null}
+      {data.certificates.length ? (
+        <ResultTable
+          caption="Certificates of attendance"
+          head={["Issued", "Number", "Holder", "Course", "Status"]}
+          rows={data.certificates.map((c) => [
+            formatDateTime(c.issuedAt),
+            c.number,
+            c.holderName ?? "—",
+            c.courseTitle,
+            c.revokedAt ? `Revoked ${formatDateTime(c.revokedAt)}` : "Valid",
           ])}
         />
       ) : null}
