@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_2FA_ADMIN, E2E_ADMIN, E2E_SELLER_ENV } from "./tests/support/e2e-fixtures.ts";
-import { BASE_PORT, siteFor } from "./tests/support/e2e-sites.ts";
+import { BASE_PORT, siteDatabaseUrl, siteFor } from "./tests/support/e2e-sites.ts";
 
 /**
  * End-to-end tests in Chromium against the production build (`npm run build` first), on a
@@ -31,7 +31,6 @@ if (!Number.isInteger(workers) || workers < 1 || workers >= 40) {
   );
 }
 const stripeWebhookSecret = "whsec_e2e_nightwatch";
-const databaseUrl = process.env.DATABASE_URL;
 
 /**
  * Site i > 0 on PostgreSQL gets a database of its own, named after the main one + `_w<i>`,
@@ -39,13 +38,13 @@ const databaseUrl = process.env.DATABASE_URL;
  * stale for the next); .ci/run drops these with its own.
  */
 function databaseFor(i: number): { url: string; prepare: string } | undefined {
-  if (!databaseUrl) return undefined;
-  if (i === 0) return { url: databaseUrl, prepare: "" };
-  const url = new URL(databaseUrl);
-  const name = `${url.pathname.slice(1)}_w${i}`;
+  const siteUrl = siteDatabaseUrl(i);
+  if (!siteUrl) return undefined;
+  if (i === 0) return { url: siteUrl, prepare: "" };
+  const url = new URL(siteUrl);
+  const name = url.pathname.slice(1);
   const adminUrl = new URL(url);
   adminUrl.pathname = "/postgres";
-  url.pathname = `/${name}`;
   const env = `PG_ADMIN_URL='${process.env.PG_ADMIN_URL ?? adminUrl.href}'`;
   return {
     url: url.href,

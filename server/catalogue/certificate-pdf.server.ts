@@ -94,7 +94,11 @@ function drawPage(doc: PDFKit.PDFDocument, c: CertificateContent): void {
     seller.companyNumber ? `Company number ${seller.companyNumber}` : "",
     `Issued ${formatDocumentDate(c.issuedAt.toISOString())}`,
   ].filter(Boolean);
-  doc.text(winAnsiText(issuer.join("\n")), MARGIN, doc.y + 4, { width: 380 });
+  let y = doc.y + 4;
+  for (const line of issuer) {
+    doc.text(winAnsiText(line), MARGIN, y, { width: 380 });
+    y = doc.y + 2;
+  }
 
   const qrSize = 84;
   const qrX = PAGE.width - MARGIN - qrSize;

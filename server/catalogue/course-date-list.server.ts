@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lte, sql } from "drizzle-orm";
 import {
   type AdminCourseDate,
   type CourseDateCourseOption,
@@ -74,17 +74,20 @@ export const DATES_PAGE_SIZE = 50;
 
 /**
  * One page of the Dates screen: scheduled dates still to start (of one course, or all), soonest
- * first, with their figures, and how many there are in all.
+ * first — or, `past`, those that have started, latest first (their registers and certificates) —
+ * with their figures, and how many there are in all.
  */
 export async function listAdminDatePage(options: {
   courseId?: string | null;
   page: number;
+  past?: boolean;
   now?: Date;
 }): Promise<{ dates: AdminCourseDate[]; total: number; page: number; pageCount: number }> {
   const now = options.now ?? new Date();
+  const past = options.past ?? false;
   const listed = and(
     eq(courseDates.state, "scheduled"),
-    gt(courseDates.startsAt, now),
+    past ? lte(courseDates.startsAt, now) : gt(courseDates.startsAt, now),
     options.courseId ? eq(courseDates.courseId, options.courseId) : undefined,
   );
   const page = Math.max(1, Math.trunc(options.page) || 1);
@@ -93,7 +96,11 @@ export async function listAdminDatePage(options: {
       .select({ id: courseDates.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(courseDates)
       .where(listed)
-      .orderBy(asc(courseDates.startsAt), asc(courseDates.id))
+      .orderBy(
+        ...(past
+          ? [desc(courseDates.startsAt), desc(courseDates.id)]
+          : [asc(courseDates.startsAt), asc(courseDates.id)]),
+      )
       .limit(DATES_PAGE_SIZE)
       .offset((at - 1) * DATES_PAGE_SIZE);
   let rows = await read(page);
@@ -108,8 +115,9 @@ export async function listAdminDatePage(options: {
   const total = rows[0]?.total ?? 0;
   const ids = new Set(rows.map((r) => r.id));
   const dates = ids.size
-    ? await listAdminDates({ upcoming: true, courseId: options.courseId, now, ids: [...ids] })
+    ? await listAdminDates({ upcoming: !past, courseId: options.courseId, now, ids: [...ids] })
     : [];
+  if (past) dates.reverse();
   return {
     dates,
     total,

@@ -151,7 +151,7 @@ export async function dateRegister(
     .innerJoin(courses, eq(courses.id, courseDates.courseId))
     .where(eq(courseDates.id, dateId));
   if (!date) return null;
-  const [booked, marked, issued] = await Promise.all([
+  const readBooked = () =>
     executor
       .select()
       .from(orders)
@@ -160,7 +160,8 @@ export async function dateRegister(
         sql`lower(coalesce(${orders.billingOrganisation}, ${orders.buyerCompany}, ''))`,
         asc(orders.createdAt),
         asc(orders.id),
-      ),
+      );
+  const readMarks = () =>
     executor
       .select({
         orderId: attendance.orderId,
@@ -168,9 +169,12 @@ export async function dateRegister(
         status: attendance.status,
       })
       .from(attendance)
-      .where(eq(attendance.courseDateId, dateId)),
-    certificatesByPlace(dateId, executor),
-  ]);
+      .where(eq(attendance.courseDateId, dateId));
+  // In parallel on the pool; one after another inside a transaction (one connection).
+  const [booked, marked, issued] =
+    executor === db()
+      ? await Promise.all([readBooked(), readMarks(), certificatesByPlace(dateId, executor)])
+      : [await readBooked(), await readMarks(), await certificatesByPlace(dateId, executor)];
   const students = await studentsByPlace(
     booked.map((o) => o.id),
     executor,

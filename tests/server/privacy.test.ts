@@ -44,6 +44,7 @@ describe("finding what is held about an address", () => {
       inquiries: 1,
       subscriptions: 1,
       waitingList: 0,
+      certificates: 0,
       orders: 1,
       students: 2,
       emails: 3,

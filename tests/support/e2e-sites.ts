@@ -35,6 +35,22 @@ export function currentSite(): WorkerSite {
   return siteFor(test.info().parallelIndex);
 }
 
+/**
+ * The PostgreSQL database of site `index` (the running test's by default), or undefined when the
+ * suite runs on the embedded database: DATABASE_URL for the first site, the same name + `_w<i>`
+ * for the others (playwright.config.ts makes them). For the few specs that must set up what no
+ * screen can, e.g. a date that has already ended.
+ */
+export function siteDatabaseUrl(index?: number): string | undefined {
+  const base = process.env.DATABASE_URL;
+  if (!base) return undefined;
+  const i = index ?? test.info().parallelIndex;
+  if (i === 0) return base;
+  const url = new URL(base);
+  url.pathname = `${url.pathname}_w${i}`;
+  return url.href;
+}
+
 /** Where the running test's site leaves its e-mails (it runs without SMTP_URL). */
 export function outboxDir(): string {
   return path.resolve(currentSite().dataDir, "outbox");

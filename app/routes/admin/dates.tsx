@@ -78,8 +78,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const asked = new URL(request.url).searchParams;
   const course = asked.get("course");
   const courseId = course && isUuid(course) ? course : null;
+  const past = asked.get("when") === "past";
   const [list, courses] = await Promise.all([
-    listAdminDatePage({ courseId, page: Number(asked.get("page") ?? 1) }),
+    listAdminDatePage({ courseId, page: Number(asked.get("page") ?? 1), past }),
     listDateCourseOptions(),
   ]);
   const { dates } = list;
@@ -99,6 +100,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     pageCount: list.pageCount,
     courses,
     courseId,
+    past,
     courseTitle: courses.find((c) => c.id === courseId)?.title ?? dates[0]?.courseTitle ?? null,
     adding: asked.has("new"),
     editing: await named(asked.get("edit")),
@@ -176,12 +178,13 @@ function cancellationMessage(
 }
 
 export default function AdminDates({ loaderData, actionData }: Route.ComponentProps) {
-  const { dates, courses, courseId, courseTitle } = loaderData;
+  const { dates, courses, courseId, courseTitle, past } = loaderData;
   const hydrated = useHydrated();
   const answer = actionData as FormAnswer | undefined;
   const listHref = courseId ? `${DATES_PATH}?course=${courseId}` : DATES_PATH;
   const hrefWith = (name: string, value = "") => {
     const params = new URLSearchParams(courseId ? { course: courseId } : {});
+    if (past) params.set("when", "past");
     params.set(name, value);
     return `${DATES_PATH}?${params.toString().replace(/=$/, "")}`;
   };
@@ -199,40 +202,44 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
             Register
           </Link>
         </Button>
-        <Button asChild variant="ghost" size="sm">
-          <Link
-            to={`${DATES_PATH}/${date.id}/waiting-list`}
-            aria-label={`Waiting list for ${label}`}
-          >
-            Waiting list ({loaderData.waiting[date.id] ?? 0})
-          </Link>
-        </Button>
-        <EditAction
-          hydrated={hydrated}
-          label={label}
-          onEdit={() => dialog.open(date)}
-          href={hrefWith("edit", date.id)}
-        />
-        {/* A date with bookings asks what happens to them: on its own page, with or without
+        {past ? null : (
+          <>
+            <Button asChild variant="ghost" size="sm">
+              <Link
+                to={`${DATES_PATH}/${date.id}/waiting-list`}
+                aria-label={`Waiting list for ${label}`}
+              >
+                Waiting list ({loaderData.waiting[date.id] ?? 0})
+              </Link>
+            </Button>
+            <EditAction
+              hydrated={hydrated}
+              label={label}
+              onEdit={() => dialog.open(date)}
+              href={hrefWith("edit", date.id)}
+            />
+            {/* A date with bookings asks what happens to them: on its own page, with or without
             JavaScript. */}
-        <DestructiveAction
-          icon={<CalendarX aria-hidden />}
-          label={`Cancel ${label}`}
-          title="Cancel date"
-          href={hrefWith("cancel", date.id)}
-          confirm={
-            hydrated && date.sold + date.held === 0
-              ? {
-                  question: "Cancel this date?",
-                  detail: cancelDetail(date),
-                  cancelLabel: "Keep date",
-                  confirmLabel: "Cancel date",
-                  busy: canceller.busy(date.id),
-                  onConfirm: () => canceller.submit("cancel", date.id),
-                }
-              : null
-          }
-        />
+            <DestructiveAction
+              icon={<CalendarX aria-hidden />}
+              label={`Cancel ${label}`}
+              title="Cancel date"
+              href={hrefWith("cancel", date.id)}
+              confirm={
+                hydrated && date.sold + date.held === 0
+                  ? {
+                      question: "Cancel this date?",
+                      detail: cancelDetail(date),
+                      cancelLabel: "Keep date",
+                      confirmLabel: "Cancel date",
+                      busy: canceller.busy(date.id),
+                      onConfirm: () => canceller.submit("cancel", date.id),
+                    }
+                  : null
+              }
+            />
+          </>
+        )}
       </div>
     );
   };
@@ -287,12 +294,38 @@ export default function AdminDates({ loaderData, actionData }: Route.ComponentPr
       ) : null}
 
       <section aria-labelledby="dates-heading" className="rounded-lg border border-border bg-card">
-        <h2 id="dates-heading" className="p-4 text-lg font-semibold">
-          Upcoming dates ({loaderData.total.toLocaleString("en-GB")})
-        </h2>
+        <div className="flex flex-wrap items-center justify-between gap-2 p-4">
+          <h2 id="dates-heading" className="text-lg font-semibold">
+            {past ? "Past dates" : "Upcoming dates"} ({loaderData.total.toLocaleString("en-GB")})
+          </h2>
+          <nav aria-label="Which dates" className="flex gap-1 text-sm">
+            {(
+              [
+                ["Upcoming", false],
+                ["Past", true],
+              ] as const
+            ).map(([label, isPast]) => {
+              const params = new URLSearchParams(courseId ? { course: courseId } : {});
+              if (isPast) params.set("when", "past");
+              const query = params.toString();
+              return (
+                <Link
+                  key={label}
+                  to={query ? `${DATES_PATH}?${query}` : DATES_PATH}
+                  aria-current={past === isPast ? "page" : undefined}
+                  className="rounded-md border border-border px-3 py-1.5 aria-[current=page]:border-primary aria-[current=page]:bg-primary/10"
+                >
+                  {label}
+                </Link>
+              );
+            })}
+          </nav>
+        </div>
         {dates.length === 0 ? (
           <p className="px-4 pb-6 text-sm text-muted-foreground">
-            No upcoming dates. Add a date with New date to open a course for booking.
+            {past
+              ? "No dates have started yet."
+              : "No upcoming dates. Add a date with New date to open a course for booking."}
           </p>
         ) : (
           <>
