@@ -534,4 +534,30 @@ describe("the Dates screen's pages", () => {
     expect(await listAdminDatePage({ page: 9 })).toMatchObject({ page: 2, pageCount: 2 });
     expect((await listAdminDatePage({ page: 1, courseId: course.id })).total).toBe(count);
   });
+
+  it("lists the dates that have started, latest first, apart from the upcoming ones", async () => {
+    const course = await insertCourse();
+    const day = 24 * 3600_000;
+    await db()
+      .insert(courseDates)
+      .values(
+        [-3, -1, 2].map((days) => {
+          const startsAt = new Date(Date.now() + days * day);
+          return {
+            courseId: course.id,
+            startsAt,
+            endsAt: new Date(startsAt.getTime() + 3600_000),
+            format: "online" as const,
+            capacity: 10,
+            bookingClosesAt: startsAt,
+          };
+        }),
+      );
+    const past = await listAdminDatePage({ page: 1, past: true });
+    expect(past.total).toBe(2);
+    const starts = past.dates.map((d) => d.startsAt);
+    expect([...starts].sort().reverse()).toEqual(starts);
+    expect(starts.every((s) => new Date(s) < new Date())).toBe(true);
+    expect((await listAdminDatePage({ page: 1 })).total).toBe(1);
+  });
 });
