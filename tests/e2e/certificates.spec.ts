@@ -8,7 +8,7 @@ import { test } from "#tests/support/e2e-test.ts";
 import { uniqueEmail } from "#tests/support/checkout-page.ts";
 import {
   bookDateByInvoice,
-  dateOnCoursePage,
+  dateCheckoutUrl,
   openDateAsAdmin,
   townOfThisRun,
 } from "#tests/support/course-dates-page.ts";
@@ -84,17 +84,8 @@ test("staff issue certificates on a tablet; anyone checks the e-mailed PDF on it
     venue: "Bristol Training Rooms",
     town: TOWN,
   });
-  const visitor = await browser.newContext({ javaScriptEnabled: false });
-  try {
-    const entry = await dateOnCoursePage(await visitor.newPage(), COURSE, TOWN, "4 places left");
-    const checkoutUrl = new URL(
-      (await entry.getByRole("link", { name: /Book this date/ }).getAttribute("href"))!,
-      entry.page().url(),
-    ).toString();
-    await bookDateByInvoice(request, checkoutUrl, uniqueEmail("certificate-group"), 2);
-  } finally {
-    await visitor.close();
-  }
+  const checkoutUrl = await dateCheckoutUrl(browser, COURSE, TOWN, "4 places left");
+  await bookDateByInvoice(request, checkoutUrl, uniqueEmail("certificate-group"), 2);
   await endDate(TOWN);
 
   await page.goto("/admin/dates?when=past");

@@ -4,7 +4,7 @@ import { test } from "#tests/support/e2e-test.ts";
 import { uniqueEmail } from "#tests/support/checkout-page.ts";
 import {
   bookDateByInvoice,
-  dateOnCoursePage,
+  dateCheckoutUrl,
   laterToday,
   openDateAsAdmin,
   townOfThisRun,
@@ -43,18 +43,9 @@ test("staff mark attendance on a tablet and download the register", async ({
     town: TOWN,
   });
 
-  const visitor = await browser.newContext({ javaScriptEnabled: false });
-  try {
-    const entry = await dateOnCoursePage(await visitor.newPage(), COURSE, TOWN, "5 places left");
-    const checkoutUrl = new URL(
-      (await entry.getByRole("link", { name: /Book this date/ }).getAttribute("href"))!,
-      entry.page().url(),
-    ).toString();
-    await bookDateByInvoice(request, checkoutUrl, uniqueEmail("register-group"), 2);
-    await bookDateByInvoice(request, checkoutUrl, uniqueEmail("register-self"), 1);
-  } finally {
-    await visitor.close();
-  }
+  const checkoutUrl = await dateCheckoutUrl(browser, COURSE, TOWN, "5 places left");
+  await bookDateByInvoice(request, checkoutUrl, uniqueEmail("register-group"), 2);
+  await bookDateByInvoice(request, checkoutUrl, uniqueEmail("register-self"), 1);
 
   await page.goto("/admin/dates");
   const row = page.getByRole("row").filter({ hasText: TOWN });

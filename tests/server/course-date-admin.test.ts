@@ -503,26 +503,33 @@ describe("the /admin/dates route, signed in", () => {
   });
 });
 
+/** One-hour online dates of `courseId`, starting the given numbers of days from now. */
+async function insertOnlineDates(courseId: string, days: number[]) {
+  await db()
+    .insert(courseDates)
+    .values(
+      days.map((d) => {
+        const startsAt = new Date(Date.now() + d * 24 * 3600_000);
+        return {
+          courseId,
+          startsAt,
+          endsAt: new Date(startsAt.getTime() + 3600_000),
+          format: "online" as const,
+          capacity: 10,
+          bookingClosesAt: startsAt,
+        };
+      }),
+    );
+}
+
 describe("the Dates screen's pages", () => {
   it("lists the upcoming dates soonest first, a page at a time; a page past the end shows the last", async () => {
     const course = await insertCourse();
-    const day = 24 * 3600_000;
     const count = DATES_PAGE_SIZE + 10;
-    await db()
-      .insert(courseDates)
-      .values(
-        Array.from({ length: count }, (_, i) => {
-          const startsAt = new Date(Date.now() + (i + 1) * day);
-          return {
-            courseId: course.id,
-            startsAt,
-            endsAt: new Date(startsAt.getTime() + 3600_000),
-            format: "online" as const,
-            capacity: 10,
-            bookingClosesAt: startsAt,
-          };
-        }),
-      );
+    await insertOnlineDates(
+      course.id,
+      Array.from({ length: count }, (_, i) => i + 1),
+    );
     const first = await listAdminDatePage({ page: 1 });
     expect(first).toMatchObject({ total: count, page: 1, pageCount: 2 });
     expect(first.dates).toHaveLength(DATES_PAGE_SIZE);
@@ -537,22 +544,7 @@ describe("the Dates screen's pages", () => {
 
   it("lists the dates that have started, latest first, apart from the upcoming ones", async () => {
     const course = await insertCourse();
-    const day = 24 * 3600_000;
-    await db()
-      .insert(courseDates)
-      .values(
-        [-3, -1, 2].map((days) => {
-          const startsAt = new Date(Date.now() + days * day);
-          return {
-            courseId: course.id,
-            startsAt,
-            endsAt: new Date(startsAt.getTime() + 3600_000),
-            format: "online" as const,
-            capacity: 10,
-            bookingClosesAt: startsAt,
-          };
-        }),
-      );
+    await insertOnlineDates(course.id, [-3, -1, 2]);
     const past = await listAdminDatePage({ page: 1, past: true });
     expect(past.total).toBe(2);
     const starts = past.dates.map((d) => d.startsAt);

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { toUkWallTime } from "#app/lib/catalogue/course-date-form.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 import { uniqueEmail } from "#tests/support/checkout-page.ts";
@@ -84,6 +84,26 @@ export async function dateOnCoursePage(
     )
     .toBe(placesLeft);
   return entry;
+}
+
+/**
+ * The checkout address of a date's "Book this date" link on its course page, as a visitor
+ * without JavaScript sees it (showing `placesLeft`), for bookDateByInvoice.
+ */
+export async function dateCheckoutUrl(
+  browser: Browser,
+  course: string,
+  town: string,
+  placesLeft: string,
+): Promise<string> {
+  const visitor = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const entry = await dateOnCoursePage(await visitor.newPage(), course, town, placesLeft);
+    const href = await entry.getByRole("link", { name: /Book this date/ }).getAttribute("href");
+    return new URL(href!, entry.page().url()).toString();
+  } finally {
+    await visitor.close();
+  }
 }
 
 /**
