@@ -15,13 +15,13 @@ export const CERTIFICATE_NUMBER =
  * confuse with digits read as those digits (O as 0, I and L as 1), as Crockford's alphabet says.
  */
 export function normaliseCertificateNumber(input: string): string {
-  return input
+  const letters = input
     .trim()
     .toUpperCase()
     .replace(/^NWC-/, "")
     .replace(/O/g, "0")
-    .replace(/[IL]/g, "1")
-    .replace(/^(.*)$/, "NWC-$1");
+    .replace(/[IL]/g, "1");
+  return `NWC-${letters}`;
 }
 
 export const certificatePath = (number: string) => `/certificates/${encodeURIComponent(number)}`;
