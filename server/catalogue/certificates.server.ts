@@ -48,14 +48,31 @@ export type IssueResult =
 /**
  * Issues the certificates a date owes: to every present student without a valid one, or only to
  * `place` (an order and its place) — refused, changing nothing, when that place is not owed one.
- * Under an update lock on the date, so two admins clicking at once issue each certificate once.
+ * Under an update lock on the date, so two admins clicking at once issue each certificate once;
+ * should the one-valid-per-place index refuse a row all the same, nothing is issued and the place
+ * is answered as already holding one.
  */
 export async function issueCertificates(
   admin: AuditActor,
   dateId: string,
-  { place, now = new Date() }: { place?: { orderId: string; position: number }; now?: Date } = {},
+  options: { place?: { orderId: string; position: number }; now?: Date } = {},
 ): Promise<IssueResult> {
   if (!isUuid(dateId)) return { ok: false, status: 404, message: "Date not found" };
+  try {
+    return await issueInTransaction(admin, dateId, options);
+  } catch (error) {
+    if (isUniqueViolation(error, "certificates_one_valid_per_place_idx")) {
+      return { ok: false, status: 409, message: CERTIFICATE_MESSAGES.already };
+    }
+    throw error;
+  }
+}
+
+function issueInTransaction(
+  admin: AuditActor,
+  dateId: string,
+  { place, now = new Date() }: { place?: { orderId: string; position: number }; now?: Date },
+): Promise<IssueResult> {
   return db().transaction(async (tx): Promise<IssueResult> => {
     const [date] = await tx
       .select({ date: courseDates, cpdHours: courses.cpdHours })
@@ -95,9 +112,11 @@ export async function issueCertificates(
     if (chosen.length === 0) {
       return { ok: false, status: 409, message: CERTIFICATE_MESSAGES.noneToIssue };
     }
+    const when = formatDateRange(date.date.startsAt, date.date.endsAt);
     const issued: string[] = [];
     for (const p of chosen) {
       const number = newCertificateNumber();
+      const verifyUrl = `${config.publicUrl}${certificatePath(number)}`;
       const pdf = await drawCertificate({
         number,
         holderName: p.name!,
@@ -106,8 +125,9 @@ export async function issueCertificates(
         endsAt: date.date.endsAt,
         cpdHours: date.cpdHours,
         issuedAt: now,
-        verifyUrl: `${config.publicUrl}${certificatePath(number)}`,
+        verifyUrl,
       });
+      const sha256 = sha256Hex(pdf);
       const [row] = await tx
         .insert(certificates)
         .values({
@@ -124,15 +144,15 @@ export async function issueCertificates(
           issuedAt: now,
           issuedBy: admin.email,
           pdf,
-          sha256: sha256Hex(pdf),
+          sha256,
         })
         .returning({ id: certificates.id });
       const email = renderCertificateEmail({
         holderName: p.name!,
         courseTitle: register.date.courseTitle,
-        when: formatDateRange(date.date.startsAt, date.date.endsAt),
+        when,
         number,
-        verifyUrl: `${config.publicUrl}${certificatePath(number)}`,
+        verifyUrl,
       });
       await queueEmails(tx, [
         { kind: "certificate", to: p.email!, ...email, orderId: p.orderId, certificateId: row!.id },
@@ -143,27 +163,13 @@ export async function issueCertificates(
         action: "certificate.issue",
         subjectType: "certificate",
         subjectId: row!.id,
-        summary: `Certificate ${number}: ${register.date.courseTitle}, ${formatDateRange(date.date.startsAt, date.date.endsAt)}, place ${p.position} of ${orderReference(p.orderId)}`,
-        after: { number, email: p.email, sha256: sha256Hex(pdf) },
+        summary: `Certificate ${number}: ${register.date.courseTitle}, ${when}, place ${p.position} of ${orderReference(p.orderId)}`,
+        after: { number, email: p.email, sha256 },
       });
       issued.push(number);
     }
     return { ok: true, issued };
   });
-}
-
-/** issueCertificates, with a place already holding a valid certificate answered as such. */
-export async function issueCertificatesOnce(
-  ...args: Parameters<typeof issueCertificates>
-): Promise<IssueResult> {
-  try {
-    return await issueCertificates(...args);
-  } catch (error) {
-    if (isUniqueViolation(error, "certificates_one_valid_per_place_idx")) {
-      return { ok: false, status: 409, message: CERTIFICATE_MESSAGES.already };
-    }
-    throw error;
-  }
 }
 
 export type RevokeResult =

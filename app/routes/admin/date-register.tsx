@@ -23,7 +23,7 @@ import {
 } from "#app/lib/catalogue/certificates.ts";
 import { parseForm, type FormAnswer } from "#app/lib/forms.ts";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
-import { issueCertificatesOnce, revokeCertificate } from "#server/catalogue/certificates.server.ts";
+import { issueCertificates, revokeCertificate } from "#server/catalogue/certificates.server.ts";
 import { dateRegister, markAttendance } from "#server/catalogue/date-register.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { success } from "#server/forms/form-post.server.ts";
@@ -59,14 +59,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         return success("attendance", `${REGISTER_MESSAGES.saved}: ${counts.join(", ")}`);
       },
       certificates: async (_form: FormData, refuse) => {
-        const result = await issueCertificatesOnce(admin, params.dateId);
+        const result = await issueCertificates(admin, params.dateId);
         if (!result.ok) return refuse(result.status, result.message);
         return success("certificates", CERTIFICATE_MESSAGES.issued(result.issued.length));
       },
       certificate: async (form: FormData, refuse) => {
         const parsed = parseForm(form, issueCertificateSchema);
         if (!parsed.ok) return refuse(400, CERTIFICATE_MESSAGES.notPresent);
-        const result = await issueCertificatesOnce(admin, params.dateId, { place: parsed.value });
+        const result = await issueCertificates(admin, params.dateId, { place: parsed.value });
         if (!result.ok) return refuse(result.status, result.message);
         return success("certificate", CERTIFICATE_MESSAGES.issued(result.issued.length));
       },
