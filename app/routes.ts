@@ -16,6 +16,12 @@ export default [
     route("training", "routes/site/training-redirect.tsx"),
     // a certificate of attendance, checked by anyone who holds its number
     route("certificates/:number", "routes/site/certificate.tsx"),
+    // the booker's own page, by the signed link its e-mails carry; 'find my booking' e-mails it
+    route("bookings", "routes/site/find-booking.tsx"),
+    route("bookings/:token", "routes/site/booking.tsx"),
+    // its documents as PDFs, and its date as a calendar file
+    route("bookings/:token/documents/:documentId", "routes/site/booking-document.ts"),
+    route("bookings/:token/calendar.ics", "routes/site/booking-calendar.ts"),
 
     // services
     ...prefix("services", [

@@ -39,6 +39,8 @@ export function honeypotMark(formData: FormData): SpamReason | null {
 export const LIMITED_CONFIRMATION_KINDS = [
   "visitor_confirmation",
   "invoice_request_confirmation",
+  // 'Find my booking' (server/orders/booking-links.server.ts: BOOKING_LINKS_KIND).
+  "booking_links",
 ] as const;
 
 const RECIPIENT_WINDOW = "1 hour";

@@ -94,6 +94,14 @@ const schema = z.object({
     .min(1)
     .max(24 * 14)
     .default(24),
+  // The booker's page (decision 0037) takes changes to names until the end of the working day this
+  // many working days before a date starts (0: until it starts).
+  BOOKING_CHANGES_CUTOFF_WORKING_DAYS: z.coerce
+    .number({ message: "must be a whole number of working days" })
+    .int()
+    .min(0)
+    .max(30)
+    .default(2),
   BETTER_AUTH_SECRET: optionalString.pipe(
     z
       .string()
@@ -306,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     signInLockout: { attempts: e.SIGN_IN_LOCKOUT_ATTEMPTS, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
     inquiryRetentionMonths: e.INQUIRY_RETENTION_MONTHS,
     waitingListOfferHours: e.WAITING_LIST_OFFER_HOURS,
+    bookingChangesCutoffWorkingDays: e.BOOKING_CHANGES_CUTOFF_WORKING_DAYS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailReplyTo: e.MAIL_REPLY_TO ?? (e.ADMIN_EMAILS?.length ? e.ADMIN_EMAILS[0]! : e.ADMIN_EMAIL),

@@ -118,6 +118,33 @@ export function invitationFor(
 }
 
 /**
+ * A date as a calendar file to download ('Add to calendar' on the booker's page, decision 0037):
+ * METHOD:PUBLISH, no attendees, its UID the order's and the date's, so a second download replaces
+ * the event instead of adding one.
+ */
+export function calendarFileFor(
+  date: InvitationDate,
+  courseTitle: string,
+  orderId: string,
+): string {
+  const calendar = ical({
+    prodId: { company: config.seller.legalName, product: "Course dates", language: "EN" },
+    method: ICalCalendarMethod.PUBLISH,
+  });
+  calendar.createEvent({
+    id: `${date.id}-${orderId}@${new URL(config.publicUrl).hostname}`,
+    sequence: date.sequence,
+    start: new Date(date.startsAt),
+    end: new Date(date.endsAt),
+    summary: courseTitle,
+    location: location(date),
+    description: description(courseTitle, date),
+    status: ICalEventStatus.CONFIRMED,
+  });
+  return calendar.toString();
+}
+
+/**
  * The orders whose students have a place on their date: live (holdsPlaces) and sold — an invoice
  * request, invoiced or paid; not a card checkout still open (its students get their invitation
  * when it is paid) — and neither held as suspected spam nor anonymised.

@@ -25,7 +25,9 @@ import {
   ACCESS_MESSAGES,
   accessDetailsSchema,
 } from "#app/lib/orders/access-details.ts";
+import { BOOKING_LINK_INTENT } from "#app/lib/orders/booking.ts";
 import type { AuditActor } from "../audit.server.ts";
+import { sendBookingLink } from "../orders/booking-links.server.ts";
 import { sendAccessDetails } from "../orders/access-details.server.ts";
 import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
 import { correctBilling, paymentMethodOf } from "../orders/billing.server.ts";
@@ -148,5 +150,14 @@ export function orderAccessIntent(orderId: string, admin: AuditActor) {
       result.emailed ? ACCESS_MESSAGES.emailed : ACCESS_MESSAGES.recorded,
       { position },
     );
+  }) satisfies AdminIntent;
+}
+
+/** The order page's 'E-mail the booking link to the buyer' (decision 0037). */
+export function orderBookingLinkIntent(orderId: string, admin: AuditActor) {
+  return (async (_form, refuse) => {
+    const result = await sendBookingLink(admin, orderId);
+    if (!result.ok) return refuse(409, result.message);
+    return success(BOOKING_LINK_INTENT, `Booking link e-mailed to ${result.to}`);
   }) satisfies AdminIntent;
 }

@@ -8,12 +8,14 @@
 import { eq } from "drizzle-orm";
 import { config } from "../config.server.ts";
 import type { Transaction } from "../db/client.server.ts";
-import { courses } from "../db/schema.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
+import { courses, type courseDates } from "../db/schema.ts";
 import type { OutgoingEmail } from "../email/outbox.server.ts";
 import type { DocumentRow, DocumentSnapshot } from "../invoices/documents.server.ts";
 import { type RenderedEmail } from "../email/templates/layout.server.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { invitationFor } from "../catalogue/date-invitations.server.ts";
+import { bookingUrl } from "./booking-links.server.ts";
 import {
   type BookedDate,
   type OrderEmailData,
@@ -21,6 +23,12 @@ import {
   renderInvoiceRequestConfirmation,
   renderJoiningDetails,
 } from "../email/templates/order.server.ts";
+import {
+  renderPlaceGivenBeforePayment,
+  renderPlacePassedOn,
+  renderStudentChangedToBooker,
+  type StudentChange,
+} from "../email/templates/booking.server.ts";
 import {
   renderInvoiceCredited,
   renderInvoiceIssued,
@@ -33,6 +41,8 @@ import {
   studentsOfOrder,
   orderBooking,
 } from "./records.server.ts";
+
+type DateRow = typeof courseDates.$inferSelect;
 
 function orderEmailData(
   order: OrderRow,
@@ -47,6 +57,7 @@ function orderEmailData(
     vatRateBasisPoints: order.vatRateBasisPoints,
     pricesIncludeVat: order.pricesIncludeVat,
     createdAt: order.createdAt,
+    bookingUrl: bookingUrl(order.id, date?.endsAt ?? null),
     students: order.isBuyerStudent
       ? [
           {
@@ -110,14 +121,9 @@ export async function paidOrderEmails(
   options: { receipt?: DocumentRow | null; paidAt?: Date } = {},
 ): Promise<OutgoingEmail[]> {
   const students = await studentsOfOrder(tx, order.id);
-  const [course] = order.courseId
-    ? await tx.select({ slug: courses.slug }).from(courses).where(eq(courses.id, order.courseId))
-    : [];
-  const courseUrl = course
-    ? `${config.publicUrl}/courses/${encodeURIComponent(course.slug)}`
-    : null;
   const date = await bookedDateOf(tx, order.courseDateId);
   const data = orderEmailData(order, students, date);
+  const courseUrl = await courseUrlOf(tx, order);
   const receipt = options.receipt ?? null;
   return [
     {
@@ -133,20 +139,101 @@ export async function paidOrderEmails(
       ),
       documentId: receipt?.id ?? null,
     },
-    ...data.students.map((student) => ({
-      ...orderEmail(
-        order,
-        "course_joining_details",
-        student.email,
-        renderJoiningDetails(data, student, courseUrl),
-      ),
-      // A dated place comes with its calendar invitation (decision 0033).
-      calendar:
-        date?.state === "scheduled"
-          ? invitationFor(date, data.courseTitle, student, { method: "REQUEST" })
-          : null,
-    })),
+    ...data.students.map((student) => joiningEmail(order, data, student, courseUrl, date)),
   ];
+}
+
+async function courseUrlOf(tx: Transaction, order: OrderRow): Promise<string | null> {
+  const [course] = order.courseId
+    ? await tx.select({ slug: courses.slug }).from(courses).where(eq(courses.id, order.courseId))
+    : [];
+  return course ? `${config.publicUrl}/courses/${encodeURIComponent(course.slug)}` : null;
+}
+
+/** One student's joining details; a dated place comes with its calendar invitation (decision 0033). */
+function joiningEmail(
+  order: OrderRow,
+  data: OrderEmailData,
+  student: OrderStudent,
+  courseUrl: string | null,
+  date: DateRow | null,
+): OutgoingEmail {
+  return {
+    ...orderEmail(
+      order,
+      "course_joining_details",
+      student.email,
+      renderJoiningDetails(data, student, courseUrl),
+    ),
+    calendar:
+      date?.state === "scheduled"
+        ? invitationFor(date, data.courseTitle, student, { method: "REQUEST" })
+        : null,
+  };
+}
+
+/**
+ * A place given to someone else on the booker's page (decision 0037), read inside the change's
+ * transaction (`order` as it now is): the booker is told; whoever held the place is told and their
+ * calendar invitation withdrawn; the new student gets the joining details with the invitation once
+ * the order is paid, else a note that they follow the payment.
+ */
+export async function studentChangedEmails(
+  tx: Transaction,
+  order: OrderRow,
+  change: Omit<StudentChange, "date" | "booker" | "courseTitle" | "reference">,
+): Promise<OutgoingEmail[]> {
+  const date = await bookedDateOf(tx, order.courseDateId);
+  const letter: StudentChange = {
+    ...change,
+    reference: orderReference(order.id),
+    courseTitle: order.courseTitleSnapshot,
+    date,
+    booker: {
+      firstName: order.buyerFirstName,
+      name: `${order.buyerFirstName} ${order.buyerLastName}`.trim(),
+      organisation: order.billingOrganisation ?? order.buyerCompany,
+    },
+  };
+  const scheduled = date?.state === "scheduled" ? date : null;
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const from = change.from;
+  const toBooker = orderEmail(
+    order,
+    "student_changed",
+    order.buyerEmail,
+    renderStudentChangedToBooker(letter),
+  );
+  const mails: OutgoingEmail[] = [toBooker];
+  if (from && !same(from.email, change.to.email)) {
+    const withdrawn = scheduled
+      ? invitationFor(scheduled, order.courseTitleSnapshot, from, { method: "CANCEL" })
+      : null;
+    if (same(from.email, order.buyerEmail)) {
+      // The booker gave away their own place: one letter, with the withdrawal.
+      toBooker.calendar = withdrawn;
+    } else {
+      mails.push({
+        ...orderEmail(
+          order,
+          "place_passed_on",
+          from.email,
+          renderPlacePassedOn({ ...letter, from }),
+        ),
+        calendar: withdrawn,
+      });
+    }
+  }
+  if (order.status === "paid") {
+    const students = await studentsOfOrder(tx, order.id);
+    const data = orderEmailData(order, students, date);
+    mails.push(joiningEmail(order, data, change.to, await courseUrlOf(tx, order), date));
+  } else {
+    mails.push(
+      orderEmail(order, "place_given", change.to.email, renderPlaceGivenBeforePayment(letter)),
+    );
+  }
+  return mails;
 }
 
 /** 'Mark Invoiced': the invoice, to the buyer, with the invoice attached. */

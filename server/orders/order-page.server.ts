@@ -58,6 +58,8 @@ const EVENT_TITLES: Record<string, string> = {
   moved: "Moved to another date",
   billing_corrected: "Billing details corrected",
   access_details_sent: "Access details sent",
+  student_changed: "Student changed by the booker",
+  booking_link_sent: "Booking link sent to the buyer",
   note: "Note",
 };
 

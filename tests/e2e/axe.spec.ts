@@ -56,6 +56,8 @@ const NOT_PAGES = new Set([
   "/admin/payments/:orderId/documents/:documentId",
   "/admin/dates/:dateId/register/csv",
   "/admin/dates/:dateId/register/sign-in-sheet",
+  "/bookings/:token/documents/:documentId",
+  "/bookings/:token/calendar.ics",
 ]);
 
 /** Each page route of app/routes.ts, and what to check of it. */
@@ -88,6 +90,10 @@ const PUBLIC: Record<string, Visit[]> = {
   "/certificates/:number": [
     { name: "certificate, unknown number", url: "/certificates/NWC-0000-0000-0000" },
   ],
+  "/bookings": [{ name: "find my booking", url: "/bookings" }],
+  // A booker's own page is checked with axe in booking-page.spec.ts, which books one; here the
+  // page a link that is not valid gets.
+  "/bookings/:token": [{ name: "booking, invalid link", url: "/bookings/not-a-link" }],
   "/services/dark-web-monitoring": [
     { name: "dark web monitoring", url: "/services/dark-web-monitoring" },
   ],

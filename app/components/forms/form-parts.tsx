@@ -22,6 +22,9 @@ import { useFormAnswer } from "./use-form-answer.ts";
 
 /** Pieces shared by the visitor forms: spam-guard fields, answers, the submit cycle (fields: fields.tsx). */
 
+/** The visitor forms' names, as their posts' `form` field and their answers carry them. */
+type PublicFormName = InquiryForm | "newsletter" | "waiting_list" | "find_booking" | "student";
+
 /** True once React has hydrated: lets forms keep working (and stay enabled) before and without JS. */
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
@@ -72,13 +75,7 @@ export function SubmissionKeyField() {
 }
 
 /** Which form this is, its submission key, and the spam guard: a honeypot people never see. */
-export function HiddenFormFields({
-  form,
-  formId,
-}: {
-  form: InquiryForm | "newsletter" | "waiting_list";
-  formId: string;
-}) {
+export function HiddenFormFields({ form, formId }: { form: PublicFormName; formId: string }) {
   return (
     <>
       {form !== "newsletter" ? <input type="hidden" name={FORM_FIELD} value={form} /> : null}
@@ -124,7 +121,7 @@ export function SuccessPanel({
 }
 
 interface SubmitCycleOptions {
-  form: InquiryForm | "newsletter" | "waiting_list";
+  form: PublicFormName;
   formId: string;
   schema: $ZodType;
   successToast: (result: Extract<FormResult, { ok: true }>) => ToastInput;

@@ -173,6 +173,8 @@ const ACTION_LABELS: Record<string, string> = {
   "order.refund": "Recorded refund",
   "order.refund_status": "Refund status changed",
   "order.release": "Released held order",
+  "order.student": "Booker changed a student",
+  "order.booking_link": "Sent booking link",
   "order.delete": "Deleted held order",
   "subscription.update": "Updated subscription",
   "subscription.release": "Released held subscription",

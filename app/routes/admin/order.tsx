@@ -4,6 +4,7 @@ import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import {
   orderAccessIntent,
   orderBillingIntent,
+  orderBookingLinkIntent,
   orderNoteIntent,
   orderStatusIntents,
 } from "#server/forms/order-actions.server.ts";
@@ -27,8 +28,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 /**
- * The Payments list's actions ('status', 'release'), "Add note", "Refund", billing corrections and
- * on-demand access details.
+ * The Payments list's actions ('status', 'release'), "Add note", "Refund", billing corrections,
+ * on-demand access details and "E-mail the booking link to the buyer".
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
@@ -40,6 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       note: orderNoteIntent(params.orderId, admin),
       billing: orderBillingIntent(params.orderId, admin),
       access: orderAccessIntent(params.orderId, admin),
+      bookingLink: orderBookingLinkIntent(params.orderId, admin),
       refund: (form) => refundFromForm(form, admin),
     },
   );

@@ -45,6 +45,8 @@ export type OrderEmailData = OrderBooking &
     students: OrderStudent[];
     /** The dated places booked (absent: an on-demand course). */
     date?: BookedDate | null;
+    /** The booker's page (decision 0037), by its signed link: in the buyer's letters. */
+    bookingUrl?: string | null;
   };
 
 /** A booked date as the order's letters name it (joining details: to booked people only). */
@@ -135,6 +137,9 @@ export function buyerRows(order: OrderEmailData): Row[] {
  * How each letter to the buyer opens: the greeting, the news (`html` already escaped), the
  * order's details and who attends. The text ends with a blank line, ready for what follows.
  */
+const BOOKING_PAGE_TEXT =
+  "Your booking's own page shows its details, invoices and receipts, and lets you change a student's name:";
+
 export function buyerLetterOpening(
   order: OrderEmailData,
   news: { html: string; text: string },
@@ -145,7 +150,10 @@ export function buyerLetterOpening(
       `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
       `<p>${news.html}</p>` +
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
-      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}`,
+      `<h2 style="font-size:16px">Students</h2>${studentsHtml(order, "visitor")}` +
+      (order.bookingUrl
+        ? `<p>${escapeHtml(BOOKING_PAGE_TEXT)} <a href="${escapeHtml(order.bookingUrl)}">Open your booking</a></p>`
+        : ""),
     text: [
       `Dear ${greetingName(order.buyerFirstName)},`,
       "",
@@ -156,6 +164,7 @@ export function buyerLetterOpening(
       "Students:",
       ...studentLines(order, "visitor"),
       "",
+      ...(order.bookingUrl ? [BOOKING_PAGE_TEXT, order.bookingUrl, ""] : []),
     ],
   };
 }

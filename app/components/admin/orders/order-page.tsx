@@ -20,6 +20,7 @@ import { Textarea } from "#app/components/ui/textarea.tsx";
 import { formatDateTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { parseForm, type FieldErrors, type FormAnswer } from "#app/lib/forms.ts";
+import { BOOKING_LINK_INTENT } from "#app/lib/orders/booking.ts";
 import {
   ORDER_DOCUMENT_LABELS,
   ORDER_NOTE_MAX_LENGTH,
@@ -87,6 +88,7 @@ function BuyerAndBilling({ page, answer }: { page: AdminOrderPage; answer?: Form
         <Detail term="PO number">{billing.poNumber}</Detail>
         <Detail term="Buyer VAT number">{billing.vatNumber}</Detail>
       </dl>
+      {order.spamReason ? null : <BookingLinkButton />}
       {page.billingForm ? (
         <BillingForm
           stored={page.billingForm.stored}
@@ -96,6 +98,23 @@ function BuyerAndBilling({ page, answer }: { page: AdminOrderPage; answer?: Form
         />
       ) : null}
     </Section>
+  );
+}
+
+/**
+ * E-mails the buyer a fresh link to their booking's page (decision 0037), e.g. when they lost the
+ * confirmation. Not offered while the order is held as suspected spam.
+ */
+function BookingLinkButton() {
+  const fetcher = useFetcher<FormAnswer>();
+  useFormAnswer(fetcher);
+  return (
+    <fetcher.Form method="post" className="mt-3">
+      <input type="hidden" name="intent" value={BOOKING_LINK_INTENT} />
+      <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== "idle"}>
+        E-mail the booking link to the buyer
+      </Button>
+    </fetcher.Form>
   );
 }
 

@@ -1,0 +1,138 @@
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { controlProps, Field, fieldOf } from "#app/components/forms/fields.tsx";
+import {
+  FormMessage,
+  HiddenFormFields,
+  SuccessPanel,
+  useFormActionTo,
+  useSubmitCycle,
+} from "#app/components/forms/form-parts.tsx";
+import {
+  BOOKING_MESSAGES,
+  FIND_BOOKING_FORM,
+  findBookingSchema,
+  STUDENT_FORM,
+  studentSchema,
+} from "#app/lib/orders/booking.ts";
+
+/**
+ * The booker's page's forms (decision 0037): 'find my booking' (an address; the links go to its
+ * mailbox) and a place's student. Uncontrolled inputs and plain posts, so they work before and
+ * without JavaScript (the page then shows the answer); with it, a fetcher and a toast.
+ */
+
+export function FindBookingForm() {
+  const formId = "find-booking-form";
+  const cycle = useSubmitCycle({
+    form: FIND_BOOKING_FORM,
+    formId,
+    schema: findBookingSchema,
+    successToast: () => ({ title: "Check your inbox", description: BOOKING_MESSAGES.linksSent }),
+    failureToast: (result) => ({
+      title: "Links not sent",
+      description: result.message ?? BOOKING_MESSAGES.findFailed,
+    }),
+  });
+  const action = useFormActionTo(formId);
+  if (cycle.pageResult?.ok) {
+    return (
+      <SuccessPanel id={formId} title="Check your inbox" description={BOOKING_MESSAGES.linksSent} />
+    );
+  }
+  return (
+    <cycle.fetcher.Form
+      key={cycle.version}
+      ref={cycle.formRef}
+      id={formId}
+      method="post"
+      action={action}
+      noValidate
+      onSubmit={cycle.onSubmit}
+      onChange={cycle.onEdit}
+      aria-label="Find my booking"
+    >
+      <HiddenFormFields form={FIND_BOOKING_FORM} formId={formId} />
+      <fieldset disabled={cycle.busy} className="grid gap-4">
+        <FormMessage message={cycle.formMessage} />
+        <Field {...fieldOf(formId, "email", cycle.errors)} label="E-mail used to book" required>
+          <Input
+            {...controlProps(formId, "email", cycle.errors)}
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={cycle.initial.email}
+          />
+        </Field>
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start">
+          {cycle.busy ? "Sending..." : "E-mail me my booking links"}
+        </Button>
+      </fieldset>
+    </cycle.fetcher.Form>
+  );
+}
+
+/** Names a place's student, or gives the place to someone else. */
+export function StudentForm({ place, named }: { place: number; named: boolean }) {
+  const formId = `student-form-${place}`;
+  const cycle = useSubmitCycle({
+    form: STUDENT_FORM,
+    formId,
+    schema: studentSchema,
+    successToast: (result) => ({ title: "Student saved", description: result.message ?? "" }),
+    failureToast: (result) => ({
+      title: "Student not changed",
+      description: result.message ?? BOOKING_MESSAGES.saveFailed,
+    }),
+  });
+  const action = useFormActionTo(formId);
+  const { errors, initial } = cycle;
+  if (cycle.pageResult?.ok) {
+    return (
+      <SuccessPanel
+        id={formId}
+        title="Student saved"
+        description={cycle.pageResult.message ?? ""}
+      />
+    );
+  }
+  const text = (name: string, label: string, props: Record<string, unknown>) => (
+    <Field {...fieldOf(formId, name, errors)} label={label} required>
+      <Input
+        {...controlProps(formId, name, errors)}
+        required
+        defaultValue={initial[name]}
+        {...props}
+      />
+    </Field>
+  );
+  return (
+    <cycle.fetcher.Form
+      key={cycle.version}
+      ref={cycle.formRef}
+      id={formId}
+      method="post"
+      action={action}
+      noValidate
+      onSubmit={cycle.onSubmit}
+      onChange={cycle.onEdit}
+      aria-label={
+        named ? `Change the student of place ${place}` : `Name the student of place ${place}`
+      }
+    >
+      <HiddenFormFields form={STUDENT_FORM} formId={formId} />
+      <input type="hidden" name="place" value={place} />
+      <fieldset disabled={cycle.busy} className="grid gap-4">
+        <FormMessage message={cycle.formMessage} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          {text("first_name", "First name", { autoComplete: "off" })}
+          {text("last_name", "Last name", { autoComplete: "off" })}
+          {text("email", "E-mail", { type: "email", autoComplete: "off" })}
+        </div>
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start">
+          {cycle.busy ? "Saving..." : named ? "Give this place to them" : "Save student"}
+        </Button>
+      </fieldset>
+    </cycle.fetcher.Form>
+  );
+}

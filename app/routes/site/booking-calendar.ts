@@ -1,0 +1,29 @@
+import { clientAddress } from "#server/abuse.server.ts";
+import { bookingAccess, bookingCalendar } from "#server/orders/booker-page.server.ts";
+import type { Route } from "./+types/booking-calendar";
+
+/**
+ * GET /bookings/:token/calendar.ics: the booked date as a calendar file ('Add to calendar',
+ * decision 0037); 404 when the link is not valid or the booking holds no scheduled date.
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const access = await bookingAccess(params.token, clientAddress(context));
+  const file = access.ok ? await bookingCalendar(access.orderId) : null;
+  if (!file) {
+    const limited = !access.ok && access.status === 429;
+    return new Response(limited ? "Too many requests" : "Not found", {
+      status: limited ? 429 : 404,
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "private, no-store",
+      },
+    });
+  }
+  return new Response(file, {
+    headers: {
+      "Content-Type": "text/calendar; charset=utf-8",
+      "Content-Disposition": 'attachment; filename="course-date.ics"',
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

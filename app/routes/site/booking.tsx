@@ -1,0 +1,273 @@
+import { Link, data, isRouteErrorResponse, useRouteError } from "react-router";
+import { CalendarPlus, FileText } from "lucide-react";
+import { StudentForm } from "#app/components/site/booking-forms.tsx";
+import { formatDate } from "#app/lib/admin/time.ts";
+import { certificatePath } from "#app/lib/catalogue/certificates.ts";
+import { formatDateRange, formatUkDateTime } from "#app/lib/catalogue/course-dates.ts";
+import { formatPence } from "#app/lib/format.ts";
+import { keepFormOnFailure } from "#app/lib/forms.ts";
+import { BOOKING_MESSAGES, BOOKINGS_PATH, type BookerPage } from "#app/lib/orders/booking.ts";
+import { pageMeta } from "#app/lib/ui/seo.ts";
+import { clientAddress } from "#server/abuse.server.ts";
+import { studentChangeAction } from "#server/forms/booking-actions.server.ts";
+import { bookerPage, bookingAccess } from "#server/orders/booker-page.server.ts";
+import type { Route } from "./+types/booking";
+
+/**
+ * /bookings/:token, the booker's page (decision 0037): their order by its signed link — the date,
+ * who holds each place, the documents and certificates — and, until the change window closes, a
+ * form per place to name its student or give it to a colleague. Never cached, never indexed, and
+ * no referrer leaves it (the link is the key).
+ */
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const access = await bookingAccess(params.token, clientAddress(context));
+  if (!access.ok) {
+    const headers: HeadersInit = access.retryAfter
+      ? { "Retry-After": String(access.retryAfter) }
+      : {};
+    throw data({ status: access.status }, { status: access.status, headers });
+  }
+  const page = await bookerPage(access.orderId);
+  if (!page) throw data({ status: 404 }, { status: 404 });
+  return { page };
+}
+
+export const action = studentChangeAction;
+export const clientAction = keepFormOnFailure;
+
+export const headers: Route.HeadersFunction = () => ({
+  "Cache-Control": "private, no-store",
+  "X-Robots-Tag": "noindex",
+  "Referrer-Policy": "no-referrer",
+});
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData ? `Booking ${args.loaderData.page.reference}` : "Your Booking",
+    description: "Your NightWatch course booking.",
+    noindex: true,
+  });
+
+const DOCUMENT_NAMES = { invoice: "Invoice", receipt: "Receipt", credit_note: "Credit note" };
+
+export default function Booking({ loaderData, params }: Route.ComponentProps) {
+  const { page } = loaderData;
+  const base = `${BOOKINGS_PATH}/${params.token}`;
+  return (
+    <section className="mx-auto grid max-w-3xl gap-8 px-4 py-12">
+      <div className="grid gap-1">
+        <p className="text-sm text-muted-foreground">Booking {page.reference}</p>
+        <h1 className="text-3xl font-bold tracking-tight break-words">{page.courseTitle}</h1>
+        <p data-testid="booking-status" className="font-medium">
+          {page.status}
+        </p>
+      </div>
+      {page.date ? (
+        <DateSection
+          date={page.date}
+          calendarHref={page.calendar ? `${base}/calendar.ics` : null}
+        />
+      ) : null}
+      <StudentsSection page={page} />
+      <section aria-labelledby="documents-heading" className="grid gap-3">
+        <h2 id="documents-heading" className="text-xl font-semibold">
+          Invoices and receipts
+        </h2>
+        {page.documents.length === 0 ? (
+          <p className="text-sm text-muted-foreground">
+            None yet: each one appears here, and is e-mailed to you, when it is issued.
+          </p>
+        ) : (
+          <ul className="grid gap-2">
+            {page.documents.map((d) => (
+              <li key={d.id}>
+                <a
+                  href={`${base}/documents/${d.id}`}
+                  className="inline-flex min-h-11 items-center gap-2 underline underline-offset-4"
+                  download
+                >
+                  <FileText className="size-4" aria-hidden />
+                  {DOCUMENT_NAMES[d.kind]} {d.number} ({formatDate(d.issuedAt)}, PDF)
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="order-heading" className="grid gap-3">
+        <h2 id="order-heading" className="text-xl font-semibold">
+          Order
+        </h2>
+        <dl className="grid gap-2 sm:grid-cols-[12rem_1fr]">
+          {(
+            [
+              ["Booked by", `${page.buyer.name} <${page.buyer.email}>`],
+              ["Organisation", page.buyer.organisation],
+              ["Booked on", formatDate(page.bookedAt)],
+              ["Places", String(page.quantity)],
+              ["Payment", page.paymentMethod],
+              ["Total", formatPence(page.totalCents)],
+              ["Refunded", page.refundedCents > 0 ? formatPence(page.refundedCents) : null],
+              ["PO number", page.poNumber],
+            ] as [string, string | null][]
+          )
+            .filter(([, value]) => value)
+            .map(([label, value]) => (
+              <div key={label} className="contents">
+                <dt className="font-medium text-muted-foreground">{label}</dt>
+                <dd className="break-words">{value}</dd>
+              </div>
+            ))}
+        </dl>
+        <p className="text-sm text-muted-foreground">
+          Need to move to another date, or anything else? Reply to any of our e-mails and quote{" "}
+          {page.reference}.
+        </p>
+      </section>
+    </section>
+  );
+}
+
+function DateSection({
+  date,
+  calendarHref,
+}: {
+  date: NonNullable<BookerPage["date"]>;
+  calendarHref: string | null;
+}) {
+  return (
+    <section aria-labelledby="date-heading" className="grid gap-3">
+      <h2 id="date-heading" className="text-xl font-semibold">
+        When and where
+      </h2>
+      {date.cancelled ? (
+        <p role="status" className="rounded-md border border-destructive/60 bg-destructive/10 p-3">
+          This date was cancelled. We have written to you about your booking.
+        </p>
+      ) : null}
+      <dl className="grid gap-2 sm:grid-cols-[12rem_1fr]">
+        <dt className="font-medium text-muted-foreground">Date</dt>
+        <dd>{formatDateRange(date.startsAt, date.endsAt)}</dd>
+        {date.schedule ? (
+          <>
+            <dt className="font-medium text-muted-foreground">Schedule</dt>
+            <dd className="whitespace-pre-line">{date.schedule}</dd>
+          </>
+        ) : null}
+        <dt className="font-medium text-muted-foreground">Where</dt>
+        <dd className="break-words">{date.where}</dd>
+        {date.joiningDetails ? (
+          <>
+            <dt className="font-medium text-muted-foreground">How to join</dt>
+            <dd className="break-words whitespace-pre-line">{date.joiningDetails}</dd>
+          </>
+        ) : null}
+      </dl>
+      {calendarHref ? (
+        <a
+          href={calendarHref}
+          className="inline-flex min-h-11 items-center gap-2 justify-self-start underline underline-offset-4"
+          download
+        >
+          <CalendarPlus className="size-4" aria-hidden />
+          Add to calendar
+        </a>
+      ) : null}
+    </section>
+  );
+}
+
+function closedText(page: BookerPage): string | null {
+  if (page.changes.open) {
+    return page.changes.until
+      ? `You can name or change students here until ${formatUkDateTime(page.changes.until)}.`
+      : "You can name or change students here until their course access details are sent.";
+  }
+  return page.changes.reason === "not_held" ? BOOKING_MESSAGES.notHeld : BOOKING_MESSAGES.closed;
+}
+
+function StudentsSection({ page }: { page: BookerPage }) {
+  return (
+    <section aria-labelledby="students-heading" className="grid gap-3">
+      <h2 id="students-heading" className="text-xl font-semibold">
+        Students
+      </h2>
+      <p className="text-sm text-muted-foreground">{closedText(page)}</p>
+      <ol className="grid gap-4">
+        {page.places.map((place) => (
+          <li
+            key={place.position}
+            data-testid={`place-${place.position}`}
+            className="grid gap-2 rounded-lg border p-4"
+          >
+            <p>
+              <span className="text-sm text-muted-foreground">Place {place.position}: </span>
+              {place.name ? (
+                <>
+                  <span className="font-medium">{place.name}</span>{" "}
+                  <span className="text-sm break-all text-muted-foreground">{place.email}</span>
+                </>
+              ) : (
+                <span className="font-medium">Name to follow</span>
+              )}
+            </p>
+            {place.certificate ? (
+              <p className="text-sm">
+                Certificate{" "}
+                <Link
+                  to={certificatePath(place.certificate.number)}
+                  className="underline underline-offset-4"
+                >
+                  {place.certificate.number}
+                </Link>{" "}
+                (issued {formatDate(place.certificate.issuedAt)})
+              </p>
+            ) : null}
+            {page.changes.open && !place.accessSentAt ? (
+              <details open={!place.name}>
+                <summary className="inline-flex min-h-11 cursor-pointer items-center text-sm font-medium">
+                  {place.name ? "Give this place to someone else" : "Name this student"}
+                </summary>
+                <div className="pt-3">
+                  <StudentForm place={place.position} named={place.name !== null} />
+                </div>
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** A link that is not valid, has expired, or is used too fast: said plainly, in the site's frame. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || ![404, 410, 429].includes(error.status)) throw error;
+  const [title, text] =
+    error.status === 410
+      ? [
+          "This link has expired",
+          "Booking links last until 90 days after the course. Get a new one by e-mail:",
+        ]
+      : error.status === 429
+        ? ["Too many requests", "Please wait a minute and try again, or get a new link by e-mail:"]
+        : [
+            "This link is not valid",
+            "It may have been copied only in part. Get a new link to your booking by e-mail:",
+          ];
+  return (
+    <section className="mx-auto grid max-w-xl gap-4 px-4 py-20">
+      <title>{`${title} | NightWatch`}</title>
+      <h1 className="text-2xl font-bold">{title}</h1>
+      <p>
+        {text}{" "}
+        <Link to={BOOKINGS_PATH} className="underline underline-offset-4">
+          Find my booking
+        </Link>
+        .
+      </p>
+    </section>
+  );
+}

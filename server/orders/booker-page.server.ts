@@ -1,0 +1,221 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { BookerPage, BookerPlace, ChangesClosed } from "#app/lib/orders/booking.ts";
+import {
+  orderReference,
+  PAYMENT_METHOD_LABELS,
+  type OrderDocumentKind,
+} from "#app/lib/orders/orders.ts";
+import { hitRateLimit } from "../abuse.server.ts";
+import { workingDaysBefore } from "../calendar/working-days.server.ts";
+import { calendarFileFor } from "../catalogue/date-invitations.server.ts";
+import { config } from "../config.server.ts";
+import { db } from "../db/client.server.ts";
+import type { Database, Transaction } from "../db/client.server.ts";
+import { accessDetails, certificates, courseDates, orderStudents, orders } from "../db/schema.ts";
+import { documentsOfOrder } from "../invoices/documents.server.ts";
+import { readBookingToken } from "./booking-links.server.ts";
+import type { OrderRow } from "./records.server.ts";
+
+/**
+ * The booker's page (decision 0037): one order, reached by its signed link, as its booker sees it
+ * — the date and how to get there, who holds each place, the order's documents and certificates —
+ * and until when its names can still change. Held (suspected spam) and anonymised orders have no
+ * page. Changing a student: student-changes.server.ts.
+ */
+
+type DateRow = typeof courseDates.$inferSelect;
+type Executor = Database | Transaction;
+
+export type Holder = { firstName: string; lastName: string; email: string };
+
+/** Whether the order's booker may see its page at all. */
+export function hasBookerPage(order: OrderRow): boolean {
+  return order.anonymisedAt === null && order.spamReason === null;
+}
+
+/** Whether the order still holds its places (as the dates' place counts say: holdsPlaces). */
+export function holdsItsPlaces(order: OrderRow): boolean {
+  return (
+    ["pending", "invoiced", "paid"].includes(order.status) &&
+    order.refundedAmountCents < order.totalAmountCents
+  );
+}
+
+/**
+ * Until when the booker may change names: for a date, the end of the working day
+ * BOOKING_CHANGES_CUTOFF_WORKING_DAYS before it starts (docs/rules.md, Bookings); for an
+ * on-demand course, for as long as the order holds its places (each place until its access
+ * details are sent).
+ */
+export function changeWindow(
+  order: OrderRow,
+  date: DateRow | null,
+  now: Date,
+): { open: true; until: Date | null } | { open: false; reason: ChangesClosed } {
+  if (!holdsItsPlaces(order)) return { open: false, reason: "not_held" };
+  if (!date) return { open: true, until: null };
+  if (date.state === "cancelled") return { open: false, reason: "date_cancelled" };
+  const until = workingDaysBefore(date.startsAt, config.bookingChangesCutoffWorkingDays);
+  return now < until ? { open: true, until } : { open: false, reason: "cut_off" };
+}
+
+/** Who holds each place (1 to quantity): the buyer attending themself, or the stored student. */
+export async function holdersOf(executor: Executor, order: OrderRow): Promise<Map<number, Holder>> {
+  const holders = new Map<number, Holder>();
+  if (order.isBuyerStudent) {
+    holders.set(1, {
+      firstName: order.buyerFirstName,
+      lastName: order.buyerLastName,
+      email: order.buyerEmail,
+    });
+    return holders;
+  }
+  const rows = await executor
+    .select()
+    .from(orderStudents)
+    .where(eq(orderStudents.orderId, order.id))
+    .orderBy(asc(orderStudents.position));
+  // A place is the stored position + 1, as on the register.
+  for (const row of rows) holders.set(row.position + 1, row);
+  return holders;
+}
+
+function statusOf(order: OrderRow): string {
+  if (order.status === "paid") {
+    if (order.refundedAmountCents >= order.totalAmountCents) return "Refunded";
+    return order.refundedAmountCents > 0 ? "Paid, partly refunded" : "Paid";
+  }
+  if (order.status === "invoiced") return "Invoiced, awaiting payment";
+  if (order.status === "pending") {
+    return order.paymentMethod === "invoice" ? "Received: invoice to follow" : "Awaiting payment";
+  }
+  return order.status === "failed" ? "Payment failed" : "Cancelled";
+}
+
+function where(date: DateRow): string {
+  if (date.format === "online") return "Live online";
+  return [date.venueName, date.venueAddress].filter(Boolean).join(", ") || date.venueTown || "";
+}
+
+/** The page of an order (its signed link already checked), or null when it has none. */
+export async function bookerPage(
+  orderId: string,
+  now: Date = new Date(),
+): Promise<BookerPage | null> {
+  const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+  if (!order || !hasBookerPage(order)) return null;
+  const [date, holders, documents, issued, access] = await Promise.all([
+    order.courseDateId
+      ? db()
+          .select()
+          .from(courseDates)
+          .where(eq(courseDates.id, order.courseDateId))
+          .then((rows) => rows[0] ?? null)
+      : null,
+    holdersOf(db(), order),
+    documentsOfOrder(order.id),
+    db()
+      .select({
+        number: certificates.number,
+        position: certificates.position,
+        issuedAt: certificates.issuedAt,
+      })
+      .from(certificates)
+      .where(and(eq(certificates.orderId, order.id), isNull(certificates.revokedAt))),
+    db()
+      .select({ position: accessDetails.position, sentAt: accessDetails.sentAt })
+      .from(accessDetails)
+      .where(eq(accessDetails.orderId, order.id)),
+  ]);
+  const window = changeWindow(order, date, now);
+  const held = holdsItsPlaces(order);
+  const places: BookerPlace[] = Array.from({ length: order.quantity }, (_, i) => {
+    const holder = holders.get(i + 1);
+    const certificate = issued.find((c) => c.position === i + 1);
+    const sent = access.find((a) => a.position === i + 1);
+    return {
+      position: i + 1,
+      name: holder ? `${holder.firstName} ${holder.lastName}`.trim() : null,
+      email: holder?.email ?? null,
+      certificate: certificate
+        ? { number: certificate.number, issuedAt: certificate.issuedAt.toISOString() }
+        : null,
+      accessSentAt: sent?.sentAt.toISOString() ?? null,
+    };
+  });
+  return {
+    reference: orderReference(order.id),
+    courseTitle: order.courseTitleSnapshot,
+    status: statusOf(order),
+    paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],
+    bookedAt: order.createdAt.toISOString(),
+    buyer: {
+      name: `${order.buyerFirstName} ${order.buyerLastName}`.trim(),
+      email: order.buyerEmail,
+      organisation: order.billingOrganisation ?? order.buyerCompany,
+    },
+    quantity: order.quantity,
+    totalCents: order.totalAmountCents,
+    refundedCents: order.refundedAmountCents,
+    currency: order.currency,
+    poNumber: order.poNumber,
+    date: date
+      ? {
+          startsAt: date.startsAt.toISOString(),
+          endsAt: date.endsAt.toISOString(),
+          format: date.format,
+          schedule: date.schedule,
+          where: where(date),
+          // How to join is for bookings that hold their places, as in the joining details.
+          joiningDetails: date.format === "online" && held ? date.joiningDetails : null,
+          cancelled: date.state === "cancelled",
+        }
+      : null,
+    places,
+    documents: documents.map((d) => ({
+      id: d.id,
+      kind: d.kind as OrderDocumentKind,
+      number: d.number,
+      issuedAt: d.issuedAt.toISOString(),
+    })),
+    changes: window.open
+      ? { open: true, until: window.until?.toISOString() ?? null }
+      : { open: false, reason: window.reason },
+    calendar: held && date !== null && date.state === "scheduled",
+  };
+}
+
+/** The most views of booking pages and their files one client may make a minute. */
+const PAGE_VIEWS_PER_MINUTE = 60;
+
+export type BookingAccess =
+  { ok: true; orderId: string } | { ok: false; status: 404 | 410 | 429; retryAfter?: number };
+
+/**
+ * Whether a request for a booking's page or files may go on: within the client's rate limit, by a
+ * link this server made that has not expired, to an order that has a page. A refusal never says
+ * whether an order exists.
+ */
+export async function bookingAccess(
+  token: string | undefined,
+  client: string,
+): Promise<BookingAccess> {
+  const limit = await hitRateLimit("booking-page", client, PAGE_VIEWS_PER_MINUTE);
+  if (!limit.allowed) return { ok: false, status: 429, retryAfter: limit.retryAfter };
+  const link = readBookingToken(token);
+  if (!link.ok) return { ok: false, status: link.reason === "expired" ? 410 : 404 };
+  const [order] = await db().select().from(orders).where(eq(orders.id, link.orderId));
+  if (!order || !hasBookerPage(order)) return { ok: false, status: 404 };
+  return { ok: true, orderId: order.id };
+}
+
+/** The booked date as a calendar file, or null when the booking holds no scheduled date. */
+export async function bookingCalendar(orderId: string): Promise<string | null> {
+  const [row] = await db()
+    .select({ order: orders, date: courseDates })
+    .from(orders)
+    .innerJoin(courseDates, eq(courseDates.id, orders.courseDateId))
+    .where(eq(orders.id, orderId));
+  if (!row || !holdsItsPlaces(row.order) || row.date.state !== "scheduled") return null;
+  return calendarFileFor(row.date, row.order.courseTitleSnapshot, row.order.id);
+}
