@@ -25,9 +25,16 @@ import {
   ACCESS_MESSAGES,
   accessDetailsSchema,
 } from "#app/lib/orders/access-details.ts";
-import { BOOKING_LINK_INTENT } from "#app/lib/orders/booking.ts";
+import {
+  BOOKING_LINK_INTENT,
+  BOOKING_MESSAGES,
+  STUDENT_FIELDS,
+  STUDENT_INTENT,
+  studentSchema,
+} from "#app/lib/orders/booking.ts";
 import type { AuditActor } from "../audit.server.ts";
 import { sendBookingLink } from "../orders/booking-links.server.ts";
+import { changeStudent } from "../orders/student-changes.server.ts";
 import { sendAccessDetails } from "../orders/access-details.server.ts";
 import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
 import { correctBilling, paymentMethodOf } from "../orders/billing.server.ts";
@@ -159,5 +166,28 @@ export function orderBookingLinkIntent(orderId: string, admin: AuditActor) {
     const result = await sendBookingLink(admin, orderId);
     if (!result.ok) return refuse(409, result.message);
     return success(BOOKING_LINK_INTENT, `Booking link e-mailed to ${result.to}`);
+  }) satisfies AdminIntent;
+}
+
+/**
+ * The order page's 'Change student' (decision 0037): staff name or replace a place's student until
+ * the date ends — a late substitution on the day, or one the booker asked for after the booking
+ * page's cut-off.
+ */
+export function orderStudentIntent(orderId: string, admin: AuditActor) {
+  return (async (form, refuse) => {
+    const parsed = parseForm(form, studentSchema);
+    if (!parsed.ok) {
+      return invalid(STUDENT_INTENT, form, STUDENT_FIELDS, parsed.fieldErrors);
+    }
+    const outcome = await changeStudent(orderId, parsed.value, { admin });
+    if (!outcome.ok) return refuse(outcome.status, outcome.message);
+    return success(
+      STUDENT_INTENT,
+      outcome.changed
+        ? BOOKING_MESSAGES.staffChanged(outcome.name, parsed.value.place)
+        : BOOKING_MESSAGES.unchanged,
+      { place: String(parsed.value.place) },
+    );
   }) satisfies AdminIntent;
 }

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
-import { BOOKING_MESSAGES, type BookerPage } from "#app/lib/orders/booking.ts";
+import { BOOKING_MESSAGES, changesUntilText, type BookerPage } from "#app/lib/orders/booking.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { HONEYPOT_FIELD, type FormResult } from "#app/lib/inquiries/schemas.ts";
+import * as orderModule from "#app/routes/admin/order.tsx";
 import * as bookingRoute from "#app/routes/site/booking.tsx";
 import * as documentRoute from "#app/routes/site/booking-document.ts";
 import * as calendarRoute from "#app/routes/site/booking-calendar.ts";
@@ -22,7 +23,9 @@ import { bookerPage } from "#server/orders/booker-page.server.ts";
 import { changeStudent } from "#server/orders/student-changes.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { erasePersonalData } from "#server/privacy/erase.server.ts";
+import { STAFF_EMAIL, useAdminPosts } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { throughAdminLayout } from "#tests/support/route-middleware.ts";
 import { insertCourseDate } from "#tests/support/factories.ts";
 import { formRequest, freshIp } from "#tests/support/forms.ts";
 import { ADMIN, BUYER, insertCourse, orderRow, placeOrder } from "#tests/support/orders.ts";
@@ -33,6 +36,8 @@ import { ADMIN, BUYER, insertCourse, orderRow, placeOrder } from "#tests/support
  * audit), 'find my booking' and staff's 'Send booking link', on both databases.
  */
 useFreshDatabase();
+const posts = useAdminPosts();
+const orderRoute = throughAdminLayout(orderModule);
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -183,6 +188,14 @@ describe("the cut-off", () => {
     );
     const start = new Date("2026-07-08T08:00:00Z");
     expect(workingDaysBefore(start, 0)).toEqual(start);
+    // On the page: a window closing at a London midnight is named by the day it ends.
+    expect(changesUntilText("2026-11-24T00:00:00.000Z")).toBe(
+      "the end of Mon, 23 Nov 2026 (UK time)",
+    );
+    expect(changesUntilText("2026-07-06T23:00:00.000Z")).toBe(
+      "the end of Mon, 6 Jul 2026 (UK time)",
+    );
+    expect(changesUntilText("2026-07-08T08:00:00.000Z")).toBe("Wed, 8 Jul 2026, 09:00 BST");
   });
 });
 
@@ -324,6 +337,70 @@ describe("changing a student", () => {
     expect((await bookerPage(order.id))?.places[2]?.name).toBe("Named Later");
     const sent = await mails(order.id, ["place_passed_on"]);
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe("staff changing a student", () => {
+  it("after the booker's cut-off and on the day, until the date ends; audited as the admin", async () => {
+    // Starts in an hour: the booker's page is closed, staff may still substitute.
+    const { order, date } = await bookedGroup(2, new Date(Date.now() + 3_600_000));
+    const answer = await posts(
+      orderRoute,
+      `/admin/payments/${order.id}`,
+      { orderId: order.id },
+      {
+        intent: "student",
+        place: "1",
+        first_name: "Late",
+        last_name: "Substitute",
+        email: "late@example.com",
+      },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      ok: true,
+      message: BOOKING_MESSAGES.staffChanged("Late Substitute", 1),
+    });
+    const [audit] = await db().select().from(auditLog).where(eq(auditLog.action, "order.student"));
+    expect(audit).toMatchObject({ actorEmail: STAFF_EMAIL, subjectId: order.id });
+    const toBooker = await mails(order.id, ["student_changed"]);
+    expect(toBooker[0]?.text).toContain("As you asked us, place 1 is now held by Late Substitute");
+
+    // Bad input changes nothing; after the date has ended, nothing changes either.
+    const bad = await posts(
+      orderRoute,
+      `/admin/payments/${order.id}`,
+      { orderId: order.id },
+      {
+        intent: "student",
+        place: "2",
+        first_name: "",
+        last_name: "Nobody",
+        email: "not-an-address",
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(Object.keys((bad.body.fieldErrors as object) ?? {}).sort()).toEqual([
+      "email",
+      "first_name",
+    ]);
+    const after = new Date(date.endsAt.getTime() + 1000);
+    expect(
+      await changeStudent(
+        order.id,
+        { place: 2, first_name: "Too", last_name: "Late", email: "too.late@example.com" },
+        { admin: ADMIN, now: after },
+      ),
+    ).toEqual({ ok: false, status: 409, message: BOOKING_MESSAGES.ended });
+    const names = await db()
+      .select({ email: orderStudents.email })
+      .from(orderStudents)
+      .where(eq(orderStudents.orderId, order.id))
+      .orderBy(orderStudents.position);
+    expect(names.map((n) => n.email)).toEqual([
+      "late@example.com",
+      expect.stringMatching(/^student2@/),
+    ]);
   });
 });
 

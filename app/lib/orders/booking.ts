@@ -1,5 +1,6 @@
 import { z } from "zod/mini";
-import type { CourseDateFormat } from "../catalogue/course-dates.ts";
+import { londonDate } from "../admin/time.ts";
+import { formatUkDateTime, formatUkDay, type CourseDateFormat } from "../catalogue/course-dates.ts";
 import { newsletterSchema } from "../inquiries/schemas.ts";
 import { toOneLine } from "../text.ts";
 import type { OrderDocumentKind } from "./orders.ts";
@@ -19,6 +20,9 @@ export const bookingPath = (token: string) => `${BOOKINGS_PATH}/${token}`;
 /** The answers' `form` of 'find my booking' and of a change of student. */
 export const FIND_BOOKING_FORM = "find_booking";
 export const STUDENT_FORM = "student";
+
+/** The admin order page's 'Change student' (the same fields as the booker's form). */
+export const STUDENT_INTENT = "student";
 
 /** The admin order page's 'E-mail the booking link to the buyer'. */
 export const BOOKING_LINK_INTENT = "bookingLink";
@@ -68,6 +72,12 @@ export const BOOKING_MESSAGES = {
   accessSent:
     "This place's course access details were sent already, so its student cannot change online. Please reply to any of our e-mails and we will help.",
   saveFailed: "Sorry, the change could not be saved. Please try again.",
+  // Staff's refusals, on the order page.
+  ended: "This date has ended or was cancelled: its students can no longer change.",
+  heldOrErased:
+    "This order is held as suspected spam or was anonymised: release it before changing its students.",
+  staffChanged: (name: string, place: number) =>
+    `Student changed: ${name} now holds place ${place}. The buyer and both students have been e-mailed.`,
 } as const;
 
 /** Why a booking's names can no longer change online (shown instead of the forms). */
@@ -121,4 +131,16 @@ export interface BookerPage {
   changes: { open: true; until: string | null } | { open: false; reason: ChangesClosed };
   /** Whether 'Add to calendar' is offered (a scheduled date the booking holds places on). */
   calendar: boolean;
+}
+
+/**
+ * Until when names can change, in words: a window that closes at a London midnight is named as
+ * the end of the day before ('the end of Mon, 4 Jan 2027 (UK time)'), any other as its time.
+ */
+export function changesUntilText(until: string): string {
+  const at = new Date(until);
+  const before = new Date(at.getTime() - 1);
+  return londonDate(before) !== londonDate(at)
+    ? `the end of ${formatUkDay(before)} (UK time)`
+    : formatUkDateTime(at);
 }

@@ -7,6 +7,7 @@ import {
   orderBookingLinkIntent,
   orderNoteIntent,
   orderStatusIntents,
+  orderStudentIntent,
 } from "#server/forms/order-actions.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
 import { refundFromForm } from "#server/payments/refunds.server.ts";
@@ -29,7 +30,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 /**
  * The Payments list's actions ('status', 'release'), "Add note", "Refund", billing corrections,
- * on-demand access details and "E-mail the booking link to the buyer".
+ * on-demand access details, "Change student" and "E-mail the booking link to the buyer".
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
@@ -42,6 +43,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       billing: orderBillingIntent(params.orderId, admin),
       access: orderAccessIntent(params.orderId, admin),
       bookingLink: orderBookingLinkIntent(params.orderId, admin),
+      student: orderStudentIntent(params.orderId, admin),
       refund: (form) => refundFromForm(form, admin),
     },
   );

@@ -3,10 +3,15 @@ import { CalendarPlus, FileText } from "lucide-react";
 import { StudentForm } from "#app/components/site/booking-forms.tsx";
 import { formatDate } from "#app/lib/admin/time.ts";
 import { certificatePath } from "#app/lib/catalogue/certificates.ts";
-import { formatDateRange, formatUkDateTime } from "#app/lib/catalogue/course-dates.ts";
+import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
-import { BOOKING_MESSAGES, BOOKINGS_PATH, type BookerPage } from "#app/lib/orders/booking.ts";
+import {
+  BOOKING_MESSAGES,
+  BOOKINGS_PATH,
+  changesUntilText,
+  type BookerPage,
+} from "#app/lib/orders/booking.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { clientAddress } from "#server/abuse.server.ts";
 import { studentChangeAction } from "#server/forms/booking-actions.server.ts";
@@ -181,7 +186,7 @@ function DateSection({
 function closedText(page: BookerPage): string | null {
   if (page.changes.open) {
     return page.changes.until
-      ? `You can name or change students here until ${formatUkDateTime(page.changes.until)}.`
+      ? `You can name or change students here until ${changesUntilText(page.changes.until)}.`
       : "You can name or change students here until their course access details are sent.";
   }
   return page.changes.reason === "not_held" ? BOOKING_MESSAGES.notHeld : BOOKING_MESSAGES.closed;
@@ -226,7 +231,7 @@ function StudentsSection({ page }: { page: BookerPage }) {
             ) : null}
             {page.changes.open && !place.accessSentAt ? (
               <details open={!place.name}>
-                <summary className="inline-flex min-h-11 cursor-pointer items-center text-sm font-medium">
+                <summary className="min-h-11 cursor-pointer py-2.5 text-sm font-medium underline underline-offset-4">
                   {place.name ? "Give this place to someone else" : "Name this student"}
                 </summary>
                 <div className="pt-3">

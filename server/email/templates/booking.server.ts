@@ -101,6 +101,8 @@ export interface StudentChange {
   booker: { firstName: string; name: string; organisation: string | null };
   date: { startsAt: Date; endsAt: Date } | null;
   bookingUrl: string;
+  /** Made by staff (at the booker's request) rather than on the booking page. */
+  byStaff?: boolean;
 }
 
 function changeRows(change: StudentChange): Row[] {
@@ -120,7 +122,7 @@ export function renderStudentChangedToBooker(change: StudentChange): RenderedEma
     `Student changed: ${change.courseTitle} (${change.reference})`,
     change.booker.firstName,
     [
-      `As asked on your booking page, place ${change.place} is now held by ${nameOf(change.to)}. We have sent them what they need, and told anyone who held the place before. Your invoice and the price do not change.`,
+      `${change.byStaff ? "As you asked us" : "As asked on your booking page"}, place ${change.place} is now held by ${nameOf(change.to)}. We have sent them what they need, and told anyone who held the place before. Your invoice and the price do not change.`,
       `Your booking: ${change.bookingUrl}`,
       "If you did not make this change, reply to this e-mail at once.",
     ],

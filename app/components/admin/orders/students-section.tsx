@@ -1,8 +1,10 @@
+import { useRef } from "react";
 import { useFetcher } from "react-router";
 import { Section } from "./section.tsx";
 import { buyerName } from "#app/components/admin/order-parts.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { Textarea } from "#app/components/ui/textarea.tsx";
 import { formatDateTime } from "#app/lib/admin/time.ts";
@@ -13,6 +15,7 @@ import {
   accessTemplate,
   type AccessDetailsSent,
 } from "#app/lib/orders/access-details.ts";
+import { STUDENT_INTENT } from "#app/lib/orders/booking.ts";
 import type { AdminOrderPage } from "#app/lib/orders/orders.ts";
 
 /**
@@ -27,7 +30,12 @@ export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer
     ? [{ name: buyerName(order), email: order.buyerEmail }]
     : order.students.map((s) => ({ name: `${s.firstName} ${s.lastName}`, email: s.email }));
   const pageAnswer = answer?.form === ACCESS_INTENT ? answer : undefined;
-  if (order.isBuyerStudent && !page.access) {
+  // Orders that hold their places; the server decides (e.g. not after the date has ended).
+  const changeable =
+    ["pending", "invoiced", "paid"].includes(order.status) &&
+    order.listStatus !== "refunded" &&
+    !order.spamReason;
+  if (order.isBuyerStudent && !page.access && !changeable) {
     return (
       <Section title={`Students (${order.quantity})`}>
         <p className="text-sm">
@@ -51,6 +59,18 @@ export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer
                 {person.email}
               </a>
             </div>
+            {changeable ? (
+              <ChangeStudent
+                place={i + 1}
+                student={person.name}
+                pageAnswer={
+                  answer?.form === STUDENT_INTENT &&
+                  answeredField(answer, "place") === String(i + 1)
+                    ? answer
+                    : undefined
+                }
+              />
+            ) : null}
             {page.access ? (
               <AccessDetails
                 position={i + 1}
@@ -69,12 +89,96 @@ export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer
 
 /** Which place a post without JavaScript answered: the success names it, a refusal echoes it. */
 function answeredPlace(answer: FormAnswer | undefined): string | undefined {
-  if (!answer) return undefined;
+  return answer ? answeredField(answer, "position") : undefined;
+}
+
+function answeredField(answer: FormAnswer, field: string): string | undefined {
   if (answer.ok) {
-    const { position } = answer as { position?: unknown };
-    return typeof position === "string" ? position : undefined;
+    const value = (answer as Record<string, unknown>)[field];
+    return typeof value === "string" ? value : undefined;
   }
-  return answer.values?.position;
+  return answer.values?.[field];
+}
+
+/**
+ * 'Change student' (decision 0037): staff name who now holds the place — a late substitution on
+ * the day, or one the booker asked for after their page's cut-off. The buyer and both students
+ * are e-mailed.
+ */
+function ChangeStudent({
+  place,
+  student,
+  pageAnswer,
+}: {
+  place: number;
+  student: string;
+  pageAnswer?: FormAnswer;
+}) {
+  const fetcher = useFetcher<FormAnswer>();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFormAnswer(fetcher, { onSuccess: () => formRef.current?.reset() });
+  const busy = fetcher.state !== "idle";
+  const answer = fetcher.data ?? pageAnswer;
+  const failed = answer && !answer.ok ? answer : undefined;
+  const field = (name: string, label: string, type = "text") => {
+    const id = `student-${place}-${name}`;
+    const error = failed?.fieldErrors?.[name];
+    return (
+      <div className="grid gap-1">
+        <Label htmlFor={id}>{label}</Label>
+        <Input
+          id={id}
+          name={name}
+          type={type}
+          required
+          autoComplete="off"
+          defaultValue={failed?.values?.[name] ?? ""}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        {error ? (
+          <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    );
+  };
+  return (
+    <details
+      open={Boolean(pageAnswer && !pageAnswer.ok)}
+      className="rounded-md border border-border"
+    >
+      <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium">
+        Change student<span className="sr-only"> of place {place}</span>
+      </summary>
+      {pageAnswer?.message ? (
+        <p role={pageAnswer.ok ? "status" : "alert"} className="px-3 text-xs">
+          {pageAnswer.message}
+        </p>
+      ) : null}
+      <fetcher.Form
+        ref={formRef}
+        method="post"
+        className="grid gap-2 border-t border-border p-3 sm:grid-cols-3"
+        aria-label={`New student for place ${place} (now ${student})`}
+      >
+        <input type="hidden" name="intent" value={STUDENT_INTENT} />
+        <input type="hidden" name="place" value={place} />
+        {field("first_name", "First name")}
+        {field("last_name", "Last name")}
+        {field("email", "E-mail", "email")}
+        <Button
+          type="submit"
+          size="sm"
+          disabled={busy}
+          className="sm:col-span-3 sm:justify-self-start"
+        >
+          Change student
+        </Button>
+      </fetcher.Form>
+    </details>
+  );
 }
 
 function AccessDetails({
