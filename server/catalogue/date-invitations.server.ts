@@ -76,6 +76,18 @@ function description(courseTitle: string, date: BookedDate): string {
   ].join("\n");
 }
 
+/** What every event of a date says: when, where, what, and the date's sequence. */
+function eventOf(date: InvitationDate, courseTitle: string) {
+  return {
+    sequence: date.sequence,
+    start: new Date(date.startsAt),
+    end: new Date(date.endsAt),
+    summary: courseTitle,
+    location: location(date),
+    description: description(courseTitle, date),
+  };
+}
+
 /**
  * One student's invitation to a date (METHOD:REQUEST: add or update the event) or its
  * cancellation (METHOD:CANCEL, STATUS:CANCELLED), as iCalendar text for the outbox's `calendar`.
@@ -95,13 +107,8 @@ export function invitationFor(
     method: cancel ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
   });
   calendar.createEvent({
+    ...eventOf(date, courseTitle),
     id: invitationUid(date.id, student.email),
-    sequence: date.sequence,
-    start: new Date(date.startsAt),
-    end: new Date(date.endsAt),
-    summary: courseTitle,
-    location: location(date),
-    description: description(courseTitle, date),
     organizer: { name: nameParameter(config.seller.legalName), email: config.mailReplyTo },
     attendees: [
       {
@@ -132,13 +139,8 @@ export function calendarFileFor(
     method: ICalCalendarMethod.PUBLISH,
   });
   calendar.createEvent({
+    ...eventOf(date, courseTitle),
     id: `${date.id}-${orderId}@${new URL(config.publicUrl).hostname}`,
-    sequence: date.sequence,
-    start: new Date(date.startsAt),
-    end: new Date(date.endsAt),
-    summary: courseTitle,
-    location: location(date),
-    description: description(courseTitle, date),
     status: ICalEventStatus.CONFIRMED,
   });
   return calendar.toString();

@@ -13,7 +13,6 @@ import { renderBookingLinks } from "../email/templates/booking.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
 import type { OrderRow } from "./records.server.ts";
 
-
 /**
  * The booker's signed links (decision 0037): `<order id>.<expiry>.<HMAC-SHA256 of both>`, the
  * expiry in whole seconds, base 36. No account and nothing stored: only this server can make one,

@@ -341,21 +341,30 @@ describe("changing a student", () => {
 });
 
 describe("staff changing a student", () => {
+  /** 'Change student' posted on the order page: place, first and last name, e-mail. */
+  const changeOnOrderPage = (orderId: string, [place, first, last, email]: string[]) =>
+    posts(
+      orderRoute,
+      `/admin/payments/${orderId}`,
+      { orderId },
+      {
+        intent: "student",
+        place: place!,
+        first_name: first!,
+        last_name: last!,
+        email: email!,
+      },
+    );
+
   it("after the booker's cut-off and on the day, until the date ends; audited as the admin", async () => {
     // Starts in an hour: the booker's page is closed, staff may still substitute.
     const { order, date } = await bookedGroup(2, new Date(Date.now() + 3_600_000));
-    const answer = await posts(
-      orderRoute,
-      `/admin/payments/${order.id}`,
-      { orderId: order.id },
-      {
-        intent: "student",
-        place: "1",
-        first_name: "Late",
-        last_name: "Substitute",
-        email: "late@example.com",
-      },
-    );
+    const answer = await changeOnOrderPage(order.id, [
+      "1",
+      "Late",
+      "Substitute",
+      "late@example.com",
+    ]);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       ok: true,
@@ -367,18 +376,7 @@ describe("staff changing a student", () => {
     expect(toBooker[0]?.text).toContain("As you asked us, place 1 is now held by Late Substitute");
 
     // Bad input changes nothing; after the date has ended, nothing changes either.
-    const bad = await posts(
-      orderRoute,
-      `/admin/payments/${order.id}`,
-      { orderId: order.id },
-      {
-        intent: "student",
-        place: "2",
-        first_name: "",
-        last_name: "Nobody",
-        email: "not-an-address",
-      },
-    );
+    const bad = await changeOnOrderPage(order.id, ["2", "", "Nobody", "not-an-address"]);
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body.fieldErrors as object) ?? {}).sort()).toEqual([
       "email",

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher, useFormAction } from "react-router";
 import type { $ZodType } from "zod/v4/core";
 import { HoneypotField } from "#app/components/forms/honeypot-field.tsx";
@@ -211,4 +211,40 @@ export function useSubmitCycle(options: SubmitCycleOptions) {
     /** What to show in each field: the visitor's values after a failed no-JS post. */
     initial: (pageResult && !pageResult.ok && version === 0 && pageResult.values) || {},
   };
+}
+
+/**
+ * A visitor form run by `useSubmitCycle`: posted to this page's action (the answer page opens on
+ * the form), checked in the browser first, with the spam-guard fields; remounted after a success.
+ */
+export function CycleForm({
+  cycle,
+  form,
+  id,
+  label,
+  children,
+}: {
+  cycle: ReturnType<typeof useSubmitCycle>;
+  form: PublicFormName;
+  id: string;
+  label: string;
+  children: ReactNode;
+}) {
+  const action = useFormActionTo(id);
+  return (
+    <cycle.fetcher.Form
+      key={cycle.version}
+      ref={cycle.formRef}
+      id={id}
+      method="post"
+      action={action}
+      noValidate
+      onSubmit={cycle.onSubmit}
+      onChange={cycle.onEdit}
+      aria-label={label}
+    >
+      <HiddenFormFields form={form} formId={id} />
+      {children}
+    </cycle.fetcher.Form>
+  );
 }

@@ -2,10 +2,9 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { controlProps, Field, fieldOf } from "#app/components/forms/fields.tsx";
 import {
+  CycleForm,
   FormMessage,
-  HiddenFormFields,
   SuccessPanel,
-  useFormActionTo,
   useSubmitCycle,
 } from "#app/components/forms/form-parts.tsx";
 import {
@@ -34,25 +33,13 @@ export function FindBookingForm() {
       description: result.message ?? BOOKING_MESSAGES.findFailed,
     }),
   });
-  const action = useFormActionTo(formId);
   if (cycle.pageResult?.ok) {
     return (
       <SuccessPanel id={formId} title="Check your inbox" description={BOOKING_MESSAGES.linksSent} />
     );
   }
   return (
-    <cycle.fetcher.Form
-      key={cycle.version}
-      ref={cycle.formRef}
-      id={formId}
-      method="post"
-      action={action}
-      noValidate
-      onSubmit={cycle.onSubmit}
-      onChange={cycle.onEdit}
-      aria-label="Find my booking"
-    >
-      <HiddenFormFields form={FIND_BOOKING_FORM} formId={formId} />
+    <CycleForm cycle={cycle} form={FIND_BOOKING_FORM} id={formId} label="Find my booking">
       <fieldset disabled={cycle.busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage} />
         <Field {...fieldOf(formId, "email", cycle.errors)} label="E-mail used to book" required>
@@ -68,7 +55,7 @@ export function FindBookingForm() {
           {cycle.busy ? "Sending..." : "E-mail me my booking links"}
         </Button>
       </fieldset>
-    </cycle.fetcher.Form>
+    </CycleForm>
   );
 }
 
@@ -85,7 +72,6 @@ export function StudentForm({ place, named }: { place: number; named: boolean })
       description: result.message ?? BOOKING_MESSAGES.saveFailed,
     }),
   });
-  const action = useFormActionTo(formId);
   const { errors, initial } = cycle;
   if (cycle.pageResult?.ok) {
     return (
@@ -107,20 +93,12 @@ export function StudentForm({ place, named }: { place: number; named: boolean })
     </Field>
   );
   return (
-    <cycle.fetcher.Form
-      key={cycle.version}
-      ref={cycle.formRef}
+    <CycleForm
+      cycle={cycle}
+      form={STUDENT_FORM}
       id={formId}
-      method="post"
-      action={action}
-      noValidate
-      onSubmit={cycle.onSubmit}
-      onChange={cycle.onEdit}
-      aria-label={
-        named ? `Change the student of place ${place}` : `Name the student of place ${place}`
-      }
+      label={named ? `Change the student of place ${place}` : `Name the student of place ${place}`}
     >
-      <HiddenFormFields form={STUDENT_FORM} formId={formId} />
       <input type="hidden" name="place" value={place} />
       <fieldset disabled={cycle.busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage} />
@@ -133,6 +111,6 @@ export function StudentForm({ place, named }: { place: number; named: boolean })
           {cycle.busy ? "Saving..." : named ? "Give this place to them" : "Save student"}
         </Button>
       </fieldset>
-    </cycle.fetcher.Form>
+    </CycleForm>
   );
 }

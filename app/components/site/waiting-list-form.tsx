@@ -2,10 +2,9 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { controlProps, Field, fieldIds, fieldOf } from "#app/components/forms/fields.tsx";
 import {
+  CycleForm,
   FormMessage,
-  HiddenFormFields,
   SuccessPanel,
-  useFormActionTo,
   useSubmitCycle,
 } from "#app/components/forms/form-parts.tsx";
 import { COURSE_DATE_FIELD } from "#app/lib/catalogue/course-dates.ts";
@@ -47,7 +46,6 @@ export function WaitingListForm({
     }),
   });
   const { errors, initial, busy } = cycle;
-  const action = useFormActionTo(formId);
 
   if (cycle.pageResult?.ok) return <SuccessPanel id={formId} {...said} />;
 
@@ -58,18 +56,12 @@ export function WaitingListForm({
   );
 
   return (
-    <cycle.fetcher.Form
-      key={cycle.version}
-      ref={cycle.formRef}
+    <CycleForm
+      cycle={cycle}
+      form={WAITING_LIST_FORM}
       id={formId}
-      method="post"
-      action={action}
-      noValidate
-      onSubmit={cycle.onSubmit}
-      onChange={cycle.onEdit}
-      aria-label={dateId ? "Join the waiting list" : "Tell me when dates are announced"}
+      label={dateId ? "Join the waiting list" : "Tell me when dates are announced"}
     >
-      <HiddenFormFields form={WAITING_LIST_FORM} formId={formId} />
       {dateId ? <input type="hidden" name={COURSE_DATE_FIELD} value={dateId} /> : null}
       <fieldset disabled={busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage} />
@@ -111,7 +103,7 @@ export function WaitingListForm({
               : "Tell me when dates are announced"}
         </Button>
       </fieldset>
-    </cycle.fetcher.Form>
+    </CycleForm>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { PublicCourseDate } from "./course-dates.ts";
 import { z } from "zod/mini";
-import { newsletterSchema } from "../inquiries/schemas.ts";
+import { LIMITS, newsletterSchema, requiredLine } from "../inquiries/schemas.ts";
 import { toOneLine } from "../text.ts";
 
 /**
@@ -36,19 +36,7 @@ export const ANNOUNCE_CONSENT_TEXT =
 
 export const CONSENT_REQUIRED = "Please tick the box to agree to how we use your details";
 
-const NAME_MAX = 200;
 const ORGANISATION_MAX = 200;
-
-function requiredName(label: string, missing: string) {
-  return z
-    .string({ error: missing })
-    .check(
-      z.overwrite(toOneLine),
-      z.trim(),
-      z.minLength(1, missing),
-      z.maxLength(NAME_MAX, `${label} must be at most ${NAME_MAX} characters`),
-    );
-}
 
 const consentField = z.literal("on", { error: CONSENT_REQUIRED });
 
@@ -66,8 +54,8 @@ const placesField = z.pipe(
 
 /** Joining a date's waiting list: who, how many places, and consent. */
 export const waitingListSchema = z.object({
-  first_name: requiredName("First name", "Please enter your first name"),
-  last_name: requiredName("Last name", "Please enter your last name"),
+  first_name: requiredLine("First name", LIMITS.name, "Please enter your first name"),
+  last_name: requiredLine("Last name", LIMITS.name, "Please enter your last name"),
   email: newsletterSchema.shape.email,
   organisation: z.pipe(
     z.optional(
@@ -91,7 +79,7 @@ export type WaitingListInput = z.output<typeof waitingListSchema>;
 
 /** Asking to hear when a course without dates to come gets one: a name, an address, consent. */
 export const announceSchema = z.object({
-  name: requiredName("Name", "Please enter your name"),
+  name: requiredLine("Name", LIMITS.name, "Please enter your name"),
   email: newsletterSchema.shape.email,
   consent: consentField,
 });

@@ -105,7 +105,8 @@ const multiLine = dropControlChars;
 const emptyToNull = <T extends string>() =>
   z.transform((v: T | undefined): T | null => (v ? v : null));
 
-function requiredLine(label: string, max: number, missing: string) {
+/** A required one-line field: trimmed, control characters made spaces, at most `max` long. */
+export function requiredLine(label: string, max: number, missing: string) {
   return z
     .string({ error: missing })
     .check(

@@ -1,8 +1,7 @@
 import { z } from "zod/mini";
 import { londonDate } from "../admin/time.ts";
 import { formatUkDateTime, formatUkDay, type CourseDateFormat } from "../catalogue/course-dates.ts";
-import { newsletterSchema } from "../inquiries/schemas.ts";
-import { toOneLine } from "../text.ts";
+import { LIMITS, newsletterSchema, requiredLine } from "../inquiries/schemas.ts";
 import type { OrderDocumentKind } from "./orders.ts";
 
 /**
@@ -30,19 +29,6 @@ export const BOOKING_LINK_INTENT = "bookingLink";
 /** 'Find my booking': the address the booking was made with. */
 export const findBookingSchema = newsletterSchema;
 
-const NAME_MAX = 200;
-
-function requiredName(label: string, missing: string) {
-  return z
-    .string({ error: missing })
-    .check(
-      z.overwrite(toOneLine),
-      z.trim(),
-      z.minLength(1, missing),
-      z.maxLength(NAME_MAX, `${label} must be at most ${NAME_MAX} characters`),
-    );
-}
-
 const PLACE_MESSAGE = "Choose the place to change";
 
 /** A place's student, named or changed: which place (1 to 10), and who now takes it. */
@@ -51,8 +37,8 @@ export const studentSchema = z.object({
     z.string({ error: PLACE_MESSAGE }).check(z.trim(), z.regex(/^(?:[1-9]|10)$/, PLACE_MESSAGE)),
     z.transform((v: string) => Number(v)),
   ),
-  first_name: requiredName("First name", "Please enter the student's first name"),
-  last_name: requiredName("Last name", "Please enter the student's last name"),
+  first_name: requiredLine("First name", LIMITS.name, "Please enter the student's first name"),
+  last_name: requiredLine("Last name", LIMITS.name, "Please enter the student's last name"),
   email: newsletterSchema.shape.email,
 });
 

@@ -105,6 +105,12 @@ export interface StudentChange {
   byStaff?: boolean;
 }
 
+/** Who booked, as a student reads it: 'Ada Lovelace (Analytical Engines Ltd)'. */
+function bookedBy(change: StudentChange): string {
+  const { name, organisation } = change.booker;
+  return organisation ? `${name} (${organisation})` : name;
+}
+
 function changeRows(change: StudentChange): Row[] {
   return [
     ["Order reference", change.reference],
@@ -132,9 +138,7 @@ export function renderStudentChangedToBooker(change: StudentChange): RenderedEma
 
 /** To whoever held the place: it has passed to someone else. */
 export function renderPlacePassedOn(change: StudentChange & { from: Person }): RenderedEmail {
-  const by = change.booker.organisation
-    ? `${change.booker.name} (${change.booker.organisation})`
-    : change.booker.name;
+  const by = bookedBy(change);
   return letter(
     `Your place on ${change.courseTitle} has passed to a colleague`,
     change.from.firstName,
@@ -152,9 +156,7 @@ export function renderPlacePassedOn(change: StudentChange & { from: Person }): R
 
 /** To the new student of a booking not paid yet: joining details follow the payment. */
 export function renderPlaceGivenBeforePayment(change: StudentChange): RenderedEmail {
-  const by = change.booker.organisation
-    ? `${change.booker.name} (${change.booker.organisation})`
-    : change.booker.name;
+  const by = bookedBy(change);
   return letter(
     `A place on ${change.courseTitle} has been booked for you`,
     change.to.firstName,

@@ -2,6 +2,7 @@ import { useRef } from "react";
 import { useFetcher } from "react-router";
 import { Section } from "./section.tsx";
 import { buyerName } from "#app/components/admin/order-parts.tsx";
+import { controlProps, Field, fieldOf } from "#app/components/forms/fields.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -120,30 +121,19 @@ function ChangeStudent({
   const busy = fetcher.state !== "idle";
   const answer = fetcher.data ?? pageAnswer;
   const failed = answer && !answer.ok ? answer : undefined;
-  const field = (name: string, label: string, type = "text") => {
-    const id = `student-${place}-${name}`;
-    const error = failed?.fieldErrors?.[name];
-    return (
-      <div className="grid gap-1">
-        <Label htmlFor={id}>{label}</Label>
-        <Input
-          id={id}
-          name={name}
-          type={type}
-          required
-          autoComplete="off"
-          defaultValue={failed?.values?.[name] ?? ""}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-        {error ? (
-          <p id={`${id}-error`} role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
+  const baseId = `student-${place}`;
+  const errors = failed?.fieldErrors ?? {};
+  const field = (name: string, label: string, type = "text") => (
+    <Field {...fieldOf(baseId, name, errors)} label={label} required look="admin">
+      <Input
+        {...controlProps(baseId, name, errors)}
+        type={type}
+        required
+        autoComplete="off"
+        defaultValue={failed?.values?.[name] ?? ""}
+      />
+    </Field>
+  );
   return (
     <details
       open={Boolean(pageAnswer && !pageAnswer.ok)}
