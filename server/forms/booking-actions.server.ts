@@ -82,8 +82,10 @@ export function studentChangeAction({ request, params, context }: ActionFunction
       }
       const parsed = parseForm(formData, studentSchema);
       if (!parsed.ok) return invalid(STUDENT_FORM, formData, STUDENT_FIELDS, parsed.fieldErrors);
+      const client = clientAddress(context);
       const outcome = await changeStudent(link.orderId, parsed.value, {
-        ipAddress: clientAddress(context),
+        // "unknown" is the rate limit's shared bucket, not an address to audit.
+        ipAddress: client === "unknown" ? null : client,
       });
       if (!outcome.ok) {
         return failure(outcome.status, {

@@ -94,6 +94,8 @@ test("a booker opens their page from the confirmation and gives a place to a col
     await expect(plain.getByTestId("place-2")).toContainText("Student1 Smith");
     await expect(plain.getByRole("link", { name: "Add to calendar" })).toBeVisible();
     await expect(plain.getByText(/You can name or change students here until/)).toBeVisible();
+    // The address is the key: no link followed from the page passes it on.
+    await expect(plain.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
   } finally {
     await noScripts.close();
   }

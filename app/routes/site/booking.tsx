@@ -44,15 +44,17 @@ export const clientAction = keepFormOnFailure;
 export const headers: Route.HeadersFunction = () => ({
   "Cache-Control": "private, no-store",
   "X-Robots-Tag": "noindex",
-  "Referrer-Policy": "no-referrer",
 });
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
+export const meta: Route.MetaFunction = (args) => [
+  ...pageMeta(args, {
     title: args.loaderData ? `Booking ${args.loaderData.page.reference}` : "Your Booking",
     description: "Your NightWatch course booking.",
     noindex: true,
-  });
+  }),
+  // The address is the key to the booking: no link followed from the page carries it on.
+  { name: "referrer", content: "no-referrer" },
+];
 
 const DOCUMENT_NAMES = { invoice: "Invoice", receipt: "Receipt", credit_note: "Credit note" };
 
