@@ -7,11 +7,18 @@ import {
 } from "#app/lib/orders/orders.ts";
 import { hitRateLimit } from "../abuse.server.ts";
 import { workingDaysBefore } from "../calendar/working-days.server.ts";
+import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { calendarFileFor } from "../catalogue/date-invitations.server.ts";
 import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
 import type { Database, Transaction } from "../db/client.server.ts";
-import { accessDetails, certificates, courseDates, orderStudents, orders } from "../db/schema.ts";
+import {
+  accessDetails,
+  certificates,
+  type courseDates,
+  orderStudents,
+  orders,
+} from "../db/schema.ts";
 import { documentsOfOrder } from "../invoices/documents.server.ts";
 import { readBookingToken } from "./booking-links.server.ts";
 import type { OrderRow } from "./records.server.ts";
@@ -97,21 +104,19 @@ function where(date: DateRow): string {
   return [date.venueName, date.venueAddress].filter(Boolean).join(", ") || date.venueTown || "";
 }
 
-/** The page of an order (its signed link already checked), or null when it has none. */
+/** The page of an order, or null when it has none. */
 export async function bookerPage(
   orderId: string,
   now: Date = new Date(),
 ): Promise<BookerPage | null> {
   const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
-  if (!order || !hasBookerPage(order)) return null;
+  return order && hasBookerPage(order) ? bookerPageOf(order, now) : null;
+}
+
+/** The page of an order that has one (as `bookingAccess` answered it). */
+export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Promise<BookerPage> {
   const [date, holders, documents, issued, access] = await Promise.all([
-    order.courseDateId
-      ? db()
-          .select()
-          .from(courseDates)
-          .where(eq(courseDates.id, order.courseDateId))
-          .then((rows) => rows[0] ?? null)
-      : null,
+    bookedDateOf(db(), order.courseDateId),
     holdersOf(db(), order),
     documentsOfOrder(order.id),
     db()
@@ -189,7 +194,7 @@ export async function bookerPage(
 const PAGE_VIEWS_PER_MINUTE = 60;
 
 export type BookingAccess =
-  { ok: true; orderId: string } | { ok: false; status: 404 | 410 | 429; retryAfter?: number };
+  { ok: true; order: OrderRow } | { ok: false; status: 404 | 410 | 429; retryAfter?: number };
 
 /**
  * Whether a request for a booking's page or files may go on: within the client's rate limit, by a
@@ -206,16 +211,25 @@ export async function bookingAccess(
   if (!link.ok) return { ok: false, status: link.reason === "expired" ? 410 : 404 };
   const [order] = await db().select().from(orders).where(eq(orders.id, link.orderId));
   if (!order || !hasBookerPage(order)) return { ok: false, status: 404 };
-  return { ok: true, orderId: order.id };
+  return { ok: true, order };
+}
+
+/** A refused request for a booking's file, as plain text (an expired link is not found either). */
+export function bookingFileRefusal(refused: { status: number; retryAfter?: number }): Response {
+  const limited = refused.status === 429;
+  return new Response(limited ? "Too many requests" : "Not found", {
+    status: limited ? 429 : 404,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "private, no-store",
+      ...(refused.retryAfter ? { "Retry-After": String(refused.retryAfter) } : {}),
+    },
+  });
 }
 
 /** The booked date as a calendar file, or null when the booking holds no scheduled date. */
-export async function bookingCalendar(orderId: string): Promise<string | null> {
-  const [row] = await db()
-    .select({ order: orders, date: courseDates })
-    .from(orders)
-    .innerJoin(courseDates, eq(courseDates.id, orders.courseDateId))
-    .where(eq(orders.id, orderId));
-  if (!row || !holdsItsPlaces(row.order) || row.date.state !== "scheduled") return null;
-  return calendarFileFor(row.date, row.order.courseTitleSnapshot, row.order.id);
+export async function bookingCalendar(order: OrderRow): Promise<string | null> {
+  const date = await bookedDateOf(db(), order.courseDateId);
+  if (!date || !holdsItsPlaces(order) || date.state !== "scheduled") return null;
+  return calendarFileFor(date, order.courseTitleSnapshot, order.id);
 }

@@ -7,6 +7,7 @@ import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { derivedSecret } from "../auth/secret.server.ts";
 import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
+import { isUuid } from "../db/sql.server.ts";
 import { courseDates, orders } from "../db/schema.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { renderBookingLinks } from "../email/templates/booking.server.ts";
@@ -29,7 +30,6 @@ export const BOOKING_LINKS_KIND = "booking_links";
 
 const LINK_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function mac(payload: string): Buffer {
   return createHmac("sha256", derivedSecret("booking-link")).update(payload).digest();
@@ -62,7 +62,7 @@ export function readBookingToken(token: unknown, now: Date = new Date()): Bookin
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, reason: "invalid" };
   const [orderId, expiry, signature] = parts as [string, string, string];
-  if (!UUID.test(orderId) || !/^[0-9a-z]{1,10}$/.test(expiry)) {
+  if (!isUuid(orderId) || !/^[0-9a-z]{1,10}$/.test(expiry)) {
     return { ok: false, reason: "invalid" };
   }
   // Compared as text: decoding first would let the last character's unused bits vary.

@@ -173,17 +173,17 @@ function joiningEmail(
 }
 
 /**
- * A place given to someone else on the booker's page (decision 0037), read inside the change's
- * transaction (`order` as it now is): the booker is told; whoever held the place is told and their
+ * A place given to someone else (decision 0037), read inside the change's transaction (`order` as
+ * it now is, with its booked date): the booker is told; whoever held the place is told and their
  * calendar invitation withdrawn; the new student gets the joining details with the invitation once
  * the order is paid, else a note that they follow the payment.
  */
 export async function studentChangedEmails(
   tx: Transaction,
   order: OrderRow,
+  date: DateRow | null,
   change: Omit<StudentChange, "date" | "booker" | "courseTitle" | "reference">,
 ): Promise<OutgoingEmail[]> {
-  const date = await bookedDateOf(tx, order.courseDateId);
   const letter: StudentChange = {
     ...change,
     reference: orderReference(order.id),

@@ -2,8 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { BOOKING_MESSAGES } from "#app/lib/orders/booking.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
+import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { db } from "../db/client.server.ts";
-import { accessDetails, courseDates, orderStudents, orders } from "../db/schema.ts";
+import { accessDetails, type courseDates, orderStudents, orders } from "../db/schema.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { bookingUrl } from "./booking-links.server.ts";
 import {
@@ -67,12 +68,8 @@ export async function changeStudent(
         ? { ok: false, status: 409, message: BOOKING_MESSAGES.heldOrErased }
         : { ok: false, status: 404, message: BOOKING_MESSAGES.notHeld };
     }
-    const [date] = order.courseDateId
-      ? await tx.select().from(courseDates).where(eq(courseDates.id, order.courseDateId))
-      : [];
-    const window = admin
-      ? staffWindow(order, date ?? null, now)
-      : changeWindow(order, date ?? null, now);
+    const date = await bookedDateOf(tx, order.courseDateId);
+    const window = admin ? staffWindow(order, date, now) : changeWindow(order, date, now);
     if (!window.open) {
       const message =
         window.reason === "not_held"
@@ -141,7 +138,7 @@ export async function changeStudent(
     });
     await queueEmails(
       tx,
-      await studentChangedEmails(tx, updated, {
+      await studentChangedEmails(tx, updated, date, {
         place: input.place,
         from,
         to,

@@ -1,5 +1,9 @@
 import { clientAddress } from "#server/abuse.server.ts";
-import { bookingAccess, bookingCalendar } from "#server/orders/booker-page.server.ts";
+import {
+  bookingAccess,
+  bookingCalendar,
+  bookingFileRefusal,
+} from "#server/orders/booker-page.server.ts";
 import type { Route } from "./+types/booking-calendar";
 
 /**
@@ -8,17 +12,9 @@ import type { Route } from "./+types/booking-calendar";
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const access = await bookingAccess(params.token, clientAddress(context));
-  const file = access.ok ? await bookingCalendar(access.orderId) : null;
-  if (!file) {
-    const limited = !access.ok && access.status === 429;
-    return new Response(limited ? "Too many requests" : "Not found", {
-      status: limited ? 429 : 404,
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Cache-Control": "private, no-store",
-      },
-    });
-  }
+  if (!access.ok) return bookingFileRefusal(access);
+  const file = await bookingCalendar(access.order);
+  if (!file) return bookingFileRefusal({ status: 404 });
   return new Response(file, {
     headers: {
       "Content-Type": "text/calendar; charset=utf-8",

@@ -15,7 +15,7 @@ import {
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { clientAddress } from "#server/abuse.server.ts";
 import { studentChangeAction } from "#server/forms/booking-actions.server.ts";
-import { bookerPage, bookingAccess } from "#server/orders/booker-page.server.ts";
+import { bookerPageOf, bookingAccess } from "#server/orders/booker-page.server.ts";
 import type { Route } from "./+types/booking";
 
 /**
@@ -33,9 +33,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       : {};
     throw data({ status: access.status }, { status: access.status, headers });
   }
-  const page = await bookerPage(access.orderId);
-  if (!page) throw data({ status: 404 }, { status: 404 });
-  return { page };
+  return { page: await bookerPageOf(access.order) };
 }
 
 export const action = studentChangeAction;
