@@ -32,7 +32,10 @@ import {
   STUDENT_INTENT,
   studentSchema,
 } from "#app/lib/orders/booking.ts";
+import { MOVE_FIELDS, MOVE_INTENT, moveSchema, movedMessage } from "#app/lib/orders/moves.ts";
+import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import type { AuditActor } from "../audit.server.ts";
+import { moveOrder } from "../orders/moves.server.ts";
 import { sendBookingLink } from "../orders/booking-links.server.ts";
 import { changeStudent } from "../orders/student-changes.server.ts";
 import { sendAccessDetails } from "../orders/access-details.server.ts";
@@ -188,6 +191,33 @@ export function orderStudentIntent(orderId: string, admin: AuditActor) {
         ? BOOKING_MESSAGES.staffChanged(outcome.name, parsed.value.place)
         : BOOKING_MESSAGES.unchanged,
       { place: String(parsed.value.place) },
+    );
+  }) satisfies AdminIntent;
+}
+
+/**
+ * The order page's 'Move to another date' (decision 0038): some or all of the order's places, to
+ * another date of its course with room; a price difference credited, re-invoiced or refunded.
+ */
+export function orderMoveIntent(orderId: string, admin: AuditActor) {
+  return (async (form, refuse) => {
+    const parsed = parseForm(form, moveSchema);
+    if (!parsed.ok) return invalid(MOVE_INTENT, form, MOVE_FIELDS, parsed.fieldErrors);
+    const { to_date, places, price } = parsed.value;
+    const outcome = await moveOrder(admin, orderId, {
+      toDateId: to_date,
+      places: places.map(Number),
+      price,
+    });
+    if (!outcome.ok) return refuse(outcome.status, outcome.message);
+    return success(
+      MOVE_INTENT,
+      movedMessage({
+        ...outcome,
+        reference: orderReference(outcome.orderId),
+        when: formatDateRange(outcome.to.startsAt, outcome.to.endsAt),
+      }),
+      { orderId: outcome.orderId },
     );
   }) satisfies AdminIntent;
 }

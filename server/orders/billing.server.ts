@@ -73,7 +73,7 @@ export async function paymentMethodOf(orderId: string): Promise<"invoice" | "str
  * Why an order's invoice cannot be corrected and re-issued, or null when it can: only an unpaid
  * invoice of an order paid by invoice, never partly credited.
  */
-async function reissueRefusal(
+export async function reissueRefusal(
   tx: Transaction,
   order: OrderRow,
   invoice: DocumentRow,
@@ -127,7 +127,9 @@ export async function correctBilling(
       })
       .where(eq(orders.id, order.id))
       .returning();
-    const reissued = issued ? await reissue(tx, updated!, issued, admin) : null;
+    const reissued = issued
+      ? await reissueInvoice(tx, updated!, issued, admin, "Billing details corrected")
+      : null;
     const pick = (from: BillingDetails) => Object.fromEntries(changed.map((k) => [k, from[k]]));
     await recordOrderEvent(tx, order.id, "billing_corrected", admin.email, {
       changed,
@@ -157,19 +159,18 @@ export async function correctBilling(
 }
 
 /**
- * In the correcting transaction: the old invoice credited in full, the corrected one issued in
- * its place, and both queued to the buyer.
+ * In the correcting transaction (billing details corrected, or the order moved to a date at
+ * another price): the old invoice credited in full, the corrected one issued in its place from
+ * the order as it now is, and both queued to the buyer.
  */
-async function reissue(
+export async function reissueInvoice(
   tx: Transaction,
   order: OrderRow,
   replaced: DocumentRow,
   admin: AuditActor,
+  reason: string,
 ): Promise<{ invoice: string; creditNote: string; replaced: string }> {
-  const creditNote = await issueCreditNote(tx, order, {
-    reason: "Billing details corrected",
-    actor: admin.email,
-  });
+  const creditNote = await issueCreditNote(tx, order, { reason, actor: admin.email });
   const students = await studentsOfOrder(tx, order.id);
   const invoice = await issueInvoice(tx, order, students, {
     kind: "invoice",

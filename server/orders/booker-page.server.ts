@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { dateWhere } from "#app/lib/catalogue/course-dates.ts";
 import type { BookerPage, BookerPlace, ChangesClosed } from "#app/lib/orders/booking.ts";
 import {
   orderReference,
@@ -99,11 +100,6 @@ function statusOf(order: OrderRow): string {
   return order.status === "failed" ? "Payment failed" : "Cancelled";
 }
 
-function where(date: DateRow): string {
-  if (date.format === "online") return "Live online";
-  return [date.venueName, date.venueAddress].filter(Boolean).join(", ") || date.venueTown || "";
-}
-
 /** The page of an order, or null when it has none. */
 export async function bookerPage(
   orderId: string,
@@ -170,7 +166,7 @@ export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Pro
           endsAt: date.endsAt.toISOString(),
           format: date.format,
           schedule: date.schedule,
-          where: where(date),
+          where: dateWhere(date),
           // How to join is for bookings that hold their places, as in the joining details.
           joiningDetails: date.format === "online" && held ? date.joiningDetails : null,
           cancelled: date.state === "cancelled",

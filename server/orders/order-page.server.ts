@@ -20,6 +20,11 @@ import { storedBilling } from "./billing.server.ts";
 import { eventsOfOrder, recordOrderEvent, type OrderEventRow } from "./events.server.ts";
 import { toAdminOrder } from "./admin.server.ts";
 import { studentsOfOrders, type OrderRow, type OrderStudent } from "./records.server.ts";
+import { dateWhere } from "#app/lib/catalogue/course-dates.ts";
+import type { MoveOptions } from "#app/lib/orders/moves.ts";
+import { bookedDateOf } from "../catalogue/course-dates.server.ts";
+import { holdersOf } from "./booker-page.server.ts";
+import { moveRefusal, moveTargets } from "./moves.server.ts";
 
 /**
  * The admin order page (decisions 0015, 0016): one order with its buyer, billing details, students,
@@ -56,6 +61,7 @@ const EVENT_TITLES: Record<string, string> = {
   refunded: "Refunded",
   paid_after_cancellation: "Paid after cancellation",
   moved: "Moved to another date",
+  places_moved: "Places moved to another date",
   billing_corrected: "Billing details corrected",
   access_details_sent: "Access details sent",
   student_changed: "Student changed by the booker",
@@ -249,6 +255,7 @@ function pageOf(
   events: OrderEventRow[],
   mails: OutboxRow[],
   access: AdminOrderPage["access"],
+  booked: Pick<AdminOrderPage, "date" | "move">,
 ): AdminOrderPage {
   return {
     order: toAdminOrder(order, students),
@@ -285,7 +292,39 @@ function pageOf(
     access,
     documents: documents.map(documentLink),
     timeline: mergeTimeline(events, mails),
+    ...booked,
   };
+}
+
+/** The order's date, and the dates with room its places could move to (decision 0038). */
+async function bookedAndMoves(order: OrderRow): Promise<Pick<AdminOrderPage, "date" | "move">> {
+  const from = await bookedDateOf(db(), order.courseDateId);
+  if (!from) return { date: null, move: null };
+  const date = {
+    startsAt: from.startsAt.toISOString(),
+    endsAt: from.endsAt.toISOString(),
+    where: dateWhere(from),
+    cancelled: from.state === "cancelled",
+  };
+  const refusal = moveRefusal(order, from, new Date());
+  if (refusal) return { date, move: { open: false, reason: refusal } };
+  const [targets, holders] = await Promise.all([moveTargets(db(), order), holdersOf(db(), order)]);
+  const move: MoveOptions = {
+    open: true,
+    targets: targets.map((t) => ({
+      id: t.date.id,
+      startsAt: t.date.startsAt.toISOString(),
+      endsAt: t.date.endsAt.toISOString(),
+      where: dateWhere(t.date),
+      placesLeft: t.placesLeft,
+      unitPriceCents: t.unitPriceCents,
+    })),
+    places: Array.from({ length: order.quantity }, (_, i) => {
+      const holder = holders.get(i + 1);
+      return { position: i + 1, name: holder ? `${holder.firstName} ${holder.lastName}` : null };
+    }),
+  };
+  return { date, move };
 }
 
 /** Everything the order page shows, or null when there is no such order (or the id is not one). */
@@ -293,14 +332,15 @@ export async function orderPage(orderId: string): Promise<AdminOrderPage | null>
   if (!isUuid(orderId)) return null;
   const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
   if (!order) return null;
-  const [students, documents, events, mails, access] = await Promise.all([
+  const [students, documents, events, mails, access, booked] = await Promise.all([
     studentsOfOrders([order.id]),
     documentsOfOrder(order.id),
     eventsOfOrder(order.id),
     orderMails(order.id),
     offersAccessDetails(order) ? accessDetailsOf(order.id) : null,
+    bookedAndMoves(order),
   ]);
-  return pageOf(order, students.get(order.id) ?? [], documents, events, mails, access);
+  return pageOf(order, students.get(order.id) ?? [], documents, events, mails, access, booked);
 }
 
 export type AddNoteResult =

@@ -174,6 +174,7 @@ const ACTION_LABELS: Record<string, string> = {
   "order.refund_status": "Refund status changed",
   "order.release": "Released held order",
   "order.student": "Booker changed a student",
+  "order.move": "Moved places to another date",
   "order.booking_link": "Sent booking link",
   "order.delete": "Deleted held order",
   "subscription.update": "Updated subscription",

@@ -83,6 +83,17 @@ export function placesLeftText(date: Pick<PublicCourseDate, "placesLeft" | "book
 }
 
 /** Where a date happens, for a list: the town (or venue) of a classroom date, else 'Online'. */
+/** Where a date runs, in full: 'Live online', or its venue and address (else its town). */
+export function dateWhere(date: {
+  format: CourseDateFormat;
+  venueName: string | null;
+  venueAddress: string | null;
+  venueTown?: string | null;
+}): string {
+  if (date.format === "online") return "Live online";
+  return [date.venueName, date.venueAddress].filter(Boolean).join(", ") || date.venueTown || "";
+}
+
 export function datePlace(date: Pick<PublicCourseDate, "format" | "town" | "venueName">): string {
   if (date.format === "online") return "Online";
   return date.town ?? date.venueName ?? "Classroom";

@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod/mini";
+import type { MoveOptions } from "./moves.ts";
 import { formatPence } from "../format.ts";
 import { listQuery, parseSearch } from "../admin/list.ts";
 import type { SpamReason } from "../admin/suspected-spam.ts";
@@ -322,6 +323,9 @@ export interface AdminOrderPage {
   access: Record<number, AccessDetailsSent> | null;
   documents: OrderDocumentLink[];
   timeline: OrderTimelineEntry[];
+  /** The date the order's places are on (null: on demand), and whether and where they can move. */
+  date: { startsAt: string; endsAt: string; where: string; cancelled: boolean } | null;
+  move: MoveOptions | null;
 }
 
 /** Where an order's document is downloaded (the admin resource route). */

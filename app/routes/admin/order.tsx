@@ -5,6 +5,7 @@ import {
   orderAccessIntent,
   orderBillingIntent,
   orderBookingLinkIntent,
+  orderMoveIntent,
   orderNoteIntent,
   orderStatusIntents,
   orderStudentIntent,
@@ -30,7 +31,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 /**
  * The Payments list's actions ('status', 'release'), "Add note", "Refund", billing corrections,
- * on-demand access details, "Change student" and "E-mail the booking link to the buyer".
+ * on-demand access details, "Change student", "E-mail the booking link to the buyer" and "Move to
+ * another date".
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
@@ -44,6 +46,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       access: orderAccessIntent(params.orderId, admin),
       bookingLink: orderBookingLinkIntent(params.orderId, admin),
       student: orderStudentIntent(params.orderId, admin),
+      move: orderMoveIntent(params.orderId, admin),
       refund: (form) => refundFromForm(form, admin),
     },
   );

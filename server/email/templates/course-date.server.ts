@@ -138,3 +138,41 @@ export function renderDateCancelled(place: DateLetter): RenderedEmail {
     ["The cancellation attached (invite.ics) takes the course out of your calendar.", QUESTIONS],
   );
 }
+
+/**
+ * Staff moved the student's place to another date (decision 0038): the new date with its joining
+ * details and invitation. The old date's cancellation follows in `renderPlaceLeftDate`.
+ */
+export function renderPlaceMoved(place: DateLetter & { was: BookedDate }): RenderedEmail {
+  const subject = headerText(
+    `Moved: ${place.courseTitle}, now on ${formatUkDay(new Date(place.date.startsAt))}`,
+  );
+  return letter(
+    subject,
+    place.student.firstName,
+    [
+      `Your place on ${place.courseTitle} has moved from ${formatDateRange(place.was.startsAt, place.was.endsAt)} to the date below. These details replace what we sent before.`,
+    ],
+    placeRows(place),
+    [instructions(place.date), CALENDAR_NOTE, QUESTIONS],
+  );
+}
+
+/** The date a moved place left: the cancellation takes it out of the student's calendar. */
+export function renderPlaceLeftDate(place: DateLetter): RenderedEmail {
+  const subject = headerText(
+    `Not this date: ${place.courseTitle} on ${formatUkDay(new Date(place.date.startsAt))}`,
+  );
+  return letter(
+    subject,
+    place.student.firstName,
+    [
+      `Your place on ${place.courseTitle} is no longer on ${formatDateRange(place.date.startsAt, place.date.endsAt)}: it has moved to another date, whose details and invitation we have sent separately.`,
+    ],
+    [
+      ["Course", place.courseTitle],
+      ["Order reference", orderReference(place.orderId)],
+    ],
+    ["The cancellation attached (invite.ics) takes the old date out of your calendar.", QUESTIONS],
+  );
+}

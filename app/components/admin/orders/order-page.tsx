@@ -2,6 +2,7 @@ import { useRef, useState, type ReactNode } from "react";
 import { BillingForm } from "./billing-form.tsx";
 import { Section } from "./section.tsx";
 import { StudentsSection } from "./students-section.tsx";
+import { DateSection } from "./date-section.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
 import { ArrowLeft, Download, MessageSquarePlus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
@@ -395,6 +396,7 @@ export function OrderPageView({
         </div>
         <div className="grid content-start gap-6">
           <BuyerAndBilling page={page} answer={answer} />
+          <DateSection page={page} answer={answer} />
           <StudentsSection page={page} answer={answer} />
           <Timeline page={page} />
         </div>

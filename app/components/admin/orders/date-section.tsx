@@ -1,0 +1,130 @@
+import { useFetcher } from "react-router";
+import { Section } from "./section.tsx";
+import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import { formatPence } from "#app/lib/format.ts";
+import type { FormAnswer } from "#app/lib/forms.ts";
+import { MOVE_INTENT, type MoveOptions } from "#app/lib/orders/moves.ts";
+import type { AdminOrderPage } from "#app/lib/orders/orders.ts";
+
+/**
+ * The order page's date: when and where its places are, and 'Move to another date' (decision
+ * 0038) — which places, which date with room, and whether a price difference is charged or
+ * credited. A plain form: it posts without JavaScript too, and the server checks everything
+ * again (room, price, the order's state) under its locks.
+ */
+export function DateSection({ page, answer }: { page: AdminOrderPage; answer?: FormAnswer }) {
+  const { date, move } = page;
+  if (!date) return null;
+  const pageAnswer = answer?.form === MOVE_INTENT ? answer : undefined;
+  return (
+    <Section title="Date">
+      <p className="text-sm">
+        {formatDateRange(date.startsAt, date.endsAt)} · {date.where}
+        {date.cancelled ? <span className="font-medium"> (date cancelled)</span> : null}
+      </p>
+      {move ? (
+        <MoveForm
+          move={move}
+          unitPriceCents={page.amounts.unitPriceCents}
+          pageAnswer={pageAnswer}
+        />
+      ) : null}
+    </Section>
+  );
+}
+
+function MoveForm({
+  move,
+  unitPriceCents,
+  pageAnswer,
+}: {
+  move: MoveOptions;
+  unitPriceCents: number;
+  pageAnswer?: FormAnswer;
+}) {
+  const fetcher = useFetcher<FormAnswer>();
+  useFormAnswer(fetcher);
+  const busy = fetcher.state !== "idle";
+  const answer = fetcher.data ?? pageAnswer;
+  const failed = answer && !answer.ok ? answer : undefined;
+  if (!move.open) {
+    return <p className="mt-2 text-xs text-muted-foreground">{move.reason}</p>;
+  }
+  if (move.targets.length === 0) {
+    return (
+      <p className="mt-2 text-xs text-muted-foreground">
+        No other date of this course has room to move to.
+      </p>
+    );
+  }
+  return (
+    <details open={Boolean(failed)} className="mt-3 rounded-md border border-border">
+      <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium">
+        Move to another date
+      </summary>
+      {pageAnswer?.message ? (
+        <p role={pageAnswer.ok ? "status" : "alert"} className="px-3 text-xs">
+          {pageAnswer.message}
+        </p>
+      ) : null}
+      <fetcher.Form
+        method="post"
+        className="grid gap-3 border-t border-border p-3 text-sm"
+        aria-label="Move places to another date"
+      >
+        <input type="hidden" name="intent" value={MOVE_INTENT} />
+        <fieldset className="grid gap-1">
+          <legend className="mb-1 font-medium">To</legend>
+          {move.targets.map((target, i) => (
+            <label key={target.id} className="flex items-start gap-2">
+              <input
+                type="radio"
+                name="to_date"
+                value={target.id}
+                required
+                defaultChecked={i === 0}
+                className="mt-1"
+              />
+              <span>
+                {formatDateRange(target.startsAt, target.endsAt)} · {target.where} ·{" "}
+                {target.placesLeft} {target.placesLeft === 1 ? "place" : "places"} free ·{" "}
+                {formatPence(target.unitPriceCents)} a place
+                {target.unitPriceCents !== unitPriceCents ? (
+                  <span className="text-muted-foreground">
+                    {" "}
+                    (this order: {formatPence(unitPriceCents)})
+                  </span>
+                ) : null}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="grid gap-1">
+          <legend className="mb-1 font-medium">Places</legend>
+          {move.places.map((place) => (
+            <label key={place.position} className="flex items-center gap-2">
+              <input type="checkbox" name="places" value={place.position} defaultChecked />
+              Place {place.position}: {place.name ?? "not named yet"}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="grid gap-1">
+          <legend className="mb-1 font-medium">Price</legend>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="price" value="date" defaultChecked />
+            The new date&apos;s price (a difference is re-invoiced, credited or refunded)
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="price" value="keep" />
+            Keep the price agreed
+          </label>
+        </fieldset>
+        <Button type="submit" size="sm" disabled={busy} className="justify-self-start">
+          {busy ? "Moving..." : "Move places"}
+        </Button>
+      </fetcher.Form>
+    </details>
+  );
+}

@@ -1,0 +1,102 @@
+import { z } from "zod/mini";
+import { formatPence } from "../format.ts";
+
+/**
+ * Moving an order's places to another date of its course (decision 0038), as both sides see it:
+ * the admin order page's form, its zod schema (checked by the browser before posting and by the
+ * server on the posted body; only the server's answer counts) and what the answers say. Safe on
+ * both sides: no server imports here.
+ */
+
+/** The admin order page's 'Move to another date'. */
+export const MOVE_INTENT = "move";
+
+/** Charge or credit a price difference (the default), or keep the price the buyer agreed. */
+export const MOVE_PRICE_CHOICES = ["date", "keep"] as const;
+export type MovePriceChoice = (typeof MOVE_PRICE_CHOICES)[number];
+
+const PLACE = /^(?:[1-9]|10)$/;
+
+/** Which places move: checkboxes named `places`, one value each (1 to 10). */
+export const moveSchema = z.object({
+  to_date: z.uuid({ error: "Choose the date to move to" }),
+  places: z.pipe(
+    z.union([z.string(), z.array(z.string())], { error: "Choose at least one place to move" }),
+    z
+      .transform((v: string | string[]) => (Array.isArray(v) ? v : [v]))
+      .check(
+        z.refine(
+          (values: string[]) =>
+            values.length > 0 &&
+            values.every((v) => PLACE.test(v.trim())) &&
+            new Set(values).size === values.length,
+          "Choose at least one place to move",
+        ),
+      ),
+  ),
+  price: z._default(z.enum(MOVE_PRICE_CHOICES), "date"),
+});
+
+export const MOVE_FIELDS = ["to_date", "places", "price"] as const;
+
+/** A date the order could move to, as the form lists it. */
+export interface MoveTarget {
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  where: string;
+  placesLeft: number;
+  /** A place's price on that date, in pence. */
+  unitPriceCents: number;
+}
+
+/** What the order page offers: the dates with room, or why the order cannot move. */
+export type MoveOptions =
+  | { open: true; targets: MoveTarget[]; places: { position: number; name: string | null }[] }
+  | { open: false; reason: string };
+
+export const MOVE_MESSAGES = {
+  notFound: "This order no longer exists.",
+  heldOrErased:
+    "This order is held as suspected spam or was anonymised: release it before moving its places.",
+  onDemand: "This order is for an on-demand course: it has no date to move.",
+  notHeld: "This order holds no places any more, so they cannot move.",
+  checkoutOpen:
+    "This order is waiting for its card payment: move it once it is paid, or cancel it.",
+  started: "Its date has started, ended or was cancelled: its places can no longer move.",
+  sameDate: "The places are on that date already: choose another.",
+  targetGone: "That date can no longer take bookings: choose another.",
+  noSuchPlace: "This order has no such place.",
+  paidSplit:
+    "A paid order's places move together: move all of them, or refund the places that should not move and book them on the new date.",
+  paidDearer: (difference: number) =>
+    `This order is paid and a place on that date costs ${formatPence(difference)} more. Choose to keep the price paid, or cancel the order and book the new date.`,
+  noRoom: (left: number, wanted: number) =>
+    `That date has ${left} ${left === 1 ? "place" : "places"} free; the move needs ${wanted}. Choose another date or raise its places first.`,
+  invoiceCredited:
+    "This order's invoice was partly credited, so it cannot be re-issued at the new price: keep the price, or correct it by hand.",
+  failed: "Sorry, the places could not be moved. Please try again.",
+} as const;
+
+/** What staff are told after a move. */
+export function movedMessage(outcome: {
+  places: number;
+  split: boolean;
+  reference: string;
+  when: string;
+  documents: string[];
+  refund: { cents: number; byHand: boolean; failed: boolean } | null;
+}): string {
+  const what = outcome.split
+    ? `${outcome.places} ${outcome.places === 1 ? "place" : "places"} moved to ${outcome.when} as order ${outcome.reference}.`
+    : `Order moved to ${outcome.when}.`;
+  const documents = outcome.documents.length ? ` Issued ${outcome.documents.join(", ")}.` : "";
+  const refund = !outcome.refund
+    ? ""
+    : outcome.refund.failed
+      ? ` The refund of ${formatPence(outcome.refund.cents)} failed: make it with 'Refund'.`
+      : outcome.refund.byHand
+        ? ` Refund ${formatPence(outcome.refund.cents)} by bank transfer.`
+        : ` ${formatPence(outcome.refund.cents)} refunded to the card.`;
+  return `${what}${documents}${refund} The buyer and the students have been e-mailed.`;
+}

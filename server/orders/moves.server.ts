@@ -1,0 +1,466 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, gt } from "drizzle-orm";
+import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import { MOVE_MESSAGES, type MovePriceChoice } from "#app/lib/orders/moves.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
+import { lineAmounts } from "#app/lib/orders/vat.ts";
+import { recordAudit, type AuditActor } from "../audit.server.ts";
+import { bookedDateOf, placesLeftIn, placesOf } from "../catalogue/course-dates.server.ts";
+import {
+  attendeeEmail,
+  dateAttendees,
+  type DateAttendee,
+} from "../catalogue/date-invitations.server.ts";
+import { config } from "../config.server.ts";
+import { db, type Transaction } from "../db/client.server.ts";
+import { courseDates, courses, orderStudents, orders } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
+import { queueEmails, type OutgoingEmail } from "../email/outbox.server.ts";
+import { renderOrderMoved, type MoveMoney } from "../email/templates/booking-moved.server.ts";
+import { renderPlaceLeftDate, renderPlaceMoved } from "../email/templates/course-date.server.ts";
+import { nudgeOutbox } from "../email/worker.server.ts";
+import { currentInvoice, issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
+import { log } from "../log.server.ts";
+import { refundOrder } from "../payments/refunds.server.ts";
+import { reissueInvoice, reissueRefusal } from "./billing.server.ts";
+import { bookingUrl } from "./booking-links.server.ts";
+import { holdsItsPlaces } from "./booker-page.server.ts";
+import { invoiceIssuedEmail } from "./emails.server.ts";
+import { recordOrderEvent } from "./events.server.ts";
+import { priceToPence } from "./pricing.server.ts";
+import { studentsOfOrder, type OrderRow } from "./records.server.ts";
+
+/**
+ * Moving some or all of an order's places to another date of its course (decision 0038; the
+ * rules: docs/rules.md, Bookings). One transaction under the order's row lock and the new date's
+ * row lock, so two moves (or a move and a checkout) can never fill a date past its places. All of
+ * an order's places move by changing its date; some of them split off into an order of their own
+ * on the new date. A price difference goes through the document machinery, never an edited
+ * document: an unsettled invoice is credited and re-issued; a paid order moved to a cheaper date
+ * is credited and refunded (by card through Stripe after the commit, else by bank transfer by
+ * staff). A paid order is not charged more here: staff keep the price paid or rebook it.
+ */
+
+type DateRow = typeof courseDates.$inferSelect;
+
+export interface MoveRequest {
+  toDateId: string;
+  /** The places that move (from 1); all of them moves the order itself. */
+  places: number[];
+  price: MovePriceChoice;
+}
+
+export type MoveOutcome =
+  | {
+      ok: true;
+      /** The order now on the new date: the order itself, or the one split from it. */
+      orderId: string;
+      places: number;
+      split: boolean;
+      to: DateRow;
+      documents: string[];
+      refund: { cents: number; byHand: boolean; failed: boolean } | null;
+    }
+  | { ok: false; status: 404 | 409; message: string };
+
+type Refused = Extract<MoveOutcome, { ok: false }>;
+const refused = (status: 404 | 409, message: string): Refused => ({ ok: false, status, message });
+
+/** An order's money for `quantity` places at `unitPriceCents`, on its own VAT terms. */
+function amountsFor(order: OrderRow, unitPriceCents: number, quantity: number) {
+  const amounts = lineAmounts(unitPriceCents * quantity, {
+    rateBasisPoints: order.vatRateBasisPoints,
+    pricesIncludeVat: order.pricesIncludeVat,
+  });
+  return {
+    unitPriceCents,
+    quantity,
+    netAmountCents: amounts.netCents,
+    vatAmountCents: amounts.vatCents,
+    totalAmountCents: amounts.totalCents,
+  };
+}
+
+/** Why an order cannot move at all (before any date is chosen), or null. */
+export function moveRefusal(order: OrderRow, from: DateRow | null, now: Date): string | null {
+  if (order.anonymisedAt || order.spamReason) return MOVE_MESSAGES.heldOrErased;
+  if (!order.courseDateId) return MOVE_MESSAGES.onDemand;
+  if (!holdsItsPlaces(order)) return MOVE_MESSAGES.notHeld;
+  if (order.status === "pending" && order.paymentMethod === "stripe") {
+    return MOVE_MESSAGES.checkoutOpen;
+  }
+  if (!from || from.state !== "scheduled" || from.startsAt <= now) return MOVE_MESSAGES.started;
+  return null;
+}
+
+/** A place's price on a date: the date's own, else its course's; null when neither has one. */
+async function unitPriceOn(tx: Pick<Transaction, "select">, date: DateRow): Promise<number | null> {
+  const own = priceToPence(date.price);
+  if (own !== null) return own;
+  const [course] = await tx
+    .select({ price: courses.price })
+    .from(courses)
+    .where(eq(courses.id, date.courseId));
+  return priceToPence(course?.price);
+}
+
+/** The other dates of the order's course it could move to (the order page's choices). */
+export async function moveTargets(
+  runner: Pick<Transaction, "select">,
+  order: OrderRow,
+  now: Date = new Date(),
+): Promise<{ date: DateRow; placesLeft: number; unitPriceCents: number }[]> {
+  if (!order.courseId || !order.courseDateId) return [];
+  const dates = await runner
+    .select()
+    .from(courseDates)
+    .where(
+      and(
+        eq(courseDates.courseId, order.courseId),
+        eq(courseDates.state, "scheduled"),
+        gt(courseDates.startsAt, now),
+      ),
+    )
+    .orderBy(courseDates.startsAt);
+  const others = dates.filter((d) => d.id !== order.courseDateId);
+  const places = await placesOf(
+    runner,
+    others.map((d) => d.id),
+  );
+  const targets = [];
+  for (const date of others) {
+    const left = placesLeftIn(date.capacity, places.get(date.id));
+    const unit = await unitPriceOn(runner, date);
+    if (left > 0)
+      targets.push({ date, placesLeft: left, unitPriceCents: unit ?? order.unitPriceCents });
+  }
+  return targets;
+}
+
+export async function moveOrder(
+  admin: AuditActor,
+  orderId: string,
+  request: MoveRequest,
+  options: { now?: Date } = {},
+): Promise<MoveOutcome> {
+  const now = options.now ?? new Date();
+  if (!isUuid(orderId)) return refused(404, MOVE_MESSAGES.notFound);
+  if (!isUuid(request.toDateId)) return refused(409, MOVE_MESSAGES.targetGone);
+  const result = await db().transaction(
+    async (tx): Promise<MoveOutcome & { refundFrom?: string }> => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+      if (!order) return refused(404, MOVE_MESSAGES.notFound);
+      const from = await bookedDateOf(tx, order.courseDateId);
+      const refusal = moveRefusal(order, from, now);
+      if (refusal || !from) return refused(409, refusal ?? MOVE_MESSAGES.started);
+      if (request.toDateId === from.id) return refused(409, MOVE_MESSAGES.sameDate);
+      const [to] = await tx
+        .select()
+        .from(courseDates)
+        .where(and(eq(courseDates.id, request.toDateId), eq(courseDates.courseId, from.courseId)))
+        .for("update");
+      if (!to || to.state !== "scheduled" || to.startsAt <= now) {
+        return refused(409, MOVE_MESSAGES.targetGone);
+      }
+      const moving = [...new Set(request.places)].sort((a, b) => a - b);
+      if (moving.length === 0 || moving.some((p) => p < 1 || p > order.quantity)) {
+        return refused(409, MOVE_MESSAGES.noSuchPlace);
+      }
+      const split = moving.length < order.quantity;
+      if (split && order.status === "paid") return refused(409, MOVE_MESSAGES.paidSplit);
+      // Read after the date's lock: a checkout or another move waits for this one, then sees it.
+      const left = placesLeftIn(to.capacity, (await placesOf(tx, [to.id])).get(to.id));
+      if (moving.length > left) return refused(409, MOVE_MESSAGES.noRoom(left, moving.length));
+
+      const datePrice = await unitPriceOn(tx, to);
+      const unit =
+        request.price === "keep" || datePrice === null ? order.unitPriceCents : datePrice;
+      if (order.status === "paid" && unit > order.unitPriceCents) {
+        return refused(409, MOVE_MESSAGES.paidDearer(unit - order.unitPriceCents));
+      }
+      const invoice = order.status === "invoiced" ? await currentInvoice(tx, order.id) : null;
+      const repricing = split || unit !== order.unitPriceCents;
+      if (invoice && repricing && (await reissueRefusal(tx, order, invoice))) {
+        return refused(409, MOVE_MESSAGES.invoiceCredited);
+      }
+
+      const reason = `${formatDateRange(from.startsAt, from.endsAt)} → ${formatDateRange(to.startsAt, to.endsAt)}`;
+      // Who leaves the old date, read before anything moves: each gets its cancellation.
+      const leaving = await leavingAttendees(tx, order, moving);
+      const documents: string[] = [];
+      const mails: OutgoingEmail[] = [];
+      let money: MoveMoney = { kind: "none" };
+      let refund: { cents: number; byHand: boolean; failed: boolean } | null = null;
+      let refundFrom: string | undefined;
+      let creditNoteId: string | null = null;
+      let movedOrder: OrderRow;
+
+      if (!split) {
+        const repriced = unit !== order.unitPriceCents && order.status !== "paid";
+        [movedOrder] = (await tx
+          .update(orders)
+          .set({
+            courseDateId: to.id,
+            ...(repriced ? amountsFor(order, unit, order.quantity) : {}),
+            updatedAt: now,
+          })
+          .where(eq(orders.id, order.id))
+          .returning()) as [OrderRow];
+        await recordOrderEvent(tx, order.id, "moved", admin.email, {
+          reason,
+          fromDateId: from.id,
+          toDateId: to.id,
+          ...(repriced ? { unitPriceCents: { from: order.unitPriceCents, to: unit } } : {}),
+        });
+        if (repriced && invoice) {
+          const reissued = await reissueInvoice(tx, movedOrder, invoice, admin, `Moved: ${reason}`);
+          documents.push(reissued.creditNote, reissued.invoice);
+          money = { kind: "reissued", invoice: reissued.invoice, creditNote: reissued.creditNote };
+        } else if (repriced) {
+          money = { kind: "repriced", totalCents: movedOrder.totalAmountCents };
+        } else if (order.status === "paid" && unit < order.unitPriceCents) {
+          const owed =
+            order.totalAmountCents - amountsFor(order, unit, order.quantity).totalAmountCents;
+          if (order.paymentMethod === "stripe") {
+            // Stripe cannot share this transaction: refunded once the move is committed.
+            refund = { cents: owed, byHand: false, failed: false };
+            refundFrom = order.id;
+            money = { kind: "card_refund", cents: owed };
+          } else {
+            const note = await issueCreditNote(tx, movedOrder, {
+              amountCents: owed,
+              reason: `Moved to a date costing less: ${reason}`,
+              actor: admin.email,
+            });
+            if (note) {
+              creditNoteId = note.id;
+              documents.push(note.number);
+              refund = { cents: note.totalAmountCents, byHand: true, failed: false };
+              money = {
+                kind: "bank_refund",
+                cents: note.totalAmountCents,
+                creditNote: note.number,
+              };
+            }
+          }
+        }
+      } else {
+        movedOrder = await splitOff(tx, order, moving, to, unit, now);
+        await recordOrderEvent(tx, order.id, "places_moved", admin.email, {
+          reason: `Places ${moving.join(", ")}: ${reason}, as ${orderReference(movedOrder.id)}`,
+          toOrderId: movedOrder.id,
+          toDateId: to.id,
+        });
+        await recordOrderEvent(tx, movedOrder.id, "moved", admin.email, {
+          reason: `From ${orderReference(order.id)}: ${reason}`,
+          fromOrderId: order.id,
+          fromDateId: from.id,
+          toDateId: to.id,
+        });
+        if (invoice) {
+          // The old invoice credited and re-issued for the places that stay; the moved places
+          // invoiced on their own order.
+          const [kept] = await tx.select().from(orders).where(eq(orders.id, order.id));
+          const reissued = await reissueInvoice(
+            tx,
+            kept!,
+            invoice,
+            admin,
+            `Places moved: ${reason}`,
+          );
+          const students = await studentsOfOrder(tx, movedOrder.id);
+          const own = await issueInvoice(tx, movedOrder, students, {
+            kind: "invoice",
+            actor: admin.email,
+            now,
+          });
+          documents.push(reissued.creditNote, reissued.invoice, own.number);
+          mails.push(invoiceIssuedEmail(movedOrder, students, own, to));
+          money = { kind: "invoiced", invoice: own.number };
+        } else if (unit !== order.unitPriceCents) {
+          money = { kind: "repriced", totalCents: movedOrder.totalAmountCents };
+        }
+      }
+
+      const title = order.courseTitleSnapshot;
+      mails.push(
+        ...leaving.map((a) =>
+          attendeeEmail("place_left_date", title, from, a, renderPlaceLeftDate, "CANCEL"),
+        ),
+      );
+      const arriving = (await dateAttendees(tx, to.id)).filter((a) => a.orderId === movedOrder.id);
+      mails.push(
+        ...arriving.map((a) =>
+          attendeeEmail(
+            "place_moved",
+            title,
+            to,
+            a,
+            (letter) => renderPlaceMoved({ ...letter, was: from }),
+            "REQUEST",
+          ),
+        ),
+      );
+      mails.unshift({
+        kind: "order_moved",
+        to: order.buyerEmail,
+        replyTo: config.mailReplyTo,
+        orderId: movedOrder.id,
+        ...renderOrderMoved(movedOrder, from, to, {
+          splitFrom: split ? order.id : null,
+          money,
+          bookingUrl: bookingUrl(movedOrder.id, to.endsAt, now),
+        }),
+        // A credit note owed back by bank transfer rides on the letter that explains it.
+        documentId: creditNoteId,
+      });
+      await queueEmails(tx, mails);
+      await recordAudit(tx, admin, {
+        action: "order.move",
+        subjectType: "order",
+        subjectId: order.id,
+        summary: `${orderReference(order.id)}: ${moving.length} of ${order.quantity} ${order.quantity === 1 ? "place" : "places"} moved`,
+        before: { date: from.id, places: moving, unitPriceCents: order.unitPriceCents },
+        after: {
+          date: to.id,
+          order: movedOrder.id,
+          unitPriceCents: unit,
+          ...(documents.length ? { documents } : {}),
+        },
+      });
+      return {
+        ok: true,
+        orderId: movedOrder.id,
+        places: moving.length,
+        split,
+        to,
+        documents,
+        refund,
+        refundFrom,
+      };
+    },
+  );
+  if (!result.ok) return result;
+  nudgeOutbox();
+  log.info(
+    { orderId, to: result.to.id, places: result.places, split: result.split },
+    "order places moved",
+  );
+  const { refundFrom, ...outcome } = result;
+  if (refundFrom && outcome.refund) {
+    const made = await refundOrder(
+      refundFrom,
+      {
+        amountCents: outcome.refund.cents,
+        reason: "requested_by_customer",
+        nonce: randomBytes(16).toString("hex"),
+        note: "Moved to a date costing less",
+      },
+      admin,
+    );
+    if (!made.ok) {
+      log.error({ orderId, reason: made.reason }, "order moved: refund of the difference failed");
+      outcome.refund = { ...outcome.refund, failed: true };
+    }
+  }
+  return outcome;
+}
+
+/** The moving places' students booked on the old date (each gets that date's cancellation). */
+async function leavingAttendees(
+  tx: Transaction,
+  order: OrderRow,
+  moving: number[],
+): Promise<DateAttendee[]> {
+  const onDate = (await dateAttendees(tx, order.courseDateId!)).filter(
+    (a) => a.orderId === order.id,
+  );
+  if (moving.length === order.quantity || order.isBuyerStudent) return onDate;
+  const students = await tx
+    .select({ position: orderStudents.position, email: orderStudents.email })
+    .from(orderStudents)
+    .where(eq(orderStudents.orderId, order.id));
+  const emails = new Set(
+    students
+      .filter((s) => moving.includes(s.position + 1))
+      .map((s) => s.email.trim().toLowerCase()),
+  );
+  const staying = new Set(
+    students
+      .filter((s) => !moving.includes(s.position + 1))
+      .map((s) => s.email.trim().toLowerCase()),
+  );
+  // Someone holding a place that moves and one that stays keeps the old date in their calendar.
+  return onDate.filter((a) => {
+    const key = a.email.trim().toLowerCase();
+    return emails.has(key) && !staying.has(key);
+  });
+}
+
+/**
+ * Some of an unsettled order's places split off into a new order on `to`: the same buyer,
+ * billing details and status, the moved places' students (numbered from 1 again), their price on
+ * the new date. The order keeps the other places at its own price.
+ */
+async function splitOff(
+  tx: Transaction,
+  order: OrderRow,
+  moving: number[],
+  to: DateRow,
+  unit: number,
+  now: Date,
+): Promise<OrderRow> {
+  const staying = order.quantity - moving.length;
+  await tx
+    .update(orders)
+    .set({ ...amountsFor(order, order.unitPriceCents, staying), updatedAt: now })
+    .where(eq(orders.id, order.id));
+  const {
+    id: _id,
+    createdAt: _created,
+    updatedAt: _updated,
+    stripeCheckoutSessionId: _session,
+    stripePaymentIntentId: _intent,
+    paidAt: _paidAt,
+    paidAfterCancellationAt: _late,
+    refundedAmountCents: _refunded,
+    ...kept
+  } = order;
+  const [created] = await tx
+    .insert(orders)
+    .values({
+      ...kept,
+      courseDateId: to.id,
+      ...amountsFor(order, unit, moving.length),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await recordOrderEvent(tx, created!.id, "created", "system", {
+    method: order.paymentMethod,
+    splitFrom: order.id,
+  });
+  const students = await tx.select().from(orderStudents).where(eq(orderStudents.orderId, order.id));
+  if (students.length > 0) {
+    await tx.delete(orderStudents).where(eq(orderStudents.orderId, order.id));
+    const renumber = (rows: typeof students, orderId: string, places: number[]) =>
+      rows
+        .filter((s) => places.includes(s.position + 1))
+        .map((s) => ({
+          orderId,
+          position: places.indexOf(s.position + 1),
+          firstName: s.firstName,
+          lastName: s.lastName,
+          email: s.email,
+        }));
+    const stayingPlaces = Array.from({ length: order.quantity }, (_, i) => i + 1).filter(
+      (p) => !moving.includes(p),
+    );
+    const rows = [
+      ...renumber(students, order.id, stayingPlaces),
+      ...renumber(students, created!.id, moving),
+    ];
+    if (rows.length > 0) await tx.insert(orderStudents).values(rows);
+  }
+  return created!;
+}
