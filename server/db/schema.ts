@@ -508,6 +508,42 @@ export const accessDetails = pgTable(
   ],
 );
 
+/**
+ * A booker's request to move some or all of their order's places to another date (decision
+ * 0038), made on their booking page before the change window closes and approved or declined by
+ * staff from the order page. One open request per order: a new one withdraws the last.
+ */
+export const moveRequests = pgTable(
+  "move_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    toCourseDateId: uuid("to_course_date_id")
+      .notNull()
+      .references(() => courseDates.id, { onDelete: "cascade" }),
+    /** The places asked for (from 1). */
+    places: integer("places").array().notNull(),
+    /** requested, approved, declined, or withdrawn (by a later request). */
+    state: text("state").notNull().default("requested"),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** The admin's e-mail who approved or declined it. */
+    decidedBy: text("decided_by"),
+  },
+  (t) => [
+    uniqueIndex("move_requests_one_open_per_order_idx")
+      .on(t.orderId)
+      .where(sql`${t.state} = 'requested'`),
+    check(
+      "move_requests_state",
+      sql`${t.state} in ('requested', 'approved', 'declined', 'withdrawn')`,
+    ),
+    check("move_requests_places", sql`cardinality(${t.places}) between 1 and 10`),
+  ],
+);
+
 /** Bytes, stored as PostgreSQL bytea (a certificate's issued PDF). */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",

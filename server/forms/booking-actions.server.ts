@@ -8,17 +8,25 @@ import {
   studentSchema,
 } from "#app/lib/orders/booking.ts";
 import { parseForm } from "#app/lib/forms.ts";
+import { FORM_FIELD } from "#app/lib/inquiries/schemas.ts";
+import {
+  MOVE_MESSAGES,
+  MOVE_REQUEST_FIELDS,
+  MOVE_REQUEST_FORM,
+  moveRequestSchema,
+} from "#app/lib/orders/moves.ts";
 import { clientAddress } from "../abuse.server.ts";
 import { readBookingToken, sendBookingLinks } from "../orders/booking-links.server.ts";
 import { changeStudent } from "../orders/student-changes.server.ts";
+import { requestMove } from "../orders/move-requests.server.ts";
 import { formAction } from "./form-action.server.ts";
 import { failure, formIdOf, invalid } from "./form-post.server.ts";
 import { answerPublicForm, publicFormSaved } from "./public-form.server.ts";
 
 /**
- * The booker's page's two posts (decision 0037), in the public forms' frame (one result per
- * submission, the client's rate limit, the honeypot): 'find my booking', and a place's student
- * named or changed. Bad input gets its field messages and changes nothing.
+ * The booker's page's posts (decisions 0037, 0038), in the public forms' frame (one result per
+ * submission, the client's rate limit, the honeypot): 'find my booking', a place's student named
+ * or changed, and a request to move places. Bad input gets its field messages and changes nothing.
  */
 
 const FIND_FIELDS = ["email"] as const;
@@ -58,51 +66,121 @@ export function findBookingAction({ request, context }: ActionFunctionArgs) {
   );
 }
 
-/** POST /bookings/:token: a place's student named or changed by the booker. */
-export function studentChangeAction({ request, params, context }: ActionFunctionArgs) {
+/** A signed link that no longer opens its page: the post is refused as the page would be. */
+function linkRefusal(
+  token: string | undefined,
+  form: string,
+  formData: FormData,
+  names: readonly string[],
+) {
+  const link = readBookingToken(token);
+  if (link.ok) return { orderId: link.orderId, refusal: null };
+  return {
+    orderId: null,
+    refusal: failure(link.reason === "expired" ? 410 : 404, {
+      form,
+      formData,
+      names,
+      message:
+        link.reason === "expired"
+          ? "This link has expired. Ask for a new one on the 'Find my booking' page."
+          : "This link is not valid.",
+    }),
+  };
+}
+
+/** The client's address for the audit ("unknown" is the rate limit's shared bucket, not one). */
+function auditedAddress(context: ActionFunctionArgs["context"]): string | null {
+  const client = clientAddress(context);
+  return client === "unknown" ? null : client;
+}
+
+/**
+ * POST /bookings/:token: a place's student named or changed by the booker, or (by
+ * the form 'move_request') a request to move places to another date.
+ */
+export function bookingPageAction({ request, params, context }: ActionFunctionArgs) {
+  return formAction(request, { form: STUDENT_FORM }, (formData) =>
+    formData.get(FORM_FIELD) === MOVE_REQUEST_FORM
+      ? moveRequestPost(formData, params.token, context)
+      : studentChangePost(formData, params.token, context),
+  );
+}
+
+function studentChangePost(
+  formData: FormData,
+  token: string | undefined,
+  context: ActionFunctionArgs["context"],
+) {
   const form = {
     name: STUDENT_FORM,
     names: STUDENT_FIELDS,
     failureMessage: BOOKING_MESSAGES.saveFailed,
     failureLog: "could not change a booking's student",
   };
-  return formAction(request, { form: STUDENT_FORM }, (formData) =>
-    answerPublicForm(form, formData, context, async () => {
-      const link = readBookingToken(params.token);
-      if (!link.ok) {
-        return failure(link.reason === "expired" ? 410 : 404, {
-          form: STUDENT_FORM,
-          formData,
-          names: STUDENT_FIELDS,
-          message:
-            link.reason === "expired"
-              ? "This link has expired. Ask for a new one on the 'Find my booking' page."
-              : "This link is not valid.",
-        });
-      }
-      const parsed = parseForm(formData, studentSchema);
-      if (!parsed.ok) return invalid(STUDENT_FORM, formData, STUDENT_FIELDS, parsed.fieldErrors);
-      const client = clientAddress(context);
-      const outcome = await changeStudent(link.orderId, parsed.value, {
-        // "unknown" is the rate limit's shared bucket, not an address to audit.
-        ipAddress: client === "unknown" ? null : client,
-      });
-      if (!outcome.ok) {
-        return failure(outcome.status, {
-          form: STUDENT_FORM,
-          formData,
-          names: STUDENT_FIELDS,
-          message: outcome.message,
-        });
-      }
-      return publicFormSaved({
-        ok: true,
+  return answerPublicForm(form, formData, context, async () => {
+    const link = linkRefusal(token, STUDENT_FORM, formData, STUDENT_FIELDS);
+    if (!link.orderId) return link.refusal!;
+    const parsed = parseForm(formData, studentSchema);
+    if (!parsed.ok) return invalid(STUDENT_FORM, formData, STUDENT_FIELDS, parsed.fieldErrors);
+    const outcome = await changeStudent(link.orderId, parsed.value, {
+      ipAddress: auditedAddress(context),
+    });
+    if (!outcome.ok) {
+      return failure(outcome.status, {
         form: STUDENT_FORM,
-        formId: formIdOf(formData),
-        message: outcome.changed
-          ? BOOKING_MESSAGES.changed(outcome.name)
-          : BOOKING_MESSAGES.unchanged,
+        formData,
+        names: STUDENT_FIELDS,
+        message: outcome.message,
       });
-    }),
-  );
+    }
+    return publicFormSaved({
+      ok: true,
+      form: STUDENT_FORM,
+      formId: formIdOf(formData),
+      message: outcome.changed
+        ? BOOKING_MESSAGES.changed(outcome.name)
+        : BOOKING_MESSAGES.unchanged,
+    });
+  });
+}
+
+function moveRequestPost(
+  formData: FormData,
+  token: string | undefined,
+  context: ActionFunctionArgs["context"],
+) {
+  const form = {
+    name: MOVE_REQUEST_FORM,
+    names: MOVE_REQUEST_FIELDS,
+    failureMessage: MOVE_MESSAGES.requestFailed,
+    failureLog: "could not keep a request to move places",
+  };
+  return answerPublicForm(form, formData, context, async () => {
+    const link = linkRefusal(token, MOVE_REQUEST_FORM, formData, MOVE_REQUEST_FIELDS);
+    if (!link.orderId) return link.refusal!;
+    const parsed = parseForm(formData, moveRequestSchema);
+    if (!parsed.ok) {
+      return invalid(MOVE_REQUEST_FORM, formData, MOVE_REQUEST_FIELDS, parsed.fieldErrors);
+    }
+    const outcome = await requestMove(
+      link.orderId,
+      { toDateId: parsed.value.to_date, places: parsed.value.places.map(Number) },
+      { ipAddress: auditedAddress(context) },
+    );
+    if (!outcome.ok) {
+      return failure(outcome.status, {
+        form: MOVE_REQUEST_FORM,
+        formData,
+        names: MOVE_REQUEST_FIELDS,
+        message: outcome.message,
+      });
+    }
+    return publicFormSaved({
+      ok: true,
+      form: MOVE_REQUEST_FORM,
+      formId: formIdOf(formData),
+      message: MOVE_MESSAGES.requested,
+    });
+  });
 }

@@ -32,10 +32,19 @@ import {
   STUDENT_INTENT,
   studentSchema,
 } from "#app/lib/orders/booking.ts";
-import { MOVE_FIELDS, MOVE_INTENT, moveSchema, movedMessage } from "#app/lib/orders/moves.ts";
+import {
+  MOVE_DECISION_INTENT,
+  MOVE_FIELDS,
+  MOVE_INTENT,
+  MOVE_MESSAGES,
+  moveDecisionSchema,
+  moveSchema,
+  movedMessage,
+} from "#app/lib/orders/moves.ts";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import type { AuditActor } from "../audit.server.ts";
-import { moveOrder } from "../orders/moves.server.ts";
+import { moveOrder, type MoveOutcome } from "../orders/moves.server.ts";
+import { decideMoveRequest } from "../orders/move-requests.server.ts";
 import { sendBookingLink } from "../orders/booking-links.server.ts";
 import { changeStudent } from "../orders/student-changes.server.ts";
 import { sendAccessDetails } from "../orders/access-details.server.ts";
@@ -210,14 +219,36 @@ export function orderMoveIntent(orderId: string, admin: AuditActor) {
       price,
     });
     if (!outcome.ok) return refuse(outcome.status, outcome.message);
-    return success(
-      MOVE_INTENT,
-      movedMessage({
-        ...outcome,
-        reference: orderReference(outcome.orderId),
-        when: formatDateRange(outcome.to.startsAt, outcome.to.endsAt),
-      }),
-      { orderId: outcome.orderId },
+    return moved(MOVE_INTENT, outcome);
+  }) satisfies AdminIntent;
+}
+
+function moved(intent: string, outcome: Extract<MoveOutcome, { ok: true }>) {
+  return success(
+    intent,
+    movedMessage({
+      ...outcome,
+      reference: orderReference(outcome.orderId),
+      when: formatDateRange(outcome.to.startsAt, outcome.to.endsAt),
+    }),
+    { orderId: outcome.orderId },
+  );
+}
+
+/** The order page's 'Approve move' or 'Decline' of the booker's request (decision 0038). */
+export function orderMoveDecisionIntent(orderId: string, admin: AuditActor) {
+  return (async (form, refuse) => {
+    const parsed = parseForm(form, moveDecisionSchema);
+    if (!parsed.ok) return refuse(400);
+    const { request, decision, price } = parsed.value;
+    const outcome = await decideMoveRequest(
+      admin,
+      orderId,
+      request,
+      decision === "approve" ? { approve: true, price } : { approve: false },
     );
+    if (!outcome.ok) return refuse(outcome.status, outcome.message);
+    if ("declined" in outcome) return success(MOVE_DECISION_INTENT, MOVE_MESSAGES.declined);
+    return moved(MOVE_DECISION_INTENT, outcome);
   }) satisfies AdminIntent;
 }

@@ -1,27 +1,20 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { dateWhere } from "#app/lib/catalogue/course-dates.ts";
-import type { BookerPage, BookerPlace, ChangesClosed } from "#app/lib/orders/booking.ts";
+import type { BookerPage, BookerPlace } from "#app/lib/orders/booking.ts";
 import {
   orderReference,
   PAYMENT_METHOD_LABELS,
   type OrderDocumentKind,
 } from "#app/lib/orders/orders.ts";
 import { hitRateLimit } from "../abuse.server.ts";
-import { workingDaysBefore } from "../calendar/working-days.server.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { calendarFileFor } from "../catalogue/date-invitations.server.ts";
-import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
-import type { Database, Transaction } from "../db/client.server.ts";
-import {
-  accessDetails,
-  certificates,
-  type courseDates,
-  orderStudents,
-  orders,
-} from "../db/schema.ts";
+import { accessDetails, certificates, orders } from "../db/schema.ts";
 import { documentsOfOrder } from "../invoices/documents.server.ts";
 import { readBookingToken } from "./booking-links.server.ts";
+import { bookerMoveOf } from "./move-requests.server.ts";
+import { changeWindow, hasBookerPage, holdersOf, holdsItsPlaces } from "./booking-rules.server.ts";
 import type { OrderRow } from "./records.server.ts";
 
 /**
@@ -30,63 +23,6 @@ import type { OrderRow } from "./records.server.ts";
  * and until when its names can still change. Held (suspected spam) and anonymised orders have no
  * page. Changing a student: student-changes.server.ts.
  */
-
-type DateRow = typeof courseDates.$inferSelect;
-type Executor = Database | Transaction;
-
-export type Holder = { firstName: string; lastName: string; email: string };
-
-/** Whether the order's booker may see its page at all. */
-export function hasBookerPage(order: OrderRow): boolean {
-  return order.anonymisedAt === null && order.spamReason === null;
-}
-
-/** Whether the order still holds its places (as the dates' place counts say: holdsPlaces). */
-export function holdsItsPlaces(order: OrderRow): boolean {
-  return (
-    ["pending", "invoiced", "paid"].includes(order.status) &&
-    order.refundedAmountCents < order.totalAmountCents
-  );
-}
-
-/**
- * Until when the booker may change names: for a date, the end of the working day
- * BOOKING_CHANGES_CUTOFF_WORKING_DAYS before it starts (docs/rules.md, Bookings); for an
- * on-demand course, for as long as the order holds its places (each place until its access
- * details are sent).
- */
-export function changeWindow(
-  order: OrderRow,
-  date: DateRow | null,
-  now: Date,
-): { open: true; until: Date | null } | { open: false; reason: ChangesClosed } {
-  if (!holdsItsPlaces(order)) return { open: false, reason: "not_held" };
-  if (!date) return { open: true, until: null };
-  if (date.state === "cancelled") return { open: false, reason: "date_cancelled" };
-  const until = workingDaysBefore(date.startsAt, config.bookingChangesCutoffWorkingDays);
-  return now < until ? { open: true, until } : { open: false, reason: "cut_off" };
-}
-
-/** Who holds each place (1 to quantity): the buyer attending themself, or the stored student. */
-export async function holdersOf(executor: Executor, order: OrderRow): Promise<Map<number, Holder>> {
-  const holders = new Map<number, Holder>();
-  if (order.isBuyerStudent) {
-    holders.set(1, {
-      firstName: order.buyerFirstName,
-      lastName: order.buyerLastName,
-      email: order.buyerEmail,
-    });
-    return holders;
-  }
-  const rows = await executor
-    .select()
-    .from(orderStudents)
-    .where(eq(orderStudents.orderId, order.id))
-    .orderBy(asc(orderStudents.position));
-  // A place is the stored position + 1, as on the register.
-  for (const row of rows) holders.set(row.position + 1, row);
-  return holders;
-}
 
 function statusOf(order: OrderRow): string {
   if (order.status === "paid") {
@@ -129,6 +65,7 @@ export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Pro
       .where(eq(accessDetails.orderId, order.id)),
   ]);
   const window = changeWindow(order, date, now);
+  const move = await bookerMoveOf(order, date, now);
   const held = holdsItsPlaces(order);
   const places: BookerPlace[] = Array.from({ length: order.quantity }, (_, i) => {
     const holder = holders.get(i + 1);
@@ -183,6 +120,7 @@ export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Pro
       ? { open: true, until: window.until?.toISOString() ?? null }
       : { open: false, reason: window.reason },
     calendar: held && date !== null && date.state === "scheduled",
+    move,
   };
 }
 

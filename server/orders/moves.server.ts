@@ -13,7 +13,7 @@ import {
 } from "../catalogue/date-invitations.server.ts";
 import { config } from "../config.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
-import { courseDates, courses, orderStudents, orders } from "../db/schema.ts";
+import { courseDates, courses, moveRequests, orderStudents, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails, type OutgoingEmail } from "../email/outbox.server.ts";
 import { renderOrderMoved, type MoveMoney } from "../email/templates/booking-moved.server.ts";
@@ -24,7 +24,7 @@ import { log } from "../log.server.ts";
 import { refundOrder } from "../payments/refunds.server.ts";
 import { reissueInvoice, reissueRefusal } from "./billing.server.ts";
 import { bookingUrl } from "./booking-links.server.ts";
-import { holdsItsPlaces } from "./booker-page.server.ts";
+import { holdsItsPlaces } from "./booking-rules.server.ts";
 import { invoiceIssuedEmail } from "./emails.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
 import { priceToPence } from "./pricing.server.ts";
@@ -48,6 +48,8 @@ export interface MoveRequest {
   /** The places that move (from 1); all of them moves the order itself. */
   places: number[];
   price: MovePriceChoice;
+  /** The booker's request this move approves (marked approved in the move's transaction). */
+  requestId?: string;
 }
 
 export type MoveOutcome =
@@ -182,6 +184,25 @@ export async function moveOrder(
       const repricing = split || unit !== order.unitPriceCents;
       if (invoice && repricing && (await reissueRefusal(tx, order, invoice))) {
         return refused(409, MOVE_MESSAGES.invoiceCredited);
+      }
+
+      // The booker's request this approves, if any; any other open request is overtaken by the move.
+      const open = await tx
+        .select({ id: moveRequests.id })
+        .from(moveRequests)
+        .where(and(eq(moveRequests.orderId, order.id), eq(moveRequests.state, "requested")));
+      if (request.requestId && !open.some((r) => r.id === request.requestId)) {
+        return refused(409, MOVE_MESSAGES.decided);
+      }
+      for (const { id } of open) {
+        await tx
+          .update(moveRequests)
+          .set({
+            state: id === request.requestId ? "approved" : "withdrawn",
+            decidedAt: now,
+            decidedBy: admin.email,
+          })
+          .where(eq(moveRequests.id, id));
       }
 
       const reason = `${formatDateRange(from.startsAt, from.endsAt)} → ${formatDateRange(to.startsAt, to.endsAt)}`;

@@ -23,8 +23,9 @@ import { studentsOfOrders, type OrderRow, type OrderStudent } from "./records.se
 import { dateWhere } from "#app/lib/catalogue/course-dates.ts";
 import type { MoveOptions } from "#app/lib/orders/moves.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
-import { holdersOf } from "./booker-page.server.ts";
+import { holdersOf } from "./booking-rules.server.ts";
 import { moveRefusal, moveTargets } from "./moves.server.ts";
+import { openMoveRequest } from "./move-requests.server.ts";
 
 /**
  * The admin order page (decisions 0015, 0016): one order with its buyer, billing details, students,
@@ -62,6 +63,8 @@ const EVENT_TITLES: Record<string, string> = {
   paid_after_cancellation: "Paid after cancellation",
   moved: "Moved to another date",
   places_moved: "Places moved to another date",
+  move_requested: "The booker asked to move places",
+  move_declined: "Request to move places declined",
   billing_corrected: "Billing details corrected",
   access_details_sent: "Access details sent",
   student_changed: "Student changed by the booker",
@@ -255,7 +258,7 @@ function pageOf(
   events: OrderEventRow[],
   mails: OutboxRow[],
   access: AdminOrderPage["access"],
-  booked: Pick<AdminOrderPage, "date" | "move">,
+  booked: Pick<AdminOrderPage, "date" | "move" | "moveRequest">,
 ): AdminOrderPage {
   return {
     order: toAdminOrder(order, students),
@@ -297,9 +300,11 @@ function pageOf(
 }
 
 /** The order's date, and the dates with room its places could move to (decision 0038). */
-async function bookedAndMoves(order: OrderRow): Promise<Pick<AdminOrderPage, "date" | "move">> {
+async function bookedAndMoves(
+  order: OrderRow,
+): Promise<Pick<AdminOrderPage, "date" | "move" | "moveRequest">> {
   const from = await bookedDateOf(db(), order.courseDateId);
-  if (!from) return { date: null, move: null };
+  if (!from) return { date: null, move: null, moveRequest: null };
   const date = {
     startsAt: from.startsAt.toISOString(),
     endsAt: from.endsAt.toISOString(),
@@ -307,8 +312,12 @@ async function bookedAndMoves(order: OrderRow): Promise<Pick<AdminOrderPage, "da
     cancelled: from.state === "cancelled",
   };
   const refusal = moveRefusal(order, from, new Date());
-  if (refusal) return { date, move: { open: false, reason: refusal } };
-  const [targets, holders] = await Promise.all([moveTargets(db(), order), holdersOf(db(), order)]);
+  if (refusal) return { date, move: { open: false, reason: refusal }, moveRequest: null };
+  const [targets, holders, moveRequest] = await Promise.all([
+    moveTargets(db(), order),
+    holdersOf(db(), order),
+    openMoveRequest(db(), order),
+  ]);
   const move: MoveOptions = {
     open: true,
     targets: targets.map((t) => ({
@@ -324,7 +333,7 @@ async function bookedAndMoves(order: OrderRow): Promise<Pick<AdminOrderPage, "da
       return { position: i + 1, name: holder ? `${holder.firstName} ${holder.lastName}` : null };
     }),
   };
-  return { date, move };
+  return { date, move, moveRequest };
 }
 
 /** Everything the order page shows, or null when there is no such order (or the id is not one). */

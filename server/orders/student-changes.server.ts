@@ -13,7 +13,7 @@ import {
   holdersOf,
   holdsItsPlaces,
   type Holder,
-} from "./booker-page.server.ts";
+} from "./booking-rules.server.ts";
 import { studentChangedEmails } from "./emails.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
 

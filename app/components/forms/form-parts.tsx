@@ -23,7 +23,8 @@ import { useFormAnswer } from "./use-form-answer.ts";
 /** Pieces shared by the visitor forms: spam-guard fields, answers, the submit cycle (fields: fields.tsx). */
 
 /** The visitor forms' names, as their posts' `form` field and their answers carry them. */
-type PublicFormName = InquiryForm | "newsletter" | "waiting_list" | "find_booking" | "student";
+type PublicFormName =
+  InquiryForm | "newsletter" | "waiting_list" | "find_booking" | "student" | "move_request";
 
 /** True once React has hydrated: lets forms keep working (and stay enabled) before and without JS. */
 export function useHydrated(): boolean {

@@ -13,11 +13,18 @@ import {
   findBookingSchema,
   STUDENT_FORM,
   studentSchema,
+  type BookerPage,
+  type BookerPlace,
 } from "#app/lib/orders/booking.ts";
+import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import { formatPence } from "#app/lib/format.ts";
+import { MOVE_MESSAGES, MOVE_REQUEST_FORM, moveRequestSchema } from "#app/lib/orders/moves.ts";
+
+type BookerMove = NonNullable<BookerPage["move"]>;
 
 /**
- * The booker's page's forms (decision 0037): 'find my booking' (an address; the links go to its
- * mailbox) and a place's student. Uncontrolled inputs and plain posts, so they work before and
+ * The booker's page's forms (decisions 0037, 0038): 'find my booking' (an address; the links go to
+ * its mailbox), a place's student, and 'Ask to move'. Uncontrolled inputs and plain posts, so they work before and
  * without JavaScript (the page then shows the answer); with it, a fetcher and a toast.
  */
 
@@ -109,6 +116,89 @@ export function StudentForm({ place, named }: { place: number; named: boolean })
         </div>
         <Button type="submit" className="w-full sm:w-auto sm:justify-self-start">
           {cycle.busy ? "Saving..." : named ? "Give this place to them" : "Save student"}
+        </Button>
+      </fieldset>
+    </CycleForm>
+  );
+}
+
+/**
+ * 'Ask to move' (decision 0038): a date with room and the places to move; staff approve or
+ * decline it and e-mail the booker either way. A paid booking's places move together.
+ */
+export function MoveRequestForm({ move, places }: { move: BookerMove; places: BookerPlace[] }) {
+  const formId = "move-request-form";
+  const cycle = useSubmitCycle({
+    form: MOVE_REQUEST_FORM,
+    formId,
+    schema: moveRequestSchema,
+    successToast: () => ({ title: "Request sent", description: MOVE_MESSAGES.requested }),
+    failureToast: (result) => ({
+      title: "Request not sent",
+      description: result.message ?? MOVE_MESSAGES.requestFailed,
+    }),
+  });
+  if (cycle.pageResult?.ok) {
+    return <SuccessPanel id={formId} title="Request sent" description={MOVE_MESSAGES.requested} />;
+  }
+  const placesError = cycle.errors.places;
+  return (
+    <CycleForm cycle={cycle} form={MOVE_REQUEST_FORM} id={formId} label="Ask to move places">
+      <fieldset disabled={cycle.busy} className="grid gap-4">
+        <FormMessage message={cycle.formMessage} />
+        <fieldset className="grid gap-2">
+          <legend className="mb-1 text-sm font-medium">Move to</legend>
+          {move.targets.map((target, i) => (
+            <label key={target.id} className="flex items-start gap-2 text-sm">
+              <input
+                type="radio"
+                name="to_date"
+                value={target.id}
+                required
+                defaultChecked={i === 0}
+                className="mt-1"
+              />
+              <span>
+                {formatDateRange(target.startsAt, target.endsAt)} · {target.where} ·{" "}
+                {target.placesLeft} {target.placesLeft === 1 ? "place" : "places"} left ·{" "}
+                {formatPence(target.unitPriceCents)} a place
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {move.allPlacesOnly ? (
+          <>
+            {places.map((p) => (
+              <input key={p.position} type="hidden" name="places" value={p.position} />
+            ))}
+            <p className="text-sm text-muted-foreground">
+              A paid booking&apos;s places move together: all {places.length} of them.
+            </p>
+          </>
+        ) : (
+          <fieldset
+            className="grid gap-2"
+            aria-describedby={placesError ? `${formId}-places-error` : undefined}
+          >
+            <legend className="mb-1 text-sm font-medium">Places to move</legend>
+            {places.map((p) => (
+              <label key={p.position} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name="places" value={p.position} defaultChecked />
+                Place {p.position}: {p.name ?? "not named yet"}
+              </label>
+            ))}
+            {placesError ? (
+              <p id={`${formId}-places-error`} className="text-sm text-destructive">
+                {placesError}
+              </p>
+            ) : null}
+          </fieldset>
+        )}
+        <p className="text-sm text-muted-foreground">
+          If the new date&apos;s price differs, we re-issue your invoice or credit the difference.
+        </p>
+        <Button type="submit" className="w-full sm:w-auto sm:justify-self-start">
+          {cycle.busy ? "Sending..." : "Ask to move"}
         </Button>
       </fieldset>
     </CycleForm>

@@ -175,6 +175,8 @@ const ACTION_LABELS: Record<string, string> = {
   "order.release": "Released held order",
   "order.student": "Booker changed a student",
   "order.move": "Moved places to another date",
+  "order.move_request": "Booker asked to move places",
+  "order.move_declined": "Declined a request to move places",
   "order.booking_link": "Sent booking link",
   "order.delete": "Deleted held order",
   "subscription.update": "Updated subscription",

@@ -2,6 +2,7 @@ import { z } from "zod/mini";
 import { londonDate } from "../admin/time.ts";
 import { formatUkDateTime, formatUkDay, type CourseDateFormat } from "../catalogue/course-dates.ts";
 import { LIMITS, newsletterSchema, requiredLine } from "../inquiries/schemas.ts";
+import type { MoveRequestView, MoveTarget } from "./moves.ts";
 import type { OrderDocumentKind } from "./orders.ts";
 
 /**
@@ -117,6 +118,15 @@ export interface BookerPage {
   changes: { open: true; until: string | null } | { open: false; reason: ChangesClosed };
   /** Whether 'Add to calendar' is offered (a scheduled date the booking holds places on). */
   calendar: boolean;
+  /**
+   * 'Ask to move' (decision 0038): the dates with room the places could move to, whether only all
+   * of them can (a paid booking), and the request waiting for staff; null when it is not offered.
+   */
+  move: {
+    targets: MoveTarget[];
+    allPlacesOnly: boolean;
+    open: MoveRequestView | null;
+  } | null;
 }
 
 /**

@@ -39,6 +39,36 @@ export const moveSchema = z.object({
 
 export const MOVE_FIELDS = ["to_date", "places", "price"] as const;
 
+/** The booker's page's 'Ask to move' and its answers' `form`. */
+export const MOVE_REQUEST_FORM = "move_request";
+
+/** The booker asks: which date, which places (staff approve or decline on the order page). */
+export const moveRequestSchema = z.object({
+  to_date: moveSchema.shape.to_date,
+  places: moveSchema.shape.places,
+});
+
+export const MOVE_REQUEST_FIELDS = ["to_date", "places"] as const;
+
+/** The order page's 'Approve move' and 'Decline' of a booker's request. */
+export const MOVE_DECISION_INTENT = "moveDecision";
+
+export const moveDecisionSchema = z.object({
+  request: z.uuid(),
+  decision: z.enum(["approve", "decline"]),
+  price: z._default(z.enum(MOVE_PRICE_CHOICES), "date"),
+});
+
+/** A booker's open request, as the order page and the booker's page show it. */
+export interface MoveRequestView {
+  id: string;
+  requestedAt: string;
+  places: number[];
+  to: { startsAt: string; endsAt: string; where: string };
+  /** A paid order asking for a dearer date: it can only be approved at the price paid. */
+  keepPriceOnly: boolean;
+}
+
 /** A date the order could move to, as the form lists it. */
 export interface MoveTarget {
   id: string;
@@ -76,6 +106,14 @@ export const MOVE_MESSAGES = {
   invoiceCredited:
     "This order's invoice was partly credited, so it cannot be re-issued at the new price: keep the price, or correct it by hand.",
   failed: "Sorry, the places could not be moved. Please try again.",
+  // The booker's request, and staff's decision on it.
+  requested:
+    "Thank you: we have your request and will e-mail you once our team has looked at it, usually within one working day.",
+  requestFailed: "Sorry, your request could not be sent just now. Please try again.",
+  requestClosed:
+    "Places can no longer be moved online for this booking. Please reply to any of our e-mails and we will help.",
+  decided: "This request was already approved, declined or replaced.",
+  declined: "Request declined. The buyer has been e-mailed.",
 } as const;
 
 /** What staff are told after a move. */

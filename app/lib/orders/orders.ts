@@ -4,7 +4,7 @@
  */
 
 import { z } from "zod/mini";
-import type { MoveOptions } from "./moves.ts";
+import type { MoveOptions, MoveRequestView } from "./moves.ts";
 import { formatPence } from "../format.ts";
 import { listQuery, parseSearch } from "../admin/list.ts";
 import type { SpamReason } from "../admin/suspected-spam.ts";
@@ -326,6 +326,8 @@ export interface AdminOrderPage {
   /** The date the order's places are on (null: on demand), and whether and where they can move. */
   date: { startsAt: string; endsAt: string; where: string; cancelled: boolean } | null;
   move: MoveOptions | null;
+  /** The booker's request to move places, waiting for staff to approve or decline it. */
+  moveRequest: MoveRequestView | null;
 }
 
 /** Where an order's document is downloaded (the admin resource route). */

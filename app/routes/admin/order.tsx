@@ -5,6 +5,7 @@ import {
   orderAccessIntent,
   orderBillingIntent,
   orderBookingLinkIntent,
+  orderMoveDecisionIntent,
   orderMoveIntent,
   orderNoteIntent,
   orderStatusIntents,
@@ -31,8 +32,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 /**
  * The Payments list's actions ('status', 'release'), "Add note", "Refund", billing corrections,
- * on-demand access details, "Change student", "E-mail the booking link to the buyer" and "Move to
- * another date".
+ * on-demand access details, "Change student", "E-mail the booking link to the buyer", "Move to
+ * another date" and the answer to a booker's request to move.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
@@ -47,6 +48,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       bookingLink: orderBookingLinkIntent(params.orderId, admin),
       student: orderStudentIntent(params.orderId, admin),
       move: orderMoveIntent(params.orderId, admin),
+      moveDecision: orderMoveDecisionIntent(params.orderId, admin),
       refund: (form) => refundFromForm(form, admin),
     },
   );

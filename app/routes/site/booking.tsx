@@ -1,6 +1,6 @@
-import { Link, data, isRouteErrorResponse, useRouteError } from "react-router";
+import { Link, data, isRouteErrorResponse, useActionData, useRouteError } from "react-router";
 import { CalendarPlus, FileText } from "lucide-react";
-import { StudentForm } from "#app/components/site/booking-forms.tsx";
+import { MoveRequestForm, StudentForm } from "#app/components/site/booking-forms.tsx";
 import { formatDate } from "#app/lib/admin/time.ts";
 import { certificatePath } from "#app/lib/catalogue/certificates.ts";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
@@ -12,9 +12,10 @@ import {
   changesUntilText,
   type BookerPage,
 } from "#app/lib/orders/booking.ts";
+import { MOVE_REQUEST_FORM } from "#app/lib/orders/moves.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { clientAddress } from "#server/abuse.server.ts";
-import { studentChangeAction } from "#server/forms/booking-actions.server.ts";
+import { bookingPageAction } from "#server/forms/booking-actions.server.ts";
 import { bookerPageOf, bookingAccess } from "#server/orders/booker-page.server.ts";
 import type { Route } from "./+types/booking";
 
@@ -36,7 +37,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { page: await bookerPageOf(access.order) };
 }
 
-export const action = studentChangeAction;
+export const action = bookingPageAction;
 export const clientAction = keepFormOnFailure;
 
 export const headers: Route.HeadersFunction = () => ({
@@ -75,6 +76,7 @@ export default function Booking({ loaderData, params }: Route.ComponentProps) {
         />
       ) : null}
       <StudentsSection page={page} />
+      {page.move ? <MoveSection move={page.move} places={page.places} /> : null}
       <section aria-labelledby="documents-heading" className="grid gap-3">
         <h2 id="documents-heading" className="text-xl font-semibold">
           Invoices and receipts
@@ -242,6 +244,50 @@ function StudentsSection({ page }: { page: BookerPage }) {
           </li>
         ))}
       </ol>
+    </section>
+  );
+}
+
+/** 'Move to another date' (decision 0038): the request waiting for staff, and the form to ask. */
+function MoveSection({
+  move,
+  places,
+}: {
+  move: NonNullable<BookerPage["move"]>;
+  places: BookerPage["places"];
+}) {
+  // A post answered without JavaScript shows its answer inside the form: keep it open.
+  const answer: unknown = useActionData();
+  const answered =
+    typeof answer === "object" &&
+    answer !== null &&
+    "form" in answer &&
+    answer.form === MOVE_REQUEST_FORM;
+  return (
+    <section aria-labelledby="move-heading" className="grid gap-3">
+      <h2 id="move-heading" className="text-xl font-semibold">
+        Move to another date
+      </h2>
+      {move.open ? (
+        <p data-testid="move-request" className="rounded-lg border p-4 text-sm">
+          You asked on {formatDate(move.open.requestedAt)} to move{" "}
+          {move.open.places.length === places.length
+            ? "all places"
+            : `place${move.open.places.length === 1 ? "" : "s"} ${move.open.places.join(", ")}`}{" "}
+          to {formatDateRange(move.open.to.startsAt, move.open.to.endsAt)} ({move.open.to.where}).
+          Our team will e-mail you once they have looked at it.
+        </p>
+      ) : null}
+      {move.targets.length > 0 ? (
+        <details open={answered}>
+          <summary className="min-h-11 cursor-pointer py-2.5 text-sm font-medium underline underline-offset-4">
+            {move.open ? "Ask for something else instead" : "Ask to move places to another date"}
+          </summary>
+          <div className="pt-3">
+            <MoveRequestForm move={move} places={places} />
+          </div>
+        </details>
+      ) : null}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
 import {
   escapeHtml,
   greetingName,
@@ -168,5 +169,76 @@ export function renderPlaceGivenBeforePayment(change: StudentChange): RenderedEm
       ["Course", change.courseTitle],
       ["Date", change.date ? formatDateRange(change.date.startsAt, change.date.endsAt) : null],
     ],
+  );
+}
+
+/** A booker's request to move places (decision 0038), as its three letters name it. */
+export interface MoveRequestLetter {
+  order: {
+    id: string;
+    buyerFirstName: string;
+    buyerLastName: string;
+    courseTitleSnapshot: string;
+    quantity: number;
+  };
+  from: { startsAt: Date; endsAt: Date };
+  to: { startsAt: Date; endsAt: Date };
+  places: number[];
+  bookingUrl: string;
+  /** Staff's order page (the alert only). */
+  orderUrl: string;
+}
+
+function moveRows(request: MoveRequestLetter): Row[] {
+  return [
+    ["Order reference", orderReference(request.order.id)],
+    ["Course", request.order.courseTitleSnapshot],
+    [
+      "Places",
+      request.places.length === request.order.quantity
+        ? `All (${request.order.quantity})`
+        : request.places.join(", "),
+    ],
+    ["From", formatDateRange(request.from.startsAt, request.from.endsAt)],
+    ["To", formatDateRange(request.to.startsAt, request.to.endsAt)],
+  ];
+}
+
+/** To the booker: their request is with us. */
+export function renderMoveRequested(request: MoveRequestLetter): RenderedEmail {
+  return letter(
+    `We have your request to move places (${orderReference(request.order.id)})`,
+    request.order.buyerFirstName,
+    [
+      `Thank you: we have your request to move places of your booking for ${request.order.courseTitleSnapshot} to another date. Our team will look at it, usually within one working day, and e-mail you either way. Until then your booking stays as it is.`,
+      `Your booking's own page: ${request.bookingUrl}`,
+    ],
+    moveRows(request),
+  );
+}
+
+/** To staff: a booker asks to move places; approve or decline on the order page. */
+export function renderMoveRequestAlert(request: MoveRequestLetter): RenderedEmail {
+  const name = `${request.order.buyerFirstName} ${request.order.buyerLastName}`.trim();
+  return letter(
+    `Move requested: ${orderReference(request.order.id)}, ${request.order.courseTitleSnapshot}`,
+    "team",
+    [
+      `${name} asks to move places of their booking to another date. Approve or decline it on the order page: ${request.orderUrl}`,
+    ],
+    moveRows(request),
+  );
+}
+
+/** To the booker: staff could not move the places. */
+export function renderMoveDeclined(request: MoveRequestLetter): RenderedEmail {
+  return letter(
+    `Your request to move places (${orderReference(request.order.id)})`,
+    request.order.buyerFirstName,
+    [
+      `We are sorry: we could not move places of your booking for ${request.order.courseTitleSnapshot} as you asked, so it stays as it was. Reply to this e-mail and we will find another way.`,
+      `Your booking's own page: ${request.bookingUrl}`,
+    ],
+    moveRows(request),
   );
 }

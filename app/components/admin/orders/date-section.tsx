@@ -5,12 +5,18 @@ import { Button } from "#app/components/ui/button.tsx";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import { formatPence } from "#app/lib/format.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
-import { MOVE_INTENT, type MoveOptions } from "#app/lib/orders/moves.ts";
+import {
+  MOVE_DECISION_INTENT,
+  MOVE_INTENT,
+  type MoveOptions,
+  type MoveRequestView,
+} from "#app/lib/orders/moves.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 import type { AdminOrderPage } from "#app/lib/orders/orders.ts";
 
 /**
- * The order page's date: when and where its places are, and 'Move to another date' (decision
- * 0038) — which places, which date with room, and whether a price difference is charged or
+ * The order page's date: when and where its places are, the booker's request to move (approved
+ * or declined in one click), and 'Move to another date' (decision 0038) — which places, which date with room, and whether a price difference is charged or
  * credited. A plain form: it posts without JavaScript too, and the server checks everything
  * again (room, price, the order's state) under its locks.
  */
@@ -24,6 +30,9 @@ export function DateSection({ page, answer }: { page: AdminOrderPage; answer?: F
         {formatDateRange(date.startsAt, date.endsAt)} · {date.where}
         {date.cancelled ? <span className="font-medium"> (date cancelled)</span> : null}
       </p>
+      {page.moveRequest ? (
+        <MoveRequestBox request={page.moveRequest} quantity={page.amounts.quantity} />
+      ) : null}
       {move ? (
         <MoveForm
           move={move}
@@ -32,6 +41,54 @@ export function DateSection({ page, answer }: { page: AdminOrderPage; answer?: F
         />
       ) : null}
     </Section>
+  );
+}
+
+/** The booker's request to move: approved (the move itself) or declined in one click. */
+function MoveRequestBox({ request, quantity }: { request: MoveRequestView; quantity: number }) {
+  const fetcher = useFetcher<FormAnswer>();
+  useFormAnswer(fetcher);
+  const busy = fetcher.state !== "idle";
+  const places =
+    request.places.length === quantity
+      ? "all places"
+      : `place${request.places.length === 1 ? "" : "s"} ${request.places.join(", ")}`;
+  return (
+    <div
+      data-testid="move-request"
+      className="mt-3 grid gap-2 rounded-md border border-primary/40 bg-primary/5 p-3 text-sm"
+    >
+      <p>
+        The booker asked on {formatDateTime(request.requestedAt)} to move {places} to{" "}
+        <span className="font-medium">
+          {formatDateRange(request.to.startsAt, request.to.endsAt)}
+        </span>{" "}
+        ({request.to.where}).
+      </p>
+      {request.keepPriceOnly ? (
+        <p className="text-xs text-muted-foreground">
+          The order is paid and that date costs more: it can move at the price paid only.
+        </p>
+      ) : null}
+      <fetcher.Form method="post" className="flex flex-wrap gap-2">
+        <input type="hidden" name="intent" value={MOVE_DECISION_INTENT} />
+        <input type="hidden" name="request" value={request.id} />
+        <input type="hidden" name="price" value={request.keepPriceOnly ? "keep" : "date"} />
+        <Button type="submit" size="sm" name="decision" value="approve" disabled={busy}>
+          {request.keepPriceOnly ? "Approve at the price paid" : "Approve move"}
+        </Button>
+        <Button
+          type="submit"
+          size="sm"
+          variant="outline"
+          name="decision"
+          value="decline"
+          disabled={busy}
+        >
+          Decline
+        </Button>
+      </fetcher.Form>
+    </div>
   );
 }
 
