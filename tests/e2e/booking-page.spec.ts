@@ -89,7 +89,9 @@ test("a booker opens their page from the confirmation and gives a place to a col
     await plain.goto(link);
     await expect(plain.getByRole("heading", { name: COURSE_TITLE })).toBeVisible();
     await expect(plain.getByTestId("booking-status")).toHaveText("Received: invoice to follow");
-    await expect(plain.getByText("Leeds Training Rooms")).toBeVisible();
+    await expect(
+      plain.locator("section[aria-labelledby=date-heading]").getByText("Leeds Training Rooms"),
+    ).toBeVisible();
     await expect(plain.getByTestId("place-1")).toContainText("Student0 Smith");
     await expect(plain.getByTestId("place-2")).toContainText("Student1 Smith");
     await expect(plain.getByRole("link", { name: "Add to calendar" })).toBeVisible();
@@ -147,4 +149,63 @@ test("a booker opens their page from the confirmation and gives a place to a col
   await page.goto(`${link.slice(0, -1)}${last}`);
   await expect(page.getByRole("heading", { name: "This link is not valid" })).toBeVisible();
   await expect(page.locator("#main").getByText(COURSE_TITLE)).toHaveCount(0);
+});
+
+test("a booker asks to move one place to another date and staff approve it in one click", async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const town = townOfThisRun("York");
+  const later = `Harrogate Rooms ${town}`;
+  for (const [inDays, venue, where] of [
+    [30, "York Training Rooms", town],
+    [50, later, townOfThisRun("Harrogate")],
+  ] as const) {
+    await openDateAsAdmin(page, {
+      courseTitle: COURSE_TITLE,
+      inDays,
+      from: "09:30",
+      to: "16:30",
+      places: 4,
+      venue,
+      town: where,
+    });
+  }
+  const checkoutUrl = await dateCheckoutUrl(browser, COURSE, town, "4 places left");
+  const booker = uniqueEmail("mover");
+  await bookDateByInvoice(request, checkoutUrl, booker, 2);
+  const link = await bookingLinkIn(booker, "invoice_request_confirmation");
+  const orderId = link.split("/").at(-1)!.split(".")[0]!;
+
+  // The booker, in their own browser: place 2 to the later date.
+  const booking = await (await browser.newContext()).newPage();
+  await booking.goto(link);
+  await expectHydrated(booking);
+  await booking.getByText("Ask to move places to another date").click();
+  const form = booking.getByRole("form", { name: "Ask to move places" });
+  await form.getByRole("radio", { name: new RegExp(later) }).check();
+  await form.getByRole("checkbox", { name: /Place 1:/ }).uncheck();
+  await form.getByRole("button", { name: "Ask to move" }).click();
+  await expectToast(booking, "Request sent", /we have your request/i);
+  await booking.reload();
+  await expect(booking.getByTestId("move-request")).toContainText("place 2");
+  await expect.poll(() => mailKindsTo(booker), { timeout: 20_000 }).toContain("move_requested");
+
+  // Staff, on the order page: one click.
+  await page.goto(`/admin/payments/${orderId}`);
+  await expectHydrated(page);
+  const asked = page.getByTestId("move-request");
+  await expect(asked).toContainText("to move place 2");
+  await asked.getByRole("button", { name: "Approve move" }).click();
+  await expectToast(page, "Success", /1 place moved to .* as order/);
+  await expect(page.getByTestId("move-request")).toHaveCount(0);
+
+  // The booker's page now holds one place; the moved student has the new date.
+  await booking.reload();
+  await expect(booking.getByTestId("place-1")).toContainText("Student0 Smith");
+  await expect(booking.getByTestId("place-2")).toHaveCount(0);
+  await expect.poll(() => mailKindsTo(booker), { timeout: 20_000 }).toContain("order_moved");
+  await booking.context().close();
 });

@@ -22,6 +22,8 @@ import type { AdminOrderPage } from "#app/lib/orders/orders.ts";
  */
 export function DateSection({ page, answer }: { page: AdminOrderPage; answer?: FormAnswer }) {
   const { date, move } = page;
+  // The request's box goes once it is answered: its answer is toasted from here, which stays.
+  useFormAnswer(useFetcher<FormAnswer>({ key: MOVE_DECISION_INTENT }));
   if (!date) return null;
   const pageAnswer = answer?.form === MOVE_INTENT ? answer : undefined;
   return (
@@ -46,8 +48,7 @@ export function DateSection({ page, answer }: { page: AdminOrderPage; answer?: F
 
 /** The booker's request to move: approved (the move itself) or declined in one click. */
 function MoveRequestBox({ request, quantity }: { request: MoveRequestView; quantity: number }) {
-  const fetcher = useFetcher<FormAnswer>();
-  useFormAnswer(fetcher);
+  const fetcher = useFetcher<FormAnswer>({ key: MOVE_DECISION_INTENT });
   const busy = fetcher.state !== "idle";
   const places =
     request.places.length === quantity
