@@ -60,6 +60,11 @@ export interface CheckoutValues {
   studentMode: StudentMode;
   quantity: number;
   students: CheckoutStudent[];
+  /**
+   * Booking for others: students whose details are all left blank are named later, on the
+   * booking's own page (decision 0037). Unticked, every student's details are needed.
+   */
+  namesLater?: boolean;
 }
 
 /** A message shown as a toast (with JavaScript) or an alert in the page (without). */
@@ -134,6 +139,8 @@ export const FIELD = {
   acceptTerms: "acceptTerms",
   studentMode: "studentMode",
   quantity: "quantity",
+  /** 'I will name some students later' (blank student blocks are names to follow). */
+  namesLater: "namesLater",
   /** Set by the page once JavaScript runs: the answer is JSON instead of a redirect. */
   enhanced: "enhanced",
   student: (i: number, part: keyof CheckoutStudent) => `students[${i}].${part}`,
@@ -213,6 +220,7 @@ export const checkoutFormSchema = z.pipe(
     studentMode: z.optional(z.unknown()),
     quantity: line(10),
     students: z.optional(z.unknown()),
+    namesLater: z.optional(z.unknown()),
   }),
   z.transform((form): { intent: CheckoutIntent; values: CheckoutValues } => {
     const intent: CheckoutIntent =
@@ -251,6 +259,7 @@ export const checkoutFormSchema = z.pipe(
         studentMode,
         quantity: studentMode === "self" ? 1 : quantity,
         students: studentMode === "self" ? [] : students,
+        namesLater: studentMode === "others" && form.namesLater === "on",
       },
     };
   }),
@@ -277,6 +286,11 @@ export function resizeStudents(
 ): CheckoutStudent[] {
   const n = clampQuantity(quantity);
   return Array.from({ length: n }, (_, i) => students[i] ?? emptyStudent());
+}
+
+/** A student block left wholly empty (a name to follow, when the booker chose so). */
+export function isBlankStudent(student: CheckoutStudent): boolean {
+  return !student.firstName && !student.lastName && !student.email;
 }
 
 export function clampQuantity(quantity: number): number {
@@ -366,8 +380,10 @@ export function checkCheckout(
       toast ??= MESSAGES.invalidQuantity;
     } else {
       for (let i = 0; i < values.quantity; i++) {
+        const student = values.students[i] ?? emptyStudent();
+        if (values.namesLater && isBlankStudent(student)) continue;
         person(
-          values.students[i] ?? emptyStudent(),
+          student,
           (part) => FIELD.student(i, part),
           MESSAGES.missingStudent(i + 1),
           MESSAGES.invalidStudentEmail(i + 1),

@@ -1,5 +1,10 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
-import { validateCheckout, type CheckoutMessage, type CheckoutValues } from "#app/lib/checkout.ts";
+import {
+  isBlankStudent,
+  validateCheckout,
+  type CheckoutMessage,
+  type CheckoutValues,
+} from "#app/lib/checkout.ts";
 import type { PaymentMethod } from "#app/lib/orders/orders.ts";
 import type { SpamReason } from "#app/lib/admin/suspected-spam.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
@@ -67,6 +72,10 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
   const isBuyerStudent = studentMode === "self";
   const quantity = isBuyerStudent ? 1 : input.values.quantity;
   const students = isBuyerStudent ? [] : input.values.students.slice(0, quantity);
+  // Each place keeps its number; a blank one (names to follow) is named later on the booking page.
+  const named = students
+    .map((s, position) => ({ ...s, position }))
+    .filter((s) => !isBlankStudent(s));
 
   const result = await db().transaction(async (tx): Promise<CreateOrderResult> => {
     // FOR SHARE: an admin's price change waits for this order rather than racing it.
@@ -159,11 +168,11 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
       method: input.paymentMethod,
       ...(spamReason ? { spamReason } : {}),
     });
-    if (students.length > 0) {
+    if (named.length > 0) {
       await tx.insert(orderStudents).values(
-        students.map((s, position) => ({
+        named.map((s) => ({
           orderId: order!.id,
-          position,
+          position: s.position,
           firstName: s.firstName,
           lastName: s.lastName,
           email: s.email,
@@ -171,7 +180,7 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
       );
     }
     if (input.paymentMethod === "invoice" && spamReason !== "honeypot") {
-      const [alert, confirmation] = invoiceRequestEmails(order!, students, {
+      const [alert, confirmation] = invoiceRequestEmails(order!, named, {
         held: spamReason === "recipient_limit",
         date: bookedDate,
       });

@@ -47,7 +47,10 @@ export function orderBooking(order: OrderRow): OrderBooking {
 export type OrderStudent = Pick<
   typeof orderStudents.$inferSelect,
   "firstName" | "lastName" | "email"
->;
+> & {
+  /** The place's number from 0, when read from the order (a place may be a name to follow). */
+  position?: number;
+};
 
 /** One order's named students, in the order they were entered (inside the caller's transaction). */
 export function studentsOfOrder(tx: Transaction, orderId: string): Promise<OrderStudent[]> {
@@ -56,6 +59,7 @@ export function studentsOfOrder(tx: Transaction, orderId: string): Promise<Order
       firstName: orderStudents.firstName,
       lastName: orderStudents.lastName,
       email: orderStudents.email,
+      position: orderStudents.position,
     })
     .from(orderStudents)
     .where(eq(orderStudents.orderId, orderId))
@@ -72,6 +76,7 @@ export async function studentsOfOrders(orderIds: string[]): Promise<Map<string, 
       firstName: orderStudents.firstName,
       lastName: orderStudents.lastName,
       email: orderStudents.email,
+      position: orderStudents.position,
     })
     .from(orderStudents)
     .where(inArray(orderStudents.orderId, orderIds))

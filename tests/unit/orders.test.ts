@@ -235,6 +235,27 @@ describe("checkout form rules", () => {
     expect(validateCheckout(absent.values)).toEqual(MESSAGES.missingStudent(2));
   });
 
+  it("with 'name later' ticked, a wholly blank student is a name to follow; a half-filled one is not", () => {
+    const student = (i: number, first = "S", last = "T") => ({
+      [`students[${i}].firstName`]: first,
+      [`students[${i}].lastName`]: last,
+      [`students[${i}].email`]: `s${i}@example.com`,
+    });
+    const later = (extra: Record<string, string>) =>
+      readCheckoutForm(
+        form({ ...billing, studentMode: "others", quantity: "3", namesLater: "on", ...extra }),
+      ).values;
+    const blanks = later({ ...student(1) });
+    expect(blanks.namesLater).toBe(true);
+    expect(validateCheckout(blanks)).toBeNull();
+    expect(validateCheckout(later({ ...student(0), ...student(2, "S", "") }))).toEqual(
+      MESSAGES.missingStudent(3),
+    );
+    // Booking for oneself, the box means nothing.
+    const self = readCheckoutForm(form({ ...billing, studentMode: "self", namesLater: "on" }));
+    expect(self.values.namesLater).toBe(false);
+  });
+
   it("quantity outside 1–10 is refused", () => {
     for (const quantity of ["0", "11", "-1", "abc", ""]) {
       const { values } = readCheckoutForm(form({ ...billing, studentMode: "others", quantity }));
@@ -257,6 +278,7 @@ describe("checkout form rules", () => {
     expect(Object.keys(values).sort()).toEqual([
       "billing",
       "buyer",
+      "namesLater",
       "quantity",
       "studentMode",
       "students",

@@ -220,6 +220,20 @@ export function StudentInformation({
           </div>
         ) : null}
 
+        {mode === "others" || !hydrated ? (
+          <label className="flex cursor-pointer items-start gap-3 text-sm">
+            <input
+              type="checkbox"
+              name={FIELD.namesLater}
+              defaultChecked={field.defaults[FIELD.namesLater] === "on"}
+              className="mt-0.5 size-4 accent-primary"
+            />
+            <span>
+              I will name some students later: leave their details blank and add them on your
+              booking&apos;s own page (the link is in your confirmation e-mail).
+            </span>
+          </label>
+        ) : null}
         <div data-student-blocks className="contents">
           {Array.from({ length: studentBlocks }, (_, i) => (
             <StudentBlock key={i} index={i} {...field} />

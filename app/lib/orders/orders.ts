@@ -76,6 +76,8 @@ export interface AdminOrderStudent {
   firstName: string;
   lastName: string;
   email: string;
+  /** The place's number from 0 (places without a student are names to follow). */
+  position?: number;
 }
 
 export interface AdminOrder {

@@ -27,9 +27,15 @@ import type { AdminOrderPage } from "#app/lib/orders/orders.ts";
  */
 export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer?: FormAnswer }) {
   const { order } = page;
-  const people = order.isBuyerStudent
+  // One entry per place, numbered as the booker's page and the register number them.
+  const people: { name: string | null; email: string | null }[] = order.isBuyerStudent
     ? [{ name: buyerName(order), email: order.buyerEmail }]
-    : order.students.map((s) => ({ name: `${s.firstName} ${s.lastName}`, email: s.email }));
+    : Array.from({ length: order.quantity }, (_, i) => {
+        const s = order.students.find((student, at) => (student.position ?? at) === i);
+        return s
+          ? { name: `${s.firstName} ${s.lastName}`, email: s.email }
+          : { name: null, email: null };
+      });
   const pageAnswer = answer?.form === ACCESS_INTENT ? answer : undefined;
   // Orders that hold their places; the server decides (e.g. not after the date has ended).
   const changeable =
@@ -52,18 +58,20 @@ export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer
         {people.map((person, i) => (
           <li key={i} className="grid gap-1">
             <div className="flex flex-wrap gap-x-2">
-              <span className="font-medium">{person.name}</span>
-              <a
-                href={`mailto:${person.email}`}
-                className="[overflow-wrap:anywhere] text-muted-foreground hover:underline"
-              >
-                {person.email}
-              </a>
+              <span className="font-medium">{person.name ?? "Name to follow"}</span>
+              {person.email ? (
+                <a
+                  href={`mailto:${person.email}`}
+                  className="[overflow-wrap:anywhere] text-muted-foreground hover:underline"
+                >
+                  {person.email}
+                </a>
+              ) : null}
             </div>
             {changeable ? (
               <ChangeStudent
                 place={i + 1}
-                student={person.name}
+                student={person.name ?? "name to follow"}
                 pageAnswer={
                   answer?.form === STUDENT_INTENT &&
                   answeredField(answer, "place") === String(i + 1)
@@ -72,7 +80,7 @@ export function StudentsSection({ page, answer }: { page: AdminOrderPage; answer
                 }
               />
             ) : null}
-            {page.access ? (
+            {page.access && person.name ? (
               <AccessDetails
                 position={i + 1}
                 student={person.name}
