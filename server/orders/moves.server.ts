@@ -13,6 +13,7 @@ import {
 } from "../catalogue/date-invitations.server.ts";
 import { config } from "../config.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
+import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
 import { courseDates, courses, moveRequests, orderStudents, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails, type OutgoingEmail } from "../email/outbox.server.ts";
@@ -149,7 +150,7 @@ export async function moveOrder(
   if (!isUuid(orderId)) return refused(404, MOVE_MESSAGES.notFound);
   if (!isUuid(request.toDateId)) return refused(409, MOVE_MESSAGES.targetGone);
   const result = await db().transaction(
-    async (tx): Promise<MoveOutcome & { refundFrom?: string }> => {
+    async (tx): Promise<MoveOutcome & { refundFrom?: string; fromDateId?: string }> => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
       if (!order) return refused(404, MOVE_MESSAGES.notFound);
       const from = await bookedDateOf(tx, order.courseDateId);
@@ -358,16 +359,19 @@ export async function moveOrder(
         documents,
         refund,
         refundFrom,
+        fromDateId: from.id,
       };
     },
   );
   if (!result.ok) return result;
   nudgeOutbox();
+  // The places left the old date: the people waiting for it are offered them in turn.
+  await offerFreedPlacesAfter(result.fromDateId);
   log.info(
     { orderId, to: result.to.id, places: result.places, split: result.split },
     "order places moved",
   );
-  const { refundFrom, ...outcome } = result;
+  const { refundFrom, fromDateId: _from, ...outcome } = result;
   if (refundFrom && outcome.refund) {
     const made = await refundOrder(
       refundFrom,

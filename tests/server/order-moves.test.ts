@@ -5,7 +5,17 @@ import { orderReference } from "#app/lib/orders/orders.ts";
 import * as orderModule from "#app/routes/admin/order.tsx";
 import { placesOf } from "#server/catalogue/course-dates.server.ts";
 import { db } from "#server/db/client.server.ts";
-import { auditLog, emailOutbox, orderStudents, orders } from "#server/db/schema.ts";
+import {
+  auditLog,
+  courseDates,
+  emailOutbox,
+  orderStudents,
+  orders,
+  waitingListEntries,
+} from "#server/db/schema.ts";
+import { joinWaitingList } from "#server/catalogue/waiting-list.server.ts";
+import { waitingListSchema } from "#app/lib/catalogue/waiting-list.ts";
+import { parse } from "zod/mini";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { moveOrder } from "#server/orders/moves.server.ts";
 import { startCheckout } from "#server/payments/stripe.server.ts";
@@ -67,6 +77,12 @@ async function studentsOf(orderId: string) {
   return (await db().select().from(orderStudents).where(eq(orderStudents.orderId, orderId)))
     .sort((a, b) => a.position - b.position)
     .map((s) => [s.position, s.firstName]);
+}
+
+/** The course's date 60 days ahead (the later one of `twoDates`). */
+async function latestDateOf(courseId: string) {
+  const dates = await db().select().from(courseDates).where(eq(courseDates.courseId, courseId));
+  return dates.sort((a, b) => b.startsAt.getTime() - a.startsAt.getTime())[0]?.id;
 }
 
 const movePost = (orderId: string, fields: [string, string][]) =>
@@ -257,6 +273,34 @@ describe("moving some of an order's places", () => {
     expect(await mailsTo(order.id).then((m) => m.filter((x) => x.kind === "order_moved"))).toEqual(
       [],
     );
+  });
+
+  it("offers the places it frees to the people waiting for the old date", async () => {
+    const { course } = await twoDates();
+    const full = await insertCourseDate(course.id, {
+      startsAt: new Date(Date.now() + 20 * DAY),
+      capacity: 2,
+    });
+    const later = (await latestDateOf(course.id))!;
+    const order = await booked(course.id, full.id, 2);
+    const input = parse(waitingListSchema, {
+      courseDateId: full.id,
+      first_name: "Wendy",
+      last_name: "Waiting",
+      email: "wendy@example.com",
+      organisation: "",
+      places: "1",
+      consent: "on",
+    });
+    expect((await joinWaitingList(course.slug, full.id, input, null)).ok).toBe(true);
+    expect(
+      (await moveOrder(ADMIN, order.id, { toDateId: later, places: [1, 2], price: "date" })).ok,
+    ).toBe(true);
+    const [entry] = await db()
+      .select()
+      .from(waitingListEntries)
+      .where(eq(waitingListEntries.courseDateId, full.id));
+    expect(entry?.state).toBe("offered");
   });
 
   it("never fills a date past its places when moves race", async () => {
