@@ -149,7 +149,7 @@ export async function requestMove(
       orderUrl: `${config.publicUrl}${orderPageHref(order.id)}`,
     };
     await recordOrderEvent(tx, order.id, "move_requested", "buyer", {
-      reason: `Places ${places.join(", ")} to ${dateWhereAndWhen(to)}`,
+      reason: `${places.length === 1 ? "Place" : "Places"} ${places.join(", ")} to ${dateWhereAndWhen(to)}`,
       requestId: request!.id,
       toDateId: to.id,
     });

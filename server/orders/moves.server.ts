@@ -269,7 +269,7 @@ export async function moveOrder(
       } else {
         movedOrder = await splitOff(tx, order, moving, to, unit, now);
         await recordOrderEvent(tx, order.id, "places_moved", admin.email, {
-          reason: `Places ${moving.join(", ")}: ${reason}, as ${orderReference(movedOrder.id)}`,
+          reason: `${moving.length === 1 ? "Place" : "Places"} ${moving.join(", ")}: ${reason}, as ${orderReference(movedOrder.id)}`,
           toOrderId: movedOrder.id,
           toDateId: to.id,
         });

@@ -128,8 +128,7 @@ export default function Booking({ loaderData, params }: Route.ComponentProps) {
             ))}
         </dl>
         <p className="text-sm text-muted-foreground">
-          Need to move to another date, or anything else? Reply to any of our e-mails and quote{" "}
-          {page.reference}.
+          Anything else? Reply to any of our e-mails and quote {page.reference}.
         </p>
       </section>
     </section>
