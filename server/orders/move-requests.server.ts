@@ -63,7 +63,7 @@ export async function openMoveRequest(
     .limit(1);
   if (!row) return null;
   const targets = await moveTargets(runner, order);
-  const unit = targets.find((t) => t.date.id === row.to.id)?.unitPriceCents ?? null;
+  const unit = targets.find((t) => t.id === row.to.id)?.unitPriceCents ?? null;
   return viewOf(row.request, row.to, order, unit);
 }
 
@@ -80,14 +80,7 @@ export async function bookerMoveOf(
   ]);
   if (targets.length === 0 && !open) return null;
   return {
-    targets: targets.map((t) => ({
-      id: t.date.id,
-      startsAt: t.date.startsAt.toISOString(),
-      endsAt: t.date.endsAt.toISOString(),
-      where: dateWhere(t.date),
-      placesLeft: t.placesLeft,
-      unitPriceCents: t.unitPriceCents,
-    })),
+    targets,
     allPlacesOnly: order.status === "paid",
     open,
   };

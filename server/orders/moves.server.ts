@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
-import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
-import { MOVE_MESSAGES, type MovePriceChoice } from "#app/lib/orders/moves.ts";
+import { dateWhere, formatDateRange } from "#app/lib/catalogue/course-dates.ts";
+import { MOVE_MESSAGES, type MovePriceChoice, type MoveTarget } from "#app/lib/orders/moves.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
@@ -107,12 +107,12 @@ async function unitPriceOn(tx: Pick<Transaction, "select">, date: DateRow): Prom
   return priceToPence(course?.price);
 }
 
-/** The other dates of the order's course it could move to (the order page's choices). */
+/** The other dates of the order's course with room it could move to (the pages' choices). */
 export async function moveTargets(
   runner: Pick<Transaction, "select">,
   order: OrderRow,
   now: Date = new Date(),
-): Promise<{ date: DateRow; placesLeft: number; unitPriceCents: number }[]> {
+): Promise<MoveTarget[]> {
   if (!order.courseId || !order.courseDateId) return [];
   const dates = await runner
     .select()
@@ -130,12 +130,18 @@ export async function moveTargets(
     runner,
     others.map((d) => d.id),
   );
-  const targets = [];
+  const targets: MoveTarget[] = [];
   for (const date of others) {
     const left = placesLeftIn(date.capacity, places.get(date.id));
-    const unit = await unitPriceOn(runner, date);
-    if (left > 0)
-      targets.push({ date, placesLeft: left, unitPriceCents: unit ?? order.unitPriceCents });
+    if (left === 0) continue;
+    targets.push({
+      id: date.id,
+      startsAt: date.startsAt.toISOString(),
+      endsAt: date.endsAt.toISOString(),
+      where: dateWhere(date),
+      placesLeft: left,
+      unitPriceCents: (await unitPriceOn(runner, date)) ?? order.unitPriceCents,
+    });
   }
   return targets;
 }

@@ -320,14 +320,7 @@ async function bookedAndMoves(
   ]);
   const move: MoveOptions = {
     open: true,
-    targets: targets.map((t) => ({
-      id: t.date.id,
-      startsAt: t.date.startsAt.toISOString(),
-      endsAt: t.date.endsAt.toISOString(),
-      where: dateWhere(t.date),
-      placesLeft: t.placesLeft,
-      unitPriceCents: t.unitPriceCents,
-    })),
+    targets,
     places: Array.from({ length: order.quantity }, (_, i) => {
       const holder = holders.get(i + 1);
       return { position: i + 1, name: holder ? `${holder.firstName} ${holder.lastName}` : null };

@@ -16,8 +16,7 @@ import {
   type BookerPage,
   type BookerPlace,
 } from "#app/lib/orders/booking.ts";
-import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
-import { formatPence } from "#app/lib/format.ts";
+import { MovePlaceChoices, MoveTargetChoices } from "#app/components/forms/move-choices.tsx";
 import { MOVE_MESSAGES, MOVE_REQUEST_FORM, moveRequestSchema } from "#app/lib/orders/moves.ts";
 
 type BookerMove = NonNullable<BookerPage["move"]>;
@@ -146,26 +145,7 @@ export function MoveRequestForm({ move, places }: { move: BookerMove; places: Bo
     <CycleForm cycle={cycle} form={MOVE_REQUEST_FORM} id={formId} label="Ask to move places">
       <fieldset disabled={cycle.busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage} />
-        <fieldset className="grid gap-2">
-          <legend className="mb-1 text-sm font-medium">Move to</legend>
-          {move.targets.map((target, i) => (
-            <label key={target.id} className="flex items-start gap-2 text-sm">
-              <input
-                type="radio"
-                name="to_date"
-                value={target.id}
-                required
-                defaultChecked={i === 0}
-                className="mt-1"
-              />
-              <span>
-                {formatDateRange(target.startsAt, target.endsAt)} · {target.where} ·{" "}
-                {target.placesLeft} {target.placesLeft === 1 ? "place" : "places"} left ·{" "}
-                {formatPence(target.unitPriceCents)} a place
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <MoveTargetChoices targets={move.targets} />
         {move.allPlacesOnly ? (
           <>
             {places.map((p) => (
@@ -176,23 +156,11 @@ export function MoveRequestForm({ move, places }: { move: BookerMove; places: Bo
             </p>
           </>
         ) : (
-          <fieldset
-            className="grid gap-2"
-            aria-describedby={placesError ? `${formId}-places-error` : undefined}
-          >
-            <legend className="mb-1 text-sm font-medium">Places to move</legend>
-            {places.map((p) => (
-              <label key={p.position} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="places" value={p.position} defaultChecked />
-                Place {p.position}: {p.name ?? "not named yet"}
-              </label>
-            ))}
-            {placesError ? (
-              <p id={`${formId}-places-error`} className="text-sm text-destructive">
-                {placesError}
-              </p>
-            ) : null}
-          </fieldset>
+          <MovePlaceChoices
+            places={places}
+            error={placesError}
+            errorId={`${formId}-places-error`}
+          />
         )}
         <p className="text-sm text-muted-foreground">
           If the new date&apos;s price differs, we re-issue your invoice or credit the difference.

@@ -2,6 +2,7 @@ import { useFetcher } from "react-router";
 import { Section } from "./section.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
+import { MovePlaceChoices, MoveTargetChoices } from "#app/components/forms/move-choices.tsx";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import { formatPence } from "#app/lib/format.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
@@ -133,41 +134,18 @@ function MoveForm({
         aria-label="Move places to another date"
       >
         <input type="hidden" name="intent" value={MOVE_INTENT} />
-        <fieldset className="grid gap-1">
-          <legend className="mb-1 font-medium">To</legend>
-          {move.targets.map((target, i) => (
-            <label key={target.id} className="flex items-start gap-2">
-              <input
-                type="radio"
-                name="to_date"
-                value={target.id}
-                required
-                defaultChecked={i === 0}
-                className="mt-1"
-              />
-              <span>
-                {formatDateRange(target.startsAt, target.endsAt)} · {target.where} ·{" "}
-                {target.placesLeft} {target.placesLeft === 1 ? "place" : "places"} free ·{" "}
-                {formatPence(target.unitPriceCents)} a place
-                {target.unitPriceCents !== unitPriceCents ? (
-                  <span className="text-muted-foreground">
-                    {" "}
-                    (this order: {formatPence(unitPriceCents)})
-                  </span>
-                ) : null}
+        <MoveTargetChoices
+          targets={move.targets}
+          note={(target) =>
+            target.unitPriceCents !== unitPriceCents ? (
+              <span className="text-muted-foreground">
+                {" "}
+                (this order: {formatPence(unitPriceCents)})
               </span>
-            </label>
-          ))}
-        </fieldset>
-        <fieldset className="grid gap-1">
-          <legend className="mb-1 font-medium">Places</legend>
-          {move.places.map((place) => (
-            <label key={place.position} className="flex items-center gap-2">
-              <input type="checkbox" name="places" value={place.position} defaultChecked />
-              Place {place.position}: {place.name ?? "not named yet"}
-            </label>
-          ))}
-        </fieldset>
+            ) : null
+          }
+        />
+        <MovePlaceChoices places={move.places} errorId="move-places-error" />
         <fieldset className="grid gap-1">
           <legend className="mb-1 font-medium">Price</legend>
           <label className="flex items-center gap-2">
