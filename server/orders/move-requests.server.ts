@@ -123,7 +123,7 @@ export async function requestMove(
     // Room is counted again, under the date's lock, when staff approve.
     const left = placesLeftIn(to.capacity, (await placesOf(tx, [to.id])).get(to.id));
     if (places.length > left) {
-      return { ok: false, status: 409, message: MOVE_MESSAGES.noRoom(left, places.length) };
+      return { ok: false, status: 409, message: MOVE_MESSAGES.noRoomToAsk(left) };
     }
     await tx
       .update(moveRequests)

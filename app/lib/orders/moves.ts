@@ -103,6 +103,8 @@ export const MOVE_MESSAGES = {
     `This order is paid and a place on that date costs ${formatPence(difference)} more. Choose to keep the price paid, or cancel the order and book the new date.`,
   noRoom: (left: number, wanted: number) =>
     `That date has ${left} ${left === 1 ? "place" : "places"} free; the move needs ${wanted}. Choose another date or raise its places first.`,
+  noRoomToAsk: (left: number) =>
+    `That date has only ${left} ${left === 1 ? "place" : "places"} left: choose another date, or fewer places.`,
   invoiceCredited:
     "This order's invoice was partly credited, so it cannot be re-issued at the new price: keep the price, or correct it by hand.",
   failed: "Sorry, the places could not be moved. Please try again.",
