@@ -1,6 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { dateWhere } from "#app/lib/catalogue/course-dates.ts";
-import type { BookerPage, BookerPlace } from "#app/lib/orders/booking.ts";
+import { bookingPath, type BookerPage, type BookerPlace } from "#app/lib/orders/booking.ts";
 import {
   orderReference,
   PAYMENT_METHOD_LABELS,
@@ -10,9 +10,10 @@ import { hitRateLimit } from "../abuse.server.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { calendarFileFor } from "../catalogue/date-invitations.server.ts";
 import { db } from "../db/client.server.ts";
-import { accessDetails, certificates, orders } from "../db/schema.ts";
+import { accessDetails, certificates, orderEvents, orders } from "../db/schema.ts";
+import { isUuid } from "../db/sql.server.ts";
 import { documentsOfOrder } from "../invoices/documents.server.ts";
-import { readBookingToken } from "./booking-links.server.ts";
+import { bookingLinkExpiry, bookingToken, readBookingToken } from "./booking-links.server.ts";
 import { bookerMoveOf } from "./move-requests.server.ts";
 import { changeWindow, hasBookerPage, holdersOf, holdsItsPlaces } from "./booking-rules.server.ts";
 import type { OrderRow } from "./records.server.ts";
@@ -66,6 +67,7 @@ export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Pro
   ]);
   const window = changeWindow(order, date, now);
   const move = await bookerMoveOf(order, date, now);
+  const movedOut = await movedOutOf(order, now);
   const held = holdsItsPlaces(order);
   const places: BookerPlace[] = Array.from({ length: order.quantity }, (_, i) => {
     const holder = holders.get(i + 1);
@@ -121,7 +123,36 @@ export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Pro
       : { open: false, reason: window.reason },
     calendar: held && date !== null && date.state === "scheduled",
     move,
+    movedOut,
   };
+}
+
+/** The bookings some of this order's places were moved into (its 'places_moved' events). */
+async function movedOutOf(order: OrderRow, now: Date): Promise<BookerPage["movedOut"]> {
+  const events = await db()
+    .select({ detail: orderEvents.detail })
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, order.id), eq(orderEvents.kind, "places_moved")))
+    .orderBy(asc(orderEvents.createdAt));
+  const moved: BookerPage["movedOut"] = [];
+  for (const { detail } of events) {
+    const toOrderId = detail?.toOrderId;
+    const [into] =
+      typeof toOrderId === "string" && isUuid(toOrderId)
+        ? await db()
+            .select({ id: orders.id, quantity: orders.quantity, dateId: orders.courseDateId })
+            .from(orders)
+            .where(eq(orders.id, toOrderId))
+        : [];
+    if (!into) continue;
+    const date = await bookedDateOf(db(), into.dateId);
+    moved.push({
+      places: into.quantity,
+      reference: orderReference(into.id),
+      url: bookingPath(bookingToken(into.id, bookingLinkExpiry(date?.endsAt ?? null, now))),
+    });
+  }
+  return moved;
 }
 
 /** The most views of booking pages and their files one client may make a minute. */

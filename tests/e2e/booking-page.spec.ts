@@ -206,6 +206,9 @@ test("a booker asks to move one place to another date and staff approve it in on
   await booking.reload();
   await expect(booking.getByTestId("place-1")).toContainText("Student0 Smith");
   await expect(booking.getByTestId("place-2")).toHaveCount(0);
+  await expect(booking.getByTestId("moved-out")).toContainText(
+    "1 place moved to another date as booking",
+  );
   await expect.poll(() => mailKindsTo(booker), { timeout: 20_000 }).toContain("order_moved");
   await booking.context().close();
 });

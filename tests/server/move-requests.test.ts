@@ -3,6 +3,7 @@ import type { ActionFunctionArgs } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { FormResult } from "#app/lib/inquiries/schemas.ts";
 import { MOVE_MESSAGES } from "#app/lib/orders/moves.ts";
+import { orderReference } from "#app/lib/orders/orders.ts";
 import * as orderModule from "#app/routes/admin/order.tsx";
 import * as bookingRoute from "#app/routes/site/booking.tsx";
 import { db } from "#server/db/client.server.ts";
@@ -150,6 +151,16 @@ describe("staff answering a request", () => {
     expect(movedId).not.toBe(order.id);
     expect((await orderRow(movedId)).courseDateId).toBe(later.id);
     expect((await orderRow(order.id)).quantity).toBe(2);
+    // The booker's page says where the place went, with the new booking's own link.
+    const movedOut = (await bookerPage(order.id))?.movedOut;
+    expect(movedOut).toEqual([
+      {
+        places: 1,
+        reference: orderReference(movedId),
+        url: expect.stringMatching(/^\/bookings\//),
+      },
+    ]);
+    expect(movedOut![0]!.url).toContain(movedId);
     expect((await requestsOf(order.id))[0]).toMatchObject({
       state: "approved",
       decidedBy: expect.any(String),

@@ -114,6 +114,8 @@ export interface BookerPage {
   } | null;
   places: BookerPlace[];
   documents: BookerDocument[];
+  /** Places moved off this booking into bookings of their own (decision 0038), newest last. */
+  movedOut: { places: number; reference: string; url: string }[];
   /** Until when names can change (ISO), or why they cannot. */
   changes: { open: true; until: string | null } | { open: false; reason: ChangesClosed };
   /** Whether 'Add to calendar' is offered (a scheduled date the booking holds places on). */

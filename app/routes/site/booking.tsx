@@ -243,6 +243,15 @@ function StudentsSection({ page }: { page: BookerPage }) {
           </li>
         ))}
       </ol>
+      {page.movedOut.map((moved) => (
+        <p key={moved.reference} data-testid="moved-out" className="text-sm">
+          {moved.places} {moved.places === 1 ? "place" : "places"} moved to another date as booking{" "}
+          <Link to={moved.url} className="underline underline-offset-4">
+            {moved.reference}
+          </Link>
+          .
+        </p>
+      ))}
     </section>
   );
 }

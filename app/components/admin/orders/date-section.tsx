@@ -17,9 +17,10 @@ import type { AdminOrderPage } from "#app/lib/orders/orders.ts";
 
 /**
  * The order page's date: when and where its places are, the booker's request to move (approved
- * or declined in one click), and 'Move to another date' (decision 0038) — which places, which date with room, and whether a price difference is charged or
- * credited. A plain form: it posts without JavaScript too, and the server checks everything
- * again (room, price, the order's state) under its locks.
+ * or declined in one click), and 'Move to another date' (decision 0038) — which places, which
+ * date with room, and whether a price difference is charged or credited. A plain form: it posts
+ * without JavaScript too, and the server checks everything again (room, price, the order's
+ * state) under its locks.
  */
 export function DateSection({ page, answer }: { page: AdminOrderPage; answer?: FormAnswer }) {
   const { date, move } = page;
