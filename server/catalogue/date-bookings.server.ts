@@ -142,6 +142,7 @@ export async function cancelDateBookings(
     }
     const change = await changeOrderStatusByAdmin(order.id, "canceled", actor, {
       notifyBuyer: true,
+      reason: "Course date cancelled",
     });
     if (change.ok) result.cancelled += 1;
     else result.failed.push(reference);

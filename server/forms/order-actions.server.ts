@@ -65,11 +65,14 @@ export function orderStatusIntents(admin: AuditActor) {
   return {
     status: async (form, refuse) => {
       const parsed = parseForm(form, orderStatusFormSchema);
-      if (!parsed.ok) return refuse(400);
-      const { orderId, status, notifyBuyer } = parsed.value;
-      const result = await changeOrderStatusByAdmin(orderId, status, admin, {
-        notifyBuyer: status === "canceled" ? notifyBuyer : undefined,
-      });
+      if (!parsed.ok) return refuse(400, parsed.fieldErrors.reason);
+      const { orderId, status, notifyBuyer, reason } = parsed.value;
+      const result = await changeOrderStatusByAdmin(
+        orderId,
+        status,
+        admin,
+        status === "canceled" ? { notifyBuyer, reason } : {},
+      );
       if (!result.ok) {
         if (result.reason === "paid_at_stripe") return refuse(409, PAID_AT_STRIPE_MESSAGE);
         if (result.reason === "stripe_unreachable") return refuse(502, STRIPE_UNREACHABLE_MESSAGE);

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { orderReference } from "#app/lib/orders/orders.ts";
+import { creditedDocumentName, orderReference } from "#app/lib/orders/orders.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { config, type SellerConfig } from "../config.server.ts";
 import { db, type Database, type Transaction } from "../db/client.server.ts";
@@ -81,8 +81,11 @@ export interface DocumentSnapshot {
   } | null;
   /** Receipts: when and how it was paid. */
   paid: { at: string; method: string } | null;
-  /** Credit notes: the document credited, and why. */
-  credits: { number: string; issuedAt: string } | null;
+  /**
+   * Credit notes: the document credited, with its title as issued ('VAT receipt'), and why.
+   * Credit notes issued before the title was kept have none: they credited invoices.
+   */
+  credits: { number: string; issuedAt: string; title?: string } | null;
   /** An invoice issued with corrected details: the one it replaces (credited in full). */
   replaces?: { number: string; issuedAt: string } | null;
   reason: string | null;
@@ -320,6 +323,15 @@ export function creditAmounts(
 }
 
 /**
+ * What a credit note's line calls itself: the whole document credited at once, a part of it, or
+ * the last part (which leaves nothing of the document uncredited, so it is not called partial).
+ */
+function creditKind(amountCents: number, documentCents: number, remainingCents: number): string {
+  if (amountCents === documentCents) return "Credit for";
+  return amountCents === remainingCents ? "Final credit for" : "Partial credit for";
+}
+
+/**
  * Issues a credit note against the order's invoice or receipt in force, in `tx`: the whole of it
  * (an invoiced order canceled, or its invoice replaced) or part (a partial refund). Null when the order has no invoice or
  * receipt to credit. Never more than what is still uncredited: the caller checks the refund
@@ -350,6 +362,11 @@ export async function issueCreditNote(
   const number = await allocateDocumentNumber(tx, SERIES.credit_note, issuedAt.getUTCFullYear());
   const amounts = creditAmounts(amount, credited, creditedSoFar);
   const original = credited.snapshot as DocumentSnapshot;
+  const credits = {
+    number: credited.number,
+    issuedAt: credited.issuedAt.toISOString(),
+    title: original.title,
+  };
   const rate = order.vatRateBasisPoints;
   const snapshot: DocumentSnapshot = {
     ...original,
@@ -361,10 +378,7 @@ export async function issueCreditNote(
     dueDate: null,
     lines: [
       {
-        description:
-          amount === credited.totalAmountCents
-            ? `Credit for ${credited.number}: ${order.courseTitleSnapshot}`
-            : `Partial credit for ${credited.number}: ${order.courseTitleSnapshot}`,
+        description: `${creditKind(amount, credited.totalAmountCents, remaining)} ${creditedDocumentName(credits)}: ${order.courseTitleSnapshot}`,
         detail: options.reason ? [`Reason: ${options.reason}`] : [],
         quantity: 1,
         unitNetCents: amounts.netCents,
@@ -378,7 +392,7 @@ export async function issueCreditNote(
     totalCents: amounts.totalCents,
     payment: null,
     paid: null,
-    credits: { number: credited.number, issuedAt: credited.issuedAt.toISOString() },
+    credits,
     reason: options.reason,
   };
   return insertDocument(tx, {

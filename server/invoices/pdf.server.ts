@@ -1,4 +1,5 @@
 import { formatPence } from "#app/lib/format.ts";
+import { creditedDocumentName } from "#app/lib/orders/orders.ts";
 import { formatVatRate } from "#app/lib/orders/vat.ts";
 import type { DocumentLine, DocumentSnapshot } from "./documents.server.ts";
 import { drawPdf } from "../pdf.server.ts";
@@ -35,6 +36,25 @@ const NUMBER_LABELS: Record<DocumentSnapshot["kind"], string> = {
   receipt: "Receipt number",
   credit_note: "Credit note number",
 };
+
+/**
+ * A credit note's rows naming what it credits, by the credited document's own title ("Credits:
+ * VAT receipt INV-…"). Credit notes kept without that title credited invoices, and are drawn as
+ * they were sent.
+ */
+function creditsRows(credits: DocumentSnapshot["credits"]): [string, string | null][] {
+  if (!credits) return [];
+  const dated = formatDocumentDate(credits.issuedAt);
+  if (!credits.title)
+    return [
+      ["Credits invoice", credits.number],
+      ["Invoice dated", dated],
+    ];
+  return [
+    ["Credits", `${credits.title} ${credits.number}`],
+    [`${credits.title} dated`, dated],
+  ];
+}
 
 type Doc = PDFKit.PDFDocument;
 
@@ -161,8 +181,7 @@ class DocumentDrawing {
       ["Date of issue", formatDocumentDate(s.issuedAt)],
       ["Time of supply", s.kind === "credit_note" ? null : formatDocumentDate(s.timeOfSupply)],
       ["Due date", s.dueDate ? formatDocumentDate(s.dueDate) : null],
-      ["Credits invoice", s.credits?.number ?? null],
-      ["Invoice dated", s.credits ? formatDocumentDate(s.credits.issuedAt) : null],
+      ...creditsRows(s.credits),
       ["Replaces invoice", s.replaces?.number ?? null],
       ["Order reference", s.orderReference],
       ["Your PO number", s.customer.poNumber],
@@ -342,7 +361,7 @@ class DocumentDrawing {
       ]);
     } else if (s.kind === "credit_note" && s.credits) {
       this.section("Credit", [
-        `This credit note credits invoice ${s.credits.number} of ${formatDocumentDate(s.credits.issuedAt)} by ${formatPence(s.totalCents)}${s.vatRegistered ? `, of which VAT ${formatPence(s.vatCents)}` : ""}.`,
+        `This credit note credits ${creditedDocumentName(s.credits)} of ${formatDocumentDate(s.credits.issuedAt)} by ${formatPence(s.totalCents)}${s.vatRegistered ? `, of which VAT ${formatPence(s.vatCents)}` : ""}.`,
         ...(s.reason ? [`Reason: ${s.reason}`] : []),
       ]);
     }

@@ -232,7 +232,8 @@ export async function changeOrderStatusByAdmin(
   orderId: string,
   to: OrderStatus,
   admin: AuditActor,
-  options: { notifyBuyer?: boolean } = {},
+  /** A cancellation's reason: printed on its credit note, kept on the timeline. */
+  options: { notifyBuyer?: boolean; reason?: string } = {},
 ): Promise<AdminStatusChange> {
   if (to === "canceled" && isUuid(orderId)) {
     const [order] = await db()
@@ -252,6 +253,7 @@ export async function changeOrderStatusByAdmin(
     source: "admin",
     admin,
     notifyBuyer: options.notifyBuyer,
+    reason: options.reason,
   });
   if (result.kind === "not_found" || result.kind === "duplicate_event") {
     return { ok: false, reason: "not_found" };

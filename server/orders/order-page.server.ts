@@ -108,7 +108,7 @@ function eventDetail(event: OrderEventRow): string | null {
   if (number) parts.push(number);
   const amount = detail.amountCents;
   if (typeof amount === "number" && Number.isFinite(amount)) parts.push(formatPence(amount));
-  const reason = text(detail.reason);
+  const reason = text(detail.reason) ?? text(detail.cancelReason);
   if (reason) parts.push(reason);
   if (event.kind === "canceled" && typeof detail.notifyBuyer === "boolean") {
     parts.push(detail.notifyBuyer ? "Buyer notified by e-mail" : "Buyer not notified");

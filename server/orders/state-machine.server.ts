@@ -137,6 +137,23 @@ export type TransitionResult =
  *
  * Safe to call any number of times, concurrently.
  */
+/**
+ * A cancellation's timeline detail: staff's reason (under its own key, so erasure redacts it
+ * like any free text: it may name someone) and whether the buyer was told.
+ */
+function cancelDetail(
+  to: OrderStatus,
+  options: { notifyBuyer?: boolean; reason?: string },
+): Record<string, unknown> | undefined {
+  if (to !== "canceled") return undefined;
+  const reason = options.reason?.trim();
+  const detail = {
+    ...(reason ? { cancelReason: reason } : {}),
+    ...(options.notifyBuyer ? { notifyBuyer: true } : {}),
+  };
+  return Object.keys(detail).length ? detail : undefined;
+}
+
 export async function transitionOrder(
   orderId: string,
   to: OrderStatus,
@@ -192,11 +209,7 @@ export async function transitionOrder(
       orderId,
       to,
       actor,
-      options.eventId
-        ? { stripeEventId: options.eventId }
-        : to === "canceled" && options.notifyBuyer
-          ? { notifyBuyer: true }
-          : undefined,
+      options.eventId ? { stripeEventId: options.eventId } : cancelDetail(to, options),
     );
     if (to === "invoiced") {
       const students = await studentsOfOrder(tx, updated.id);

@@ -164,7 +164,10 @@ test.describe("the order page", () => {
     await expect(timeline.locator('li[data-kind="paid"]')).toHaveCount(0);
   });
 
-  test("Cancel asks first, with 'Notify the buyer by e-mail' ticked", async ({ page, request }) => {
+  test("Cancel asks first, for a reason, with 'Notify the buyer by e-mail' ticked", async ({
+    page,
+    request,
+  }) => {
     const tag = tagOf("cx");
     const order = booking(tag, 0);
     await bookByInvoice(request, order);
@@ -182,15 +185,23 @@ test.describe("the order page", () => {
     await expect(notify).not.toBeChecked();
     await page.keyboard.press("Space");
     await expect(notify).toBeChecked();
-    await dialog.getByRole("button", { name: "Cancel Order" }).click();
+    // No reason, no cancelling: the credit note prints it.
+    const confirm = dialog.getByRole("button", { name: "Cancel Order" });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel("Reason").fill("   ");
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel("Reason").fill("Booked twice by mistake");
+    await confirm.click();
     await expectToast(page, "Status Updated", "Order status changed to canceled");
     await expect(row).toContainText("Canceled");
     await expect(row.getByRole("button")).toHaveCount(0);
 
     await openOrderFromList(page, order.email);
-    await expect(
-      page.getByRole("list", { name: "Timeline" }).locator('li[data-kind="canceled"]'),
-    ).toContainText(`by ${E2E_ADMIN.email}`);
+    const cancelled = page
+      .getByRole("list", { name: "Timeline" })
+      .locator('li[data-kind="canceled"]');
+    await expect(cancelled).toContainText(`by ${E2E_ADMIN.email}`);
+    await expect(cancelled).toContainText("Booked twice by mistake");
   });
 
   test("a change someone else made first: the toast says so and the page shows the real status", async ({

@@ -96,7 +96,7 @@ test.describe("admin Payments screen", () => {
     // The server refuses what the screen does not offer.
     const orderId = await invoiceRow.getAttribute("data-order-id");
     const refused = await page.request.post("/admin/payments", {
-      form: { intent: "status", orderId: orderId!, status: "canceled" },
+      form: { intent: "status", orderId: orderId!, status: "canceled", reason: "Not wanted" },
       headers: { Origin: new URL(page.url()).origin },
     });
     expect(refused.status()).toBe(409);

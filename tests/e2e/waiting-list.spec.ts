@@ -99,7 +99,9 @@ test("a full date's waiting list: a visitor joins without JavaScript, a cancella
     await expect(row).toHaveCount(1);
     await page.waitForLoadState("networkidle");
     await row.getByRole("button", { name: /^Cancel/ }).click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel Order" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.getByLabel("Reason").fill("The group cannot come");
+    await dialog.getByRole("button", { name: "Cancel Order" }).click();
     await expectToast(page, "Status Updated", "Order status changed to canceled");
 
     // The offer's link opens the date's checkout filled in from the entry; it books the 2 places.

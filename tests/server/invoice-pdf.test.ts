@@ -87,17 +87,39 @@ describe("the PDF", () => {
     expect((await drawDocumentPdf(snapshot)).equals(file.pdf)).toBe(true);
   });
 
-  it("a credit note names the invoice it credits and why", async () => {
+  it("a credit note names the document it credits, by its title, and staff's reason", async () => {
     const order = await placeOrder();
     await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
-    await changeOrderStatusByAdmin(order.id, "canceled", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "canceled", ADMIN, {
+      reason: "Training budget withdrawn",
+    });
     const creditNote = (await documents(order.id)).find((d) => d.kind === "credit_note")!;
     const text = await pdfText((await documentPdf(creditNote.id))!.pdf);
     expect(text).toContain("Credit note");
     expect(text).toContain(number("CN", 1));
-    expect(text).toContain(`credits invoice ${number("INV", 1)}`);
-    expect(text).toContain("Reason: Order cancelled");
+    expect(text).toContain(`VAT invoice ${number("INV", 1)}`);
+    expect(text).toContain("VAT invoice dated");
+    expect(text).toContain(`credits VAT invoice ${number("INV", 1)}`);
+    expect(text).toContain(`Credit for VAT invoice ${number("INV", 1)}`);
+    expect(text).not.toContain("Partial credit");
+    expect(text).toContain("Reason: Training budget withdrawn");
     expect(text).toContain("£5,220.00");
+  });
+
+  it("a credit note kept before the credited title was recorded is drawn as it was sent", async () => {
+    const order = await placeOrder();
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "canceled", ADMIN);
+    const creditNote = (await documents(order.id)).find((d) => d.kind === "credit_note")!;
+    const kept = creditNote.snapshot as DocumentSnapshot;
+    const older: DocumentSnapshot = {
+      ...kept,
+      credits: { number: kept.credits!.number, issuedAt: kept.credits!.issuedAt },
+    };
+    const text = await pdfText(await drawDocumentPdf(older));
+    expect(text).toContain(`credits invoice ${number("INV", 1)}`);
+    expect(text).toContain("Invoice dated");
+    expect(text).toContain("Reason: Order cancelled");
   });
 
   it("a receipt says when and how it was paid", async () => {

@@ -263,6 +263,10 @@ describe("credit notes", () => {
     expect(await credit(900_000)).toMatchObject({ totalAmountCents: 422_000 });
     expect(await credit(1)).toBeNull();
     const credited = (await documents(order.id)).filter((d) => d.kind === "credit_note");
+    expect(credited.map((d) => (d.snapshot as DocumentSnapshot).lines[0]!.description)).toEqual([
+      expect.stringMatching(new RegExp(`^Partial credit for VAT invoice ${number("INV", 1)}: `)),
+      expect.stringMatching(new RegExp(`^Final credit for VAT invoice ${number("INV", 1)}: `)),
+    ]);
     expect(credited.map((d) => d.number)).toEqual([number("CN", 1), number("CN", 2)]);
     expect(credited.reduce((sum, d) => sum + d.totalAmountCents, 0)).toBe(522_000);
   });
@@ -272,7 +276,10 @@ describe("telling the buyer of a cancellation", () => {
   it("with notifyBuyer: an e-mail, the credit note attached when an invoice was credited", async () => {
     const invoiced = await placeOrder();
     await changeOrderStatusByAdmin(invoiced.id, "invoiced", ADMIN);
-    await changeOrderStatusByAdmin(invoiced.id, "canceled", ADMIN, { notifyBuyer: true });
+    await changeOrderStatusByAdmin(invoiced.id, "canceled", ADMIN, {
+      notifyBuyer: true,
+      reason: "Course no longer needed",
+    });
     const creditNote = (await documents(invoiced.id)).find((d) => d.kind === "credit_note")!;
     const [mail, ...more] = await mails(invoiced.id, "order_canceled");
     expect(more).toEqual([]);
@@ -282,7 +289,9 @@ describe("telling the buyer of a cancellation", () => {
       subject: `Your order ${orderReference(invoiced.id)} has been cancelled`,
     });
     expect(mail!.text).toContain(`Credit note: ${number("CN", 1)}`);
-    expect(mail!.text).toContain(`Credits invoice: ${number("INV", 1)}`);
+    expect(mail!.text).toContain(`Credits: VAT invoice ${number("INV", 1)}`);
+    expect(mail!.text).toContain("Reason: Course no longer needed");
+    expect(mail!.text).toContain(`for the whole of VAT invoice ${number("INV", 1)}`);
 
     const pending = await placeOrder({ email: "bob@example.com" });
     await changeOrderStatusByAdmin(pending.id, "canceled", ADMIN, { notifyBuyer: true });

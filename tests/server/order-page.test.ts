@@ -2,7 +2,12 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as orderModule from "#app/routes/admin/order.tsx";
 import * as paymentsModule from "#app/routes/admin/payments.tsx";
-import { ORDER_NOTE_MAX_LENGTH, orderReference } from "#app/lib/orders/orders.ts";
+import {
+  CANCEL_REASON_MAX,
+  CANCEL_REASON_REQUIRED,
+  ORDER_NOTE_MAX_LENGTH,
+  orderReference,
+} from "#app/lib/orders/orders.ts";
 import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { emailOutbox, orderEvents, orderStudents, orders } from "#server/db/schema.ts";
@@ -422,17 +427,38 @@ describe("the order page's route", () => {
     }
   });
 
-  it("a cancel passes the buyer notification choice on", async () => {
+  it("a cancel needs a reason, and passes it and the buyer notification choice on", async () => {
     const cookie = await adminCookie();
     const order = await insertOrder();
-    const cancel = await postAsAdmin(orderRoute, order.id, cookie, {
-      intent: "status",
-      orderId: order.id,
-      status: "canceled",
-      notifyBuyer: "on",
-    });
+    const post = (reason?: string) =>
+      postAsAdmin(orderRoute, order.id, cookie, {
+        intent: "status",
+        orderId: order.id,
+        status: "canceled",
+        notifyBuyer: "on",
+        ...(reason === undefined ? {} : { reason }),
+      });
+    for (const missing of [undefined, "   "]) {
+      const refused = await post(missing);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ ok: false, message: CANCEL_REASON_REQUIRED });
+    }
+    expect((await post("x".repeat(CANCEL_REASON_MAX + 1))).status).toBe(400);
+    const [untouched] = await db().select().from(orders).where(eq(orders.id, order.id));
+    expect(untouched!.status).toBe("pending");
+
+    const cancel = await post("  Duplicate of another booking  ");
     expect(cancel.body).toMatchObject({ ok: true, status: "canceled" });
     const [row] = await db().select().from(orders).where(eq(orders.id, order.id));
     expect(row!.status).toBe("canceled");
+    const [event] = await db().select().from(orderEvents).where(eq(orderEvents.kind, "canceled"));
+    expect(event!.detail).toEqual({
+      cancelReason: "Duplicate of another booking",
+      notifyBuyer: true,
+    });
+    const page = await orderPage(order.id);
+    expect(page!.timeline.find((entry) => entry.kind === "canceled")!.detail).toBe(
+      "Duplicate of another booking · Buyer notified by e-mail",
+    );
   });
 });

@@ -1,6 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { orderDocuments, orderRefunds } from "#server/db/schema.ts";
+import { documentPdf } from "#server/invoices/document-files.server.ts";
+import type { DocumentSnapshot } from "#server/invoices/documents.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import {
   REFUND_REFUSALS,
@@ -12,6 +14,8 @@ import { verifyCheckoutReturn } from "#server/payments/stripe.server.ts";
 import { REFUND_MESSAGES } from "#app/lib/orders/refunds.ts";
 import { startedCardOrder } from "#tests/support/card-payments.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { documents } from "#tests/support/invoices.ts";
+import { pdfText } from "#tests/support/pdf-text.ts";
 import {
   ADMIN,
   formData as form,
@@ -181,6 +185,19 @@ describe("an admin's refund", () => {
       ),
     ).toMatchObject({ ok: true, refundedAmountCents: 12000 });
     await expectCreditNotesToMatchRefunds(order.id);
+    // Each names the receipt it credits; the last, leaving nothing uncredited, is not partial.
+    const receipt = (await documents(order.id)).find((d) => d.kind === "receipt")!;
+    const lines = (await creditNotesOf(order.id)).map(
+      (n) => (n.snapshot as DocumentSnapshot).lines[0]!.description,
+    );
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^Partial credit for receipt ${receipt.number}: `)),
+      expect.stringMatching(new RegExp(`^Partial credit for receipt ${receipt.number}: `)),
+      expect.stringMatching(new RegExp(`^Final credit for receipt ${receipt.number}: `)),
+    ]);
+    const text = await pdfText((await documentPdf((await creditNotesOf(order.id))[2]!.id))!.pdf);
+    expect(text).toContain(`Receipt ${receipt.number}`);
+    expect(text).toContain(`credits receipt ${receipt.number}`);
   });
 
   it("more than is left is refused on the server, before Stripe, and nothing changes", async () => {

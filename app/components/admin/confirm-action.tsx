@@ -29,6 +29,7 @@ export function ConfirmAction({
   cancelLabel = "Cancel",
   confirmLabel,
   destructive = false,
+  confirmDisabled = false,
   onConfirm,
   children,
 }: {
@@ -43,6 +44,8 @@ export function ConfirmAction({
   confirmLabel: string;
   /** Styles the confirm button for an action that removes or ends something. */
   destructive?: boolean;
+  /** Until what the question asks for is given (a cancellation's reason). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   /** More than the one-line detail: what will be sent, a choice (a checkbox) that goes with it. */
   children?: ReactNode;
@@ -58,7 +61,11 @@ export function ConfirmAction({
         {children}
         <AlertDialogFooter>
           <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
-          <AlertDialogAction variant={destructive ? "destructive" : undefined} onClick={onConfirm}>
+          <AlertDialogAction
+            variant={destructive ? "destructive" : undefined}
+            disabled={confirmDisabled}
+            onClick={onConfirm}
+          >
             {confirmLabel}
           </AlertDialogAction>
         </AlertDialogFooter>

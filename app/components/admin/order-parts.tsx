@@ -6,11 +6,13 @@ import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Badge, type BadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Checkbox } from "#app/components/ui/checkbox.tsx";
+import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { formatPence } from "#app/lib/format.ts";
 import type { FormAnswer } from "#app/lib/forms.ts";
 import {
   ADMIN_ACTION_LABELS,
+  CANCEL_REASON_MAX,
   ORDER_LIST_STATUS_LABELS,
   ORDER_RELEASED_MESSAGE,
   type AdminOrder,
@@ -150,7 +152,10 @@ function ConfirmMarkPaid({
   );
 }
 
-/** Cancelling is final (the state machine has no way back), so it asks first, and whom to tell. */
+/**
+ * Cancelling is final (the state machine has no way back), so it asks first, why (the credit
+ * note prints the reason), and whom to tell.
+ */
 function ConfirmCancel({
   order,
   disabled,
@@ -158,10 +163,12 @@ function ConfirmCancel({
 }: {
   order: AdminOrder;
   disabled: boolean;
-  onConfirm: (notifyBuyer: boolean) => void;
+  onConfirm: (choice: { notifyBuyer: boolean; reason: string }) => void;
 }) {
   const [notify, setNotify] = useState(true);
+  const [reason, setReason] = useState("");
   const checkboxId = useId();
+  const reasonId = useId();
   return (
     <ConfirmAction
       trigger={
@@ -171,8 +178,11 @@ function ConfirmCancel({
           icon={Ban}
           variant="outline"
           disabled={disabled}
-          // Each time the question opens, notifying the buyer is ticked again.
-          onClick={() => setNotify(true)}
+          // Each time the question opens, it starts afresh: no reason, the buyer told.
+          onClick={() => {
+            setNotify(true);
+            setReason("");
+          }}
         >
           {ADMIN_ACTION_LABELS.canceled ?? "Cancel"}
         </OrderActionButton>
@@ -182,8 +192,23 @@ function ConfirmCancel({
       cancelLabel="Keep Order"
       confirmLabel="Cancel Order"
       destructive
-      onConfirm={() => onConfirm(notify)}
+      confirmDisabled={reason.trim() === ""}
+      onConfirm={() => onConfirm({ notifyBuyer: notify, reason: reason.trim() })}
     >
+      <div className="grid gap-2">
+        <Label htmlFor={reasonId}>Reason</Label>
+        <Input
+          id={reasonId}
+          value={reason}
+          required
+          maxLength={CANCEL_REASON_MAX}
+          aria-describedby={`${reasonId}-hint`}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        <p id={`${reasonId}-hint`} className="text-xs text-muted-foreground">
+          Printed on the credit note if the order was invoiced, and kept on its timeline.
+        </p>
+      </div>
       <div className="flex items-start gap-3">
         <Checkbox
           id={checkboxId}
@@ -273,8 +298,8 @@ export function OrderStatusActions({
             key={to}
             order={order}
             disabled={busy}
-            onConfirm={(notifyBuyer) =>
-              submit("canceled", { notifyBuyer: notifyBuyer ? "on" : "" })
+            onConfirm={({ notifyBuyer, reason }) =>
+              submit("canceled", { notifyBuyer: notifyBuyer ? "on" : "", reason })
             }
           />
         ) : null,

@@ -179,20 +179,40 @@ export function orderFiltersQuery(filters: Partial<OrderFilters>): string {
   return listQuery({ q: search, status, method, page });
 }
 
+export const CANCEL_REASON_MAX = 200;
+export const CANCEL_REASON_REQUIRED =
+  "Give a reason for cancelling this order.";
+
 /**
  * The 'Mark Invoiced' / 'Mark Paid' / 'Cancel' post (Payments list and order page). A cancel
- * carries the confirmation's "Notify the buyer by e-mail" checkbox: 'on' when ticked, absent
- * (or empty) when not, as a checkbox posts.
+ * carries the confirmation's reason (required: the credit note prints it) and its "Notify the
+ * buyer by e-mail" checkbox: 'on' when ticked, absent (or empty) when not, as a checkbox posts.
  */
-export const orderStatusFormSchema = z.object({
-  intent: z.literal("status"),
-  orderId: z.uuid(),
-  status: z.enum(ORDER_STATUSES),
-  notifyBuyer: z.pipe(
-    z.optional(z.string()),
-    z.transform((v) => v === "on" || v === "true"),
-  ),
-});
+export const orderStatusFormSchema = z
+  .object({
+    intent: z.literal("status"),
+    orderId: z.uuid(),
+    status: z.enum(ORDER_STATUSES),
+    notifyBuyer: z.pipe(
+      z.optional(z.string()),
+      z.transform((v) => v === "on" || v === "true"),
+    ),
+    reason: z.optional(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.maxLength(CANCEL_REASON_MAX, `Keep the reason under ${CANCEL_REASON_MAX} characters.`),
+        ),
+    ),
+  })
+  .check(
+    z.superRefine((form, ctx) => {
+      if (form.status === "canceled" && !form.reason) {
+        ctx.addIssue({ code: "custom", path: ["reason"], message: CANCEL_REASON_REQUIRED });
+      }
+    }),
+  );
 
 /**
  * What an admin is told when the status change was refused because the order had already moved
@@ -265,6 +285,17 @@ export const ORDER_DOCUMENT_LABELS: Record<OrderDocumentKind, string> = {
   receipt: "Receipt",
   credit_note: "Credit note",
 };
+
+/**
+ * The document a credit note credits, named as a sentence names it: "VAT receipt INV-2026-0003",
+ * "invoice INV-2026-0001". The credited document's title is kept in the credit note (its title
+ * as issued); credit notes from before it was kept always credited invoices, and say so.
+ */
+export function creditedDocumentName(credits: { number: string; title?: string }): string {
+  const title = credits.title ?? "Invoice";
+  const inSentence = /^[A-Z]{2,}\b/.test(title) ? title : title[0]!.toLowerCase() + title.slice(1);
+  return `${inSentence} ${credits.number}`;
+}
 
 export interface OrderDocumentLink {
   id: string;

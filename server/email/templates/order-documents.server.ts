@@ -19,7 +19,7 @@ import {
   SIGN_OFF_TEXT,
 } from "./layout.server.ts";
 import { buyerLetterOpening, type OrderEmailData, orderRows } from "./order.server.ts";
-import { orderReference } from "#app/lib/orders/orders.ts";
+import { creditedDocumentName, orderReference } from "#app/lib/orders/orders.ts";
 
 /** A document's title inside a sentence: 'VAT invoice', 'invoice', 'receipt'. */
 const inSentence = (title: string) => (title.startsWith("VAT") ? title : title.toLowerCase());
@@ -152,16 +152,16 @@ export function renderInvoiceCredited(
   replacement: Pick<DocumentSnapshot, "number">,
 ): RenderedEmail {
   const reference = orderReference(order.id);
-  const credited = creditNote.credits?.number ?? "";
-  const subject = headerText(`Credit note ${creditNote.number}: invoice ${credited} replaced`);
+  const credited = creditNote.credits ? creditedDocumentName(creditNote.credits) : "";
+  const subject = headerText(`Credit note ${creditNote.number}: ${credited} replaced`);
   const rows: Row[] = [
     ["Credit note", creditNote.number],
-    ["Credits invoice", credited],
+    ["Credits", credited],
     ["Replaced by invoice", replacement.number],
     ["Order reference", reference],
     ...amountRows(creditNote, "Total credited"),
   ];
-  const news = `We have corrected the billing details of your order ${reference}. Our credit note ${creditNote.number}, attached as a PDF, cancels invoice ${credited} in full: nothing is due on it. The corrected invoice ${replacement.number} follows in a separate e-mail.`;
+  const news = `We have corrected the billing details of your order ${reference}. Our credit note ${creditNote.number}, attached as a PDF, cancels ${credited} in full: nothing is due on it. The corrected invoice ${replacement.number} follows in a separate e-mail.`;
   const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
   const html = layout(subject, opening.html + SIGN_OFF_HTML);
   const text = [...opening.text, ...SIGN_OFF_TEXT].join("\n");
@@ -178,7 +178,8 @@ export function renderOrderCanceled(
   const rows: Row[] = [
     ...orderRows(order),
     ["Credit note", creditNote?.number],
-    ["Credits invoice", creditNote?.credits?.number],
+    ["Credits", creditNote?.credits ? creditedDocumentName(creditNote.credits) : null],
+    ["Reason", creditNote?.reason],
     ...(creditNote ? amountRows(creditNote, "Total credited") : []),
   ];
   const news = `Your booking of ${order.courseTitle} (order ${reference}) has been cancelled.`;
@@ -186,7 +187,7 @@ export function renderOrderCanceled(
   const paragraphs = [
     ...(creditNote
       ? [
-          `Our credit note ${creditNote.number} for the whole of invoice ${creditNote.credits?.number ?? ""} is attached as a PDF: nothing is due on that invoice.`,
+          `Our credit note ${creditNote.number} for the whole of ${creditNote.credits ? creditedDocumentName(creditNote.credits) : "your invoice"} is attached as a PDF: nothing is due on it.`,
         ]
       : ["Nothing is due for this order."]),
     "If you have already paid for it, or think this is a mistake, please reply to this e-mail quoting your order reference.",
