@@ -74,6 +74,7 @@ export default [
       route("inquiries", "routes/admin/inquiries.tsx"),
       route("payments", "routes/admin/payments.tsx"),
       route("payments/:orderId", "routes/admin/order.tsx"),
+      route("documents", "routes/admin/documents.tsx"),
       route("newsletter", "routes/admin/newsletter-redirect.tsx"),
       route("newsletter-subscriptions", "routes/admin/newsletter-subscriptions.tsx"),
       route("courses", "routes/admin/courses.tsx"),
@@ -97,6 +98,10 @@ export default [
       // a date's register as CSV, and its printable sign-in sheet (PDF)
       route("dates/:dateId/register/csv", "routes/admin/date-register-csv.ts"),
       route("dates/:dateId/register/sign-in-sheet", "routes/admin/date-sign-in-sheet.ts"),
+      // the document register of a range: as CSV, in Xero's import layout, its PDFs as a ZIP
+      route("documents/export", "routes/admin/documents-export.ts"),
+      route("documents/xero", "routes/admin/documents-xero.ts"),
+      route("documents/pdfs", "routes/admin/documents-pdfs.ts"),
       // an order's invoice, receipt or credit note as a PDF download
       route("payments/:orderId/documents/:documentId", "routes/admin/order-document.ts"),
       route("*", "routes/admin/not-found.tsx"),

@@ -1,6 +1,6 @@
 import * as orm from "drizzle-orm";
 import type { AdminList } from "#app/lib/admin/list.ts";
-import { startOfLondonDay } from "#app/lib/admin/time.ts";
+import { startOfLondonDate } from "#app/lib/admin/time.ts";
 import {
   AUDIT_PAGE_SIZE,
   auditSubjectHref,
@@ -114,13 +114,6 @@ function auditValue(value: unknown): unknown {
  */
 const LIST_ORDER = newestFirst([auditLog.at, auditLog.id], "last");
 
-/** London midnight starting the calendar day 'yyyy-MM-dd' (GMT or BST). */
-function londonMidnight(date: string, addDays = 0): Date {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  // Noon UTC of the day is within that London day whatever the offset.
-  return startOfLondonDay(Date.UTC(y, m - 1, d + addDays, 12));
-}
-
 /** The WHERE condition of the screen's filters: person, kind and London dates (inclusive). */
 export function auditFilterCondition(filters: Omit<AuditFilters, "page">): orm.SQL | undefined {
   const signIn = orm.like(auditLog.action, `${SIGN_IN_ACTION_PREFIX}%`);
@@ -136,8 +129,8 @@ export function auditFilterCondition(filters: Omit<AuditFilters, "page">): orm.S
         ? signIn
         : // The kinds are apart: a sign-in recorded on an admin is under "Sign-ins" only.
           orm.and(orm.eq(auditLog.subjectType, filters.kind), orm.not(signIn)),
-    filters.from ? orm.gte(auditLog.at, londonMidnight(filters.from)) : undefined,
-    filters.to ? orm.lt(auditLog.at, londonMidnight(filters.to, 1)) : undefined,
+    filters.from ? orm.gte(auditLog.at, startOfLondonDate(filters.from)) : undefined,
+    filters.to ? orm.lt(auditLog.at, startOfLondonDate(filters.to, 1)) : undefined,
   ]);
 }
 

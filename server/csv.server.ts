@@ -1,7 +1,7 @@
 /**
  * CSV for the admin exports (RFC 4180, CRLF line ends). Visitor-typed text reaches these files,
  * so a cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR) is prefixed with an
- * apostrophe and shown as text.
+ * apostrophe and shown as text; a bare negative figure stays a number.
  */
 
 export type CsvValue = string | number | boolean | Date | null | undefined;
@@ -9,7 +9,10 @@ export type CsvValue = string | number | boolean | Date | null | undefined;
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return "";
   let text = value instanceof Date ? value.toISOString() : String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // A plain negative figure ('-100.00', a credit) is a number to a spreadsheet, not a formula.
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text) && !/^-\d+(\.\d+)?$/.test(text)) {
+    text = `'${text}`;
+  }
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

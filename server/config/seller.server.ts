@@ -49,6 +49,12 @@ export const sellerSettings = {
     .min(0)
     .max(365)
     .default(30),
+  // The sales account the Xero export codes each line to (Xero's default chart: 200, Sales).
+  XERO_SALES_ACCOUNT_CODE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9.-]{1,10}$/, "must be an account code as Xero shows it, e.g. 200")
+    .default("200"),
   // Bank details printed on invoices for payment by transfer.
   BANK_ACCOUNT_NAME: optionalString,
   BANK_SORT_CODE: optionalString.pipe(
@@ -98,6 +104,7 @@ export function sellerConfig(e: SellerSettings) {
       pricesIncludeVat: e.PRICES_INCLUDE_VAT,
     },
     paymentTermsDays: e.PAYMENT_TERMS_DAYS,
+    xeroSalesAccountCode: e.XERO_SALES_ACCOUNT_CODE,
     bank:
       e.BANK_ACCOUNT_NAME || e.BANK_SORT_CODE || e.BANK_ACCOUNT_NUMBER || e.BANK_IBAN
         ? {

@@ -652,6 +652,8 @@ export const orderDocuments = pgTable(
   },
   (t) => [
     index("order_documents_order_id_idx").on(t.orderId, t.issuedAt),
+    // The document register reads a range of issue dates, newest first.
+    index("order_documents_issued_at_idx").on(t.issuedAt.desc(), t.id.desc()),
     // One first invoice (or receipt) per order, whoever clicks at the same moment; each one is
     // replaced at most once, so corrections form a single line and one is current.
     uniqueIndex("order_documents_one_invoice_per_order_idx")

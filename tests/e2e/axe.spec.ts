@@ -52,6 +52,9 @@ const NOT_PAGES = new Set([
   "/admin/inquiries/export",
   "/admin/newsletter-subscriptions/export",
   "/admin/payments/export",
+  "/admin/documents/export",
+  "/admin/documents/xero",
+  "/admin/documents/pdfs",
   "/admin/privacy/export",
   "/admin/payments/:orderId/documents/:documentId",
   "/admin/dates/:dateId/register/csv",
@@ -150,6 +153,7 @@ const ADMIN: Record<string, Visit[]> = {
   ],
   "/admin/payments": [{ name: "payments", url: "/admin/payments", phone: true }],
   "/admin/payments/:orderId": [{ name: "order", url: "/admin/payments/:orderId", phone: true }],
+  "/admin/documents": [{ name: "documents", url: "/admin/documents?from=2000-01-01", phone: true }],
   "/admin/newsletter": [{ name: "newsletter (redirect)", url: "/admin/newsletter", only: "1366" }],
   "/admin/newsletter-subscriptions": [
     { name: "newsletter subscriptions", url: "/admin/newsletter-subscriptions", phone: true },

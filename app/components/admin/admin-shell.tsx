@@ -1,4 +1,5 @@
 import {
+  Files,
   ArrowLeft,
   BookOpen,
   CalendarDays,
@@ -34,6 +35,7 @@ const ICONS: Record<AdminNavPath, typeof LayoutDashboard> = {
   "/admin/categories": FolderTree,
   "/admin/inquiries": MessageSquare,
   "/admin/payments": CreditCard,
+  "/admin/documents": Files,
   "/admin/newsletter-subscriptions": Mail,
   "/admin/partners": Handshake,
   "/admin/trainers": GraduationCap,

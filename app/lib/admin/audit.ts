@@ -1,4 +1,5 @@
 import { oneOf, parsePage, listQuery } from "./list.ts";
+import { parseCalendarDate } from "./time.ts";
 import { orderPageHref } from "../orders/orders.ts";
 
 /**
@@ -65,41 +66,14 @@ export interface AuditFilters {
   page: number;
 }
 
-/**
- * A calendar date as typed in the UK (dd/mm/yyyy, also with '.' or '-') or as the URL keeps it
- * (yyyy-MM-dd), as 'yyyy-MM-dd'; '' when it is not a real date. A text field rather than
- * `<input type="date">`, whose format follows the browser's language, not the business's.
- */
-export function parseAuditDate(value: string | null): string {
-  const text = (value ?? "").trim();
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  const uk = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
-  const [y, m, d] = iso
-    ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
-    : uk
-      ? [Number(uk[3]), Number(uk[2]), Number(uk[1])]
-      : [0, 0, 0];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  const real =
-    date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-  if (!real || y < 2000 || y > 9999) return "";
-  return `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-}
-
-/** 'yyyy-MM-dd' as the UK writes it: dd/mm/yyyy ('' stays ''). */
-export function ukDate(isoDate: string): string {
-  const [y, m, d] = isoDate.split("-");
-  return isoDate ? `${d}/${m}/${y}` : "";
-}
-
 /** The screen's filters from the URL (?person=&kind=&from=&to=&page=); anything unknown is 'all'. */
 export function parseAuditFilters(params: URLSearchParams): AuditFilters {
   const person = (params.get("person") ?? "").trim().slice(0, 100);
   return {
     person: person === "" ? "all" : person,
     kind: oneOf(AUDIT_KINDS, params.get("kind")),
-    from: parseAuditDate(params.get("from")),
-    to: parseAuditDate(params.get("to")),
+    from: parseCalendarDate(params.get("from")),
+    to: parseCalendarDate(params.get("to")),
     page: parsePage(params.get("page")),
   };
 }

@@ -8,6 +8,7 @@ export const ADMIN_NAV = [
   { to: "/admin/categories", label: "Categories" },
   { to: "/admin/inquiries", label: "Inquiries" },
   { to: "/admin/payments", label: "Payments" },
+  { to: "/admin/documents", label: "Documents" },
   { to: "/admin/newsletter-subscriptions", label: "Newsletter" },
   { to: "/admin/partners", label: "Partners" },
   { to: "/admin/trainers", label: "Trainers" },
@@ -40,6 +41,7 @@ export function adminMeta(title: string): MetaDescriptor[] {
 export const LOAD_FAILED_MESSAGES: Partial<Record<AdminNavPath, string>> = {
   "/admin/inquiries": "Failed to fetch inquiries",
   "/admin/payments": "Failed to load orders",
+  "/admin/documents": "Failed to load documents",
   "/admin/newsletter-subscriptions": "Failed to load newsletter subscriptions",
   "/admin/courses": "Failed to fetch courses",
   "/admin/dates": "Failed to load dates",

@@ -58,6 +58,40 @@ export function londonMonth(instant: Date | number = Date.now()): { start: Date;
   };
 }
 
+/**
+ * A calendar date as typed in the UK (dd/mm/yyyy, also with '.' or '-') or as the URL keeps it
+ * (yyyy-MM-dd), as 'yyyy-MM-dd'; '' when it is not a real date. A text field rather than
+ * `<input type="date">`, whose format follows the browser's language, not the business's.
+ */
+export function parseCalendarDate(value: string | null): string {
+  const text = (value ?? "").trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const uk = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  const [y, m, d] = iso
+    ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+    : uk
+      ? [Number(uk[3]), Number(uk[2]), Number(uk[1])]
+      : [0, 0, 0];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  const real =
+    date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  if (!real || y < 2000 || y > 9999) return "";
+  return `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+/** 'yyyy-MM-dd' as the UK writes it: dd/mm/yyyy ('' stays ''). */
+export function ukDate(isoDate: string): string {
+  const [y, m, d] = isoDate.split("-");
+  return isoDate ? `${d}/${m}/${y}` : "";
+}
+
+/** London midnight starting the calendar day 'yyyy-MM-dd' (GMT or BST), or `addDays` later. */
+export function startOfLondonDate(date: string, addDays = 0): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  // Noon UTC of the day is within that London day whatever the offset.
+  return startOfLondonDay(Date.UTC(y, m - 1, d + addDays, 12));
+}
+
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
   timeZone: BUSINESS_TIME_ZONE,
   day: "numeric",

@@ -287,11 +287,14 @@ export function adminSubmission(siteUrl: string, cookie: string, pools: Pools): 
     "/admin/inquiries/export",
     "/admin/payments/export",
     "/admin/newsletter-subscriptions/export",
+    "/admin/documents",
+    "/admin/documents/export",
+    "/admin/documents/xero",
   ]);
   const params = Array.from(
     { length: int(1, 4) },
     () =>
-      `${pick(["q", "page", "status", "type", "method", "q", "x", "q[]", "%00", "p%zz"])}=${value()}`,
+      `${pick(["q", "page", "status", "type", "method", "q", "x", "q[]", "%00", "p%zz", "from", "to"])}=${value()}`,
   ).join("&");
   const url = `${chance(0.25) && !p.includes("export") ? dataPath(p) : p}?${params}`;
   return {

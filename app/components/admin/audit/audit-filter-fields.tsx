@@ -1,13 +1,10 @@
-import { FilterSelect } from "#app/components/admin/list/filter-fields.tsx";
-import { Input } from "#app/components/ui/input.tsx";
-import { Label } from "#app/components/ui/label.tsx";
+import { DateRangeFields, FilterSelect } from "#app/components/admin/list/filter-fields.tsx";
 import {
   AUDIT_KIND_LABELS,
   AUDIT_KINDS,
   SYSTEM_PERSON,
   type AuditFilters,
   type AuditPerson,
-  ukDate,
 } from "#app/lib/admin/audit.ts";
 
 /**
@@ -41,32 +38,7 @@ export function AuditFilterFields({
         labels={AUDIT_KIND_LABELS}
         allLabel="All kinds"
       />
-      <DateField name="from" label="From" value={filters.from} />
-      <DateField name="to" label="To" value={filters.to} />
-      <p id="filter-dates-hint" className="sr-only">
-        A date as day/month/year, e.g. 31/01/2026; both dates are included.
-      </p>
+      <DateRangeFields from={filters.from} to={filters.to} />
     </>
-  );
-}
-
-/** A London calendar date, typed the UK way (the URL keeps it as yyyy-MM-dd). */
-function DateField({ name, label, value }: { name: string; label: string; value: string }) {
-  const id = `filter-${name}`;
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        name={name}
-        type="text"
-        inputMode="numeric"
-        autoComplete="off"
-        placeholder="dd/mm/yyyy"
-        aria-describedby="filter-dates-hint"
-        defaultValue={ukDate(value)}
-        key={`${name}-${value}`}
-      />
-    </div>
   );
 }

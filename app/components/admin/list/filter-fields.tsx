@@ -1,3 +1,4 @@
+import { ukDate } from "#app/lib/admin/time.ts";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { NativeSelect, SelectOptions } from "#app/components/ui/select.tsx";
@@ -53,6 +54,43 @@ export function SearchField({ value, placeholder }: { value: string; placeholder
         defaultValue={value}
         key={`q-${value}`}
         placeholder={placeholder}
+      />
+    </div>
+  );
+}
+
+/**
+ * A London date range, each end typed the UK way (the URL keeps it as yyyy-MM-dd): a text field
+ * rather than `<input type="date">`, whose format follows the browser's language. Applied with
+ * the form's button; both ends are included.
+ */
+export function DateRangeFields({ from, to }: { from: string; to: string }) {
+  return (
+    <>
+      <DateField name="from" label="From" value={from} />
+      <DateField name="to" label="To" value={to} />
+      <p id="filter-dates-hint" className="sr-only">
+        A date as day/month/year, e.g. 31/01/2026; both dates are included.
+      </p>
+    </>
+  );
+}
+
+function DateField({ name, label, value }: { name: string; label: string; value: string }) {
+  const id = `filter-${name}`;
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        name={name}
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="dd/mm/yyyy"
+        aria-describedby="filter-dates-hint"
+        defaultValue={ukDate(value)}
+        key={`${name}-${value}`}
       />
     </div>
   );

@@ -1,0 +1,1 @@
+CREATE INDEX "order_documents_issued_at_idx" ON "order_documents" USING btree ("issued_at" DESC NULLS LAST,"id" DESC NULLS LAST);
