@@ -3,7 +3,7 @@ import { zipSync } from "fflate";
 import type { AdminList } from "#app/lib/admin/list.ts";
 import { londonDate, startOfLondonDate } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { orderDocumentHref, type OrderDocumentKind } from "#app/lib/orders/orders.ts";
+import { isPastDue, orderDocumentHref, type OrderDocumentKind } from "#app/lib/orders/orders.ts";
 import {
   REGISTER_PAGE_SIZE,
   REGISTER_PAYMENT_LABELS,
@@ -59,7 +59,7 @@ function paymentState(
   }
   if (order?.status === "canceled") return "credited";
   const due = (document.snapshot as DocumentSnapshot).dueDate;
-  return due && new Date(due) < now ? "overdue" : "awaiting_payment";
+  return due && isPastDue(due, now) ? "overdue" : "awaiting_payment";
 }
 
 async function toRegisterDocuments(

@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   ORDERS_PAGE_SIZE,
   orderListStatus,
@@ -10,10 +11,11 @@ import {
   type OrderStatus,
 } from "#app/lib/orders/orders.ts";
 import type { AdminList } from "#app/lib/admin/list.ts";
+import { startOfLondonDate, startOfLondonDay } from "#app/lib/admin/time.ts";
 import { allOf, newestFirst, readListPage } from "../admin-list.server.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
-import { orderStudents, orders } from "../db/schema.ts";
+import { orderDocuments, orderStudents, orders } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
 import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
@@ -131,12 +133,56 @@ function listStatusCondition(status: OrderListStatus): SQL {
 }
 
 /** The WHERE condition of the Payments screen's status, method and search filters. */
-export function orderFilterCondition(filters: Omit<OrderFilters, "page">): SQL | undefined {
+export function orderFilterCondition(
+  filters: Omit<OrderFilters, "page">,
+  now: Date = new Date(),
+): SQL | undefined {
   return allOf([
-    filters.status ? listStatusCondition(filters.status) : undefined,
+    filters.status === "overdue"
+      ? overdueCondition(now)
+      : filters.status
+        ? listStatusCondition(filters.status)
+        : undefined,
     filters.method ? eq(orders.paymentMethod, filters.method) : undefined,
     filters.search ? orderSearchCondition(filters.search) : undefined,
+    dateRangeCondition(filters),
   ]);
+}
+
+/**
+ * Invoiced orders whose invoice in force (the one no correction replaced) was due before today
+ * began in London: overdue from the day after the due date, as the register says.
+ */
+function overdueCondition(now: Date): SQL {
+  const today = startOfLondonDay(now).toISOString();
+  return and(
+    eq(orders.status, "invoiced"),
+    sql`exists (select 1 from ${orderDocuments} d where d.order_id = ${orders.id}
+      and d.kind = 'invoice'
+      and not exists (select 1 from ${orderDocuments} r where r.replaces_document_id = d.id)
+      and (d.snapshot ->> 'dueDate')::timestamptz < ${today}::timestamptz)`,
+  )!;
+}
+
+/**
+ * The date range, in London days (both included), on the date chosen: when the order was
+ * placed, when it was first invoiced (its first invoice's issue), or when it was paid.
+ */
+function dateRangeCondition(filters: Pick<OrderFilters, "dates" | "from" | "to">): SQL | undefined {
+  if (!filters.from && !filters.to) return undefined;
+  const start = filters.from ? startOfLondonDate(filters.from).toISOString() : null;
+  const end = filters.to ? startOfLondonDate(filters.to, 1).toISOString() : null;
+  const within = (column: SQL | PgColumn) =>
+    allOf([
+      start ? sql`${column} >= ${start}::timestamptz` : undefined,
+      end ? sql`${column} < ${end}::timestamptz` : undefined,
+    ])!;
+  if (filters.dates === "paid") return within(orders.paidAt);
+  if (filters.dates === "invoiced") {
+    return sql`exists (select 1 from ${orderDocuments} d where d.order_id = ${orders.id}
+      and d.kind = 'invoice' and d.replaces_document_id is null and ${within(sql.raw("d.issued_at"))})`;
+  }
+  return within(orders.createdAt);
 }
 
 /**
@@ -184,6 +230,7 @@ export function toAdminOrder(order: OrderRow, students: OrderStudent[]): AdminOr
     refundedAmountCents: order.refundedAmountCents,
     listStatus: orderListStatus(order),
     createdAt: order.createdAt.toISOString(),
+    paidAt: order.paidAt?.toISOString() ?? null,
     students,
     actions: adminActions(order),
   };
@@ -203,7 +250,8 @@ export async function listOrders(
   filters: OrderFilters,
   pageSize = ORDERS_PAGE_SIZE,
 ): Promise<AdminList<AdminOrder>> {
-  const searchOnly = filters.search && !filters.status && !filters.method;
+  const searchOnly =
+    filters.search && !filters.status && !filters.method && !filters.from && !filters.to;
   const list = await readListPage(orders, {
     where: orderFilterCondition(filters),
     order: LIST_ORDER,

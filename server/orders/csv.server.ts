@@ -1,4 +1,5 @@
-import { and, sql, type SQL } from "drizzle-orm";
+import { and, asc, inArray, sql, type SQL } from "drizzle-orm";
+import { londonDate } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import {
   ORDER_LIST_STATUS_LABELS,
@@ -9,13 +10,14 @@ import {
 } from "#app/lib/orders/orders.ts";
 import { csvResponse, type CsvValue } from "../csv.server.ts";
 import { db } from "../db/client.server.ts";
-import { orders } from "../db/schema.ts";
+import { orderDocuments, orders } from "../db/schema.ts";
 import { LIST_ORDER, orderFilterCondition } from "./admin.server.ts";
 import { studentsOfOrders, type OrderRow, type OrderStudent } from "./records.server.ts";
 
 /**
  * The Payments screen's CSV download: every order the current filters match (not just the page
- * on screen), newest first, one row per order with its students in one cell.
+ * on screen), newest first, one row per order with its students in one cell, and what finance
+ * needs of it: net and VAT, the paid date, its documents, PO and billing details.
  */
 
 export const ORDER_CSV_HEADER = [
@@ -37,9 +39,58 @@ export const ORDER_CSV_HEADER = [
   "Currency",
   "Buyer attends",
   "Students",
+  "Net (GBP)",
+  "VAT (GBP)",
+  "Paid (UK date)",
+  "Invoice or receipt",
+  "Due date",
+  "Credit notes",
+  "PO number",
+  "Billing organisation",
+  "Billing address",
+  "Buyer VAT number",
 ] as const;
 
-function csvValues(order: OrderRow, students: OrderStudent[]): CsvValue[] {
+/** An order's documents as the CSV names them: the one in force, its due date, credit notes. */
+interface OrderDocumentsCell {
+  current: string | null;
+  dueDate: string | null;
+  credits: string[];
+}
+
+async function documentsOfOrders(orderIds: string[]): Promise<Map<string, OrderDocumentsCell>> {
+  const found = new Map<string, OrderDocumentsCell>();
+  if (orderIds.length === 0) return found;
+  const rows = await db()
+    .select({
+      id: orderDocuments.id,
+      orderId: orderDocuments.orderId,
+      kind: orderDocuments.kind,
+      number: orderDocuments.number,
+      replaces: orderDocuments.replacesDocumentId,
+      dueDate: sql<string | null>`${orderDocuments.snapshot} ->> 'dueDate'`,
+    })
+    .from(orderDocuments)
+    .where(inArray(orderDocuments.orderId, orderIds))
+    .orderBy(asc(orderDocuments.issuedAt), asc(orderDocuments.number));
+  const replaced = new Set(rows.map((r) => r.replaces).filter(Boolean));
+  for (const row of rows) {
+    const cell = found.get(row.orderId) ?? { current: null, dueDate: null, credits: [] };
+    if (row.kind === "credit_note") cell.credits.push(row.number);
+    else if (!replaced.has(row.id)) {
+      cell.current = row.number;
+      cell.dueDate = row.dueDate ? londonDate(new Date(row.dueDate)) : null;
+    }
+    found.set(row.orderId, cell);
+  }
+  return found;
+}
+
+function csvValues(
+  order: OrderRow,
+  students: OrderStudent[],
+  documents: OrderDocumentsCell | undefined,
+): CsvValue[] {
   return [
     orderReference(order.id),
     order.id,
@@ -60,6 +111,24 @@ function csvValues(order: OrderRow, students: OrderStudent[]): CsvValue[] {
     order.currency,
     order.isBuyerStudent ? "Yes" : "No",
     students.map((s) => `${s.firstName} ${s.lastName} <${s.email}>`).join("; "),
+    formatPence(order.netAmountCents, { plain: true }),
+    formatPence(order.vatAmountCents, { plain: true }),
+    order.paidAt ? londonDate(order.paidAt) : null,
+    documents?.current,
+    documents?.dueDate,
+    documents?.credits.join(" "),
+    order.poNumber,
+    order.billingOrganisation,
+    [
+      order.billingAddressLine1,
+      order.billingAddressLine2,
+      order.billingTown,
+      order.billingPostcode,
+      order.billingCountry,
+    ]
+      .filter(Boolean)
+      .join(", "),
+    order.buyerVatNumber,
   ];
 }
 
@@ -85,8 +154,12 @@ export async function* orderCsvRows(
       .orderBy(...LIST_ORDER.newestFirst)
       .limit(batchSize);
     if (rows.length === 0) return;
-    const students = await studentsOfOrders(rows.map((r) => r.id));
-    yield rows.map((r) => csvValues(r, students.get(r.id) ?? []));
+    const ids = rows.map((r) => r.id);
+    const [students, documents] = await Promise.all([
+      studentsOfOrders(ids),
+      documentsOfOrders(ids),
+    ]);
+    yield rows.map((r) => csvValues(r, students.get(r.id) ?? [], documents.get(r.id)));
     afterId = rows[rows.length - 1]!.id;
     if (rows.length < batchSize) return;
   }

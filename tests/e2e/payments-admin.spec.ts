@@ -131,5 +131,32 @@ test.describe("admin Payments screen", () => {
     expect(lines[0]).toMatch(/^Reference,Order ID,/);
     expect(csv).toContain(invoiceBuyer.email);
     expect(csv).toContain(cardBuyer.email);
+
+    // For finance: paid today (UK day), both found by their paid date; none paid long ago.
+    await expect(rows.filter({ hasText: cardBuyer.email })).toContainText("Paid");
+    const today = londonDate();
+    const [y, m, d] = today.split("-");
+    await page.getByLabel("Dates").selectOption({ label: "Paid" });
+    await page.getByRole("textbox", { name: "From", exact: true }).fill(`${d}/${m}/${y}`);
+    await page.getByRole("textbox", { name: "To", exact: true }).fill(`${d}/${m}/${y}`);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(new RegExp(`dates=paid&from=${today}&to=${today}`));
+    await expect(rows).toHaveCount(2);
+    await page.getByRole("textbox", { name: "To", exact: true }).fill("31/01/2001");
+    await page.getByRole("textbox", { name: "From", exact: true }).fill("01/01/2001");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByText("No orders found.")).toBeVisible();
+    // The CSV follows the filters, and carries net, VAT and the paid day.
+    await page.goto(`/admin/payments?q=${tag}&dates=paid&from=${today}&to=${today}`);
+    const financeFile = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Export CSV" }).click();
+    const finance = readFileSync((await (await financeFile).path())!, "utf8");
+    expect(finance.split("\r\n")[0]).toContain("Net (GBP),VAT (GBP),Paid (UK date)");
+    expect(finance).toContain(`,${today},`);
+    // Nothing of these is overdue: paid, or invoiced today.
+    await page.goto(`/admin/payments?q=${tag}`);
+    await page.getByLabel("Status").selectOption({ label: "Overdue" });
+    await expect(page).toHaveURL(/status=overdue/);
+    await expect(page.getByText("No orders found.")).toBeVisible();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { orderListStatus, type OrderListStatus } from "#app/lib/orders/orders.ts";
+import { orderListStatus, type OrderListStatus, ALL_ORDERS } from "#app/lib/orders/orders.ts";
 import { listOrders, orderStats } from "#server/orders/admin.server.ts";
 import { ORDER_CSV_HEADER, orderCsvRows } from "#server/orders/csv.server.ts";
 import { monthRevenue } from "#server/orders/dashboard.server.ts";
@@ -30,7 +30,12 @@ async function refund(orderId: string, amountCents: number) {
 
 async function csv() {
   const rows: string[][] = [];
-  for await (const batch of orderCsvRows({ search: "", status: null, method: null })) {
+  for await (const batch of orderCsvRows({
+    ...ALL_ORDERS,
+    search: "",
+    status: null,
+    method: null,
+  })) {
     rows.push(...batch.map((row) => row.map((value) => String(value ?? ""))));
   }
   const column = (name: (typeof ORDER_CSV_HEADER)[number]) => ORDER_CSV_HEADER.indexOf(name);
@@ -82,11 +87,15 @@ describe("one revenue", () => {
 
     expect(stats).toMatchObject({ paid: 1, refunded: 2 });
     const filtered = async (status: OrderListStatus) =>
-      (await listOrders({ search: "", status, method: null, page: 1 })).items.map((o) => o.id);
+      (await listOrders({ ...ALL_ORDERS, search: "", status, method: null, page: 1 })).items.map(
+        (o) => o.id,
+      );
     expect(await filtered("paid")).toEqual([kept.id]);
     expect(await filtered("partly_refunded")).toEqual([partly.id]);
     expect(await filtered("refunded")).toEqual([wholly.id]);
-    const listed = (await listOrders({ search: "", status: null, method: null, page: 1 })).items;
+    const listed = (
+      await listOrders({ ...ALL_ORDERS, search: "", status: null, method: null, page: 1 })
+    ).items;
     expect(Object.fromEntries(listed.map((o) => [o.id, o.listStatus]))).toEqual({
       [kept.id]: "paid",
       [partly.id]: "partly_refunded",

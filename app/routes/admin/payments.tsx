@@ -17,7 +17,12 @@ import {
   AdminListPage,
   type AdminListColumn,
 } from "#app/components/admin/list/admin-list-page.tsx";
-import { FilterSelect, SearchField } from "#app/components/admin/list/filter-fields.tsx";
+import {
+  DateRangeFields,
+  FilterChoice,
+  FilterSelect,
+  SearchField,
+} from "#app/components/admin/list/filter-fields.tsx";
 import {
   attendeesSummary,
   buyerName,
@@ -27,12 +32,14 @@ import {
 import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";
-import { formatDateTime } from "#app/lib/admin/time.ts";
+import { formatDate, formatDateTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 import {
-  ORDER_LIST_STATUSES,
-  ORDER_LIST_STATUS_LABELS,
+  ORDER_DATE_FIELDS,
+  ORDER_DATE_FIELD_LABELS,
+  ORDER_STATUS_FILTERS,
+  ORDER_STATUS_FILTER_LABELS,
   ORDER_RELEASED_MESSAGE,
   PAYMENT_METHODS,
   PAYMENT_METHOD_LABELS,
@@ -147,6 +154,11 @@ const ORDER_COLUMNS = (
           <div className="mt-1 text-xs whitespace-nowrap text-muted-foreground">
             {PAYMENT_METHOD_LABELS[order.paymentMethod]}
           </div>
+          {order.paidAt ? (
+            <div className="text-xs whitespace-nowrap text-muted-foreground">
+              Paid <time dateTime={order.paidAt}>{formatDate(order.paidAt)}</time>
+            </div>
+          ) : null}
         </>
       ),
     },
@@ -225,7 +237,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       parseFilters={parseOrderFilters}
       filtersQuery={orderFiltersQuery}
       filterLabel="Filter orders"
-      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_auto] lg:items-end"
+      filterClassName="grid gap-3 sm:grid-cols-3 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
       filterFields={
         <>
           <SearchField
@@ -237,8 +249,8 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
             label="Status"
             value={filters.status ?? ""}
             allValue=""
-            options={ORDER_LIST_STATUSES}
-            labels={ORDER_LIST_STATUS_LABELS}
+            options={ORDER_STATUS_FILTERS}
+            labels={ORDER_STATUS_FILTER_LABELS}
           />
           <FilterSelect
             name="method"
@@ -248,6 +260,14 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
             options={PAYMENT_METHODS}
             labels={PAYMENT_METHOD_LABELS}
           />
+          <FilterChoice
+            name="dates"
+            label="Dates"
+            value={filters.dates}
+            options={ORDER_DATE_FIELDS}
+            labels={ORDER_DATE_FIELD_LABELS}
+          />
+          <DateRangeFields from={filters.from} to={filters.to} />
         </>
       }
       tableLabel="Orders"

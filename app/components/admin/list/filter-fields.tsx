@@ -42,6 +42,31 @@ export function FilterSelect<Value extends string>({
   );
 }
 
+/** A select of `options` only, no 'All' (which of an order's dates a range applies to). */
+export function FilterChoice<Value extends string>({
+  name,
+  label,
+  value,
+  options,
+  labels,
+}: {
+  name: string;
+  label: string;
+  value: Value;
+  options: readonly Value[];
+  labels: Record<Value, string>;
+}) {
+  const id = `filter-${name}`;
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <NativeSelect id={id} name={name} defaultValue={value} key={`${name}-${value}`}>
+        <SelectOptions values={options} labels={labels} />
+      </NativeSelect>
+    </div>
+  );
+}
+
 /** The search box (`q`): applied with Enter or the form's button. */
 export function SearchField({ value, placeholder }: { value: string; placeholder: string }) {
   return (
