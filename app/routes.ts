@@ -75,6 +75,7 @@ export default [
       route("payments", "routes/admin/payments.tsx"),
       route("payments/:orderId", "routes/admin/order.tsx"),
       route("documents", "routes/admin/documents.tsx"),
+      route("debtors", "routes/admin/debtors.tsx"),
       route("newsletter", "routes/admin/newsletter-redirect.tsx"),
       route("newsletter-subscriptions", "routes/admin/newsletter-subscriptions.tsx"),
       route("courses", "routes/admin/courses.tsx"),

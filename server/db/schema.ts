@@ -387,6 +387,11 @@ export const orders = pgTable(
     spamReason: spamReason("spam_reason"),
     /** When the buyer's and students' details were replaced after an erasure request. */
     anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
+    /**
+     * Set while staff have paused the reminders of this order's unpaid invoice (decision 0040);
+     * NULL: reminders go on their days.
+     */
+    invoiceRemindersPausedAt: timestamp("invoice_reminders_paused_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -672,6 +677,26 @@ export const orderDocuments = pgTable(
       "order_documents_credit_note_credits",
       sql`(${t.kind} = 'credit_note') = (${t.creditsDocumentId} is not null)`,
     ),
+  ],
+);
+
+/**
+ * Reminders of an unpaid invoice (decision 0040): one row per invoice and number of days after
+ * its due date (INVOICE_REMINDER_DAYS), inserted in the transaction that queues the e-mail, so
+ * each goes once however many housekeeping passes run at once.
+ */
+export const invoiceReminders = pgTable(
+  "invoice_reminders",
+  {
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => orderDocuments.id, { onDelete: "restrict" }),
+    daysAfterDue: integer("days_after_due").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.invoiceId, t.daysAfterDue] }),
+    check("invoice_reminders_days", sql`${t.daysAfterDue} between 0 and 365`),
   ],
 );
 

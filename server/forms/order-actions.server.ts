@@ -41,8 +41,15 @@ import {
   moveSchema,
   movedMessage,
 } from "#app/lib/orders/moves.ts";
+import {
+  REMINDERS_NOT_OWED_MESSAGE,
+  REMINDERS_PAUSED_MESSAGE,
+  REMINDERS_RESUMED_MESSAGE,
+  invoiceRemindersFormSchema,
+} from "#app/lib/orders/debtors.ts";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import type { AuditActor } from "../audit.server.ts";
+import { setInvoiceRemindersPaused } from "../invoices/debtors.server.ts";
 import { moveOrder, type MoveOutcome } from "../orders/moves.server.ts";
 import { decideMoveRequest } from "../orders/move-requests.server.ts";
 import { sendBookingLink } from "../orders/booking-links.server.ts";
@@ -254,4 +261,24 @@ export function orderMoveDecisionIntent(orderId: string, admin: AuditActor) {
     if ("declined" in outcome) return success(MOVE_DECISION_INTENT, MOVE_MESSAGES.declined);
     return moved(MOVE_DECISION_INTENT, outcome);
   }) satisfies AdminIntent;
+}
+
+/** The Debtors screen's "Pause reminders" / "Resume reminders" on one invoiced order. */
+export function invoiceReminderIntents(admin: AuditActor) {
+  return {
+    reminders: async (form, refuse) => {
+      const parsed = parseForm(form, invoiceRemindersFormSchema);
+      if (!parsed.ok) return refuse(400);
+      const result = await setInvoiceRemindersPaused(
+        parsed.value.orderId,
+        parsed.value.paused,
+        admin,
+      );
+      if (!result.ok) return refuse(409, REMINDERS_NOT_OWED_MESSAGE);
+      return success(
+        "reminders",
+        result.paused ? REMINDERS_PAUSED_MESSAGE : REMINDERS_RESUMED_MESSAGE,
+      );
+    },
+  } satisfies Record<string, AdminIntent>;
 }

@@ -32,6 +32,7 @@ import {
 import {
   renderInvoiceCredited,
   renderInvoiceIssued,
+  renderInvoiceReminder,
   renderOrderCanceled,
   renderReceipt,
 } from "../email/templates/order-documents.server.ts";
@@ -251,6 +252,29 @@ export function invoiceIssuedEmail(
       renderInvoiceIssued(
         orderEmailData(order, students, date),
         invoice.snapshot as DocumentSnapshot,
+      ),
+    ),
+    documentId: invoice.id,
+  };
+}
+
+/** A reminder of an unpaid invoice, the invoice attached again (decision 0040). */
+export function invoiceReminderEmail(
+  order: OrderRow,
+  students: OrderStudent[],
+  invoice: DocumentRow,
+  owing: { owedCents: number; daysOverdue: number },
+  date: BookedDate | null = null,
+): OutgoingEmail {
+  return {
+    ...orderEmail(
+      order,
+      "invoice_reminder",
+      order.buyerEmail,
+      renderInvoiceReminder(
+        orderEmailData(order, students, date),
+        invoice.snapshot as DocumentSnapshot,
+        owing,
       ),
     ),
     documentId: invoice.id,

@@ -69,6 +69,9 @@ const EVENT_TITLES: Record<string, string> = {
   access_details_sent: "Access details sent",
   student_changed: "Student changed by the booker",
   booking_link_sent: "Booking link sent to the buyer",
+  invoice_reminder: "Invoice reminder sent",
+  reminders_paused: "Invoice reminders paused",
+  reminders_resumed: "Invoice reminders resumed",
   note: "Note",
 };
 
@@ -99,6 +102,10 @@ function eventDetail(event: OrderEventRow): string | null {
       ? ` · Invoice ${text(reissued.invoice)} issued in place of ${text(reissued.replaced)} (credited by ${text(reissued.creditNote)})`
       : "";
     return `Changed: ${[...names].join(", ")}${documents}`;
+  }
+  if (event.kind === "invoice_reminder" && typeof detail.daysAfterDue === "number") {
+    const days = detail.daysAfterDue;
+    return `${text(detail.number) ?? "Invoice"} · ${days === 0 ? "on the due date" : `${days} ${days === 1 ? "day" : "days"} after the due date`}`;
   }
   if (event.kind === "access_details_sent" && typeof detail.position === "number") {
     return `Place ${detail.position} · ${detail.emailed ? "by e-mail" : "recorded as sent another way"}`;

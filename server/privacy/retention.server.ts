@@ -16,6 +16,7 @@ import {
   waitingListHousekeeping,
 } from "../catalogue/waiting-list-offers.server.ts";
 import { sendDueReminders } from "../catalogue/date-reminders.server.ts";
+import { sendInvoiceReminders } from "../invoices/debtors.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import { ANONYMISED } from "./matching.server.ts";
 import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
@@ -212,6 +213,8 @@ async function retentionPass(): Promise<void> {
     // Hourly is soon enough for reminders counted in days: each goes within the hour it is due.
     const reminders = await sendDueReminders();
     if (reminders) log.info({ emails: reminders }, "course date reminders queued");
+    const invoiceReminders = await sendInvoiceReminders();
+    if (invoiceReminders) log.info({ emails: invoiceReminders }, "unpaid invoice reminders queued");
     if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
     failures = 0;
     jobSucceeded("retention");

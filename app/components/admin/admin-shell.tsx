@@ -1,5 +1,6 @@
 import {
   Files,
+  HandCoins,
   ArrowLeft,
   BookOpen,
   CalendarDays,
@@ -36,6 +37,7 @@ const ICONS: Record<AdminNavPath, typeof LayoutDashboard> = {
   "/admin/inquiries": MessageSquare,
   "/admin/payments": CreditCard,
   "/admin/documents": Files,
+  "/admin/debtors": HandCoins,
   "/admin/newsletter-subscriptions": Mail,
   "/admin/partners": Handshake,
   "/admin/trainers": GraduationCap,

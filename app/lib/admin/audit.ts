@@ -152,6 +152,7 @@ const ACTION_LABELS: Record<string, string> = {
   "order.move_request": "Booker asked to move places",
   "order.move_declined": "Declined a request to move places",
   "order.booking_link": "Sent booking link",
+  "order.reminders": "Paused or resumed invoice reminders",
   "order.delete": "Deleted held order",
   "subscription.update": "Updated subscription",
   "subscription.release": "Released held subscription",

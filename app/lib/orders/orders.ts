@@ -341,15 +341,18 @@ export const ORDER_DOCUMENT_LABELS: Record<OrderDocumentKind, string> = {
   credit_note: "Credit note",
 };
 
+/** A document's title inside a sentence: 'VAT invoice', 'invoice', 'receipt'. */
+export function documentTitleInSentence(title: string): string {
+  return title.startsWith("VAT") ? title : title.toLowerCase();
+}
+
 /**
  * The document a credit note credits, named as a sentence names it: "VAT receipt INV-2026-0003",
  * "invoice INV-2026-0001". The credited document's title is kept in the credit note (its title
  * as issued); credit notes from before it was kept always credited invoices, and say so.
  */
 export function creditedDocumentName(credits: { number: string; title?: string }): string {
-  const title = credits.title ?? "Invoice";
-  const inSentence = /^[A-Z]{2,}\b/.test(title) ? title : title[0]!.toLowerCase() + title.slice(1);
-  return `${inSentence} ${credits.number}`;
+  return `${documentTitleInSentence(credits.title ?? "Invoice")} ${credits.number}`;
 }
 
 export interface OrderDocumentLink {

@@ -19,10 +19,11 @@ import {
   SIGN_OFF_TEXT,
 } from "./layout.server.ts";
 import { buyerLetterOpening, type OrderEmailData, orderRows } from "./order.server.ts";
-import { creditedDocumentName, orderReference } from "#app/lib/orders/orders.ts";
-
-/** A document's title inside a sentence: 'VAT invoice', 'invoice', 'receipt'. */
-const inSentence = (title: string) => (title.startsWith("VAT") ? title : title.toLowerCase());
+import {
+  creditedDocumentName,
+  documentTitleInSentence,
+  orderReference,
+} from "#app/lib/orders/orders.ts";
 
 /** To the buyer once the order is paid; `receipt`: the VAT receipt attached to it. */
 export function renderReceipt(
@@ -54,7 +55,7 @@ export function renderReceipt(
   const access =
     "Each student will receive their course access details by e-mail within 24 hours. If nothing arrives, please check the spam folder, then reply to this e-mail.";
   const attached = receipt
-    ? `Your ${inSentence(receipt.title)} ${receipt.number} is attached as a PDF.`
+    ? `Your ${documentTitleInSentence(receipt.title)} ${receipt.number} is attached as a PDF.`
     : null;
   const html = layout(
     subject,
@@ -84,6 +85,40 @@ function amountRows(document: DocumentSnapshot, totalLabel: string): Row[] {
   ];
 }
 
+/** An invoice letter's "How to pay": the bank details it prints, and the payment reference. */
+function howToPay(invoice: DocumentSnapshot, reference: string): { html: string; text: string[] } {
+  const bank = invoice.payment?.bank;
+  const bankRows: Row[] = bank
+    ? [
+        ["Account name", bank.accountName],
+        ["Sort code", bank.sortCode],
+        ["Account number", bank.accountNumber],
+        ["IBAN", bank.iban],
+      ]
+    : [];
+  const pay = bank
+    ? "Please pay by bank transfer to:"
+    : "Please reply to this e-mail for our bank details.";
+  const referenceNote = `Please use your order reference ${reference} as the payment reference.`;
+  const access = "Course access will be provided once payment is received.";
+  return {
+    html:
+      `<h2 style="font-size:16px">How to pay</h2><p>${escapeHtml(pay)}</p>` +
+      (bankRows.length
+        ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rowsHtml(bankRows)}</table>`
+        : "") +
+      `<p><strong>${escapeHtml(referenceNote)}</strong></p><p>${escapeHtml(access)}</p>`,
+    text: [
+      "How to pay:",
+      pay,
+      ...(bankRows.length ? [rowsText(bankRows)] : []),
+      "",
+      referenceNote,
+      access,
+    ],
+  };
+}
+
 /** To the buyer on 'Mark Invoiced': the invoice (attached), when it is due and how to pay. */
 export function renderInvoiceIssued(
   order: OrderEmailData,
@@ -102,43 +137,12 @@ export function renderInvoiceIssued(
     ["Due date", invoice.dueDate ? longDate(invoice.dueDate) : null],
   ];
   const news = invoice.replaces
-    ? `Please find attached our corrected ${inSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}. It replaces invoice ${invoice.replaces.number}, which we have credited in full: please pay this one instead.`
-    : `Please find attached our ${inSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
+    ? `Please find attached our corrected ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}. It replaces invoice ${invoice.replaces.number}, which we have credited in full: please pay this one instead.`
+    : `Please find attached our ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
   const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
-  const bank = invoice.payment?.bank;
-  const bankRows: Row[] = bank
-    ? [
-        ["Account name", bank.accountName],
-        ["Sort code", bank.sortCode],
-        ["Account number", bank.accountNumber],
-        ["IBAN", bank.iban],
-      ]
-    : [];
-  const pay = bank
-    ? "Please pay by bank transfer to:"
-    : "Please reply to this e-mail for our bank details.";
-  const referenceNote = `Please use your order reference ${reference} as the payment reference.`;
-  const access = "Course access will be provided once payment is received.";
-  const html = layout(
-    subject,
-    opening.html +
-      `<h2 style="font-size:16px">How to pay</h2><p>${escapeHtml(pay)}</p>` +
-      (bankRows.length
-        ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rowsHtml(bankRows)}</table>`
-        : "") +
-      `<p><strong>${escapeHtml(referenceNote)}</strong></p><p>${escapeHtml(access)}</p>${SIGN_OFF_HTML}`,
-  );
-  const text = [
-    ...opening.text,
-    "How to pay:",
-    pay,
-    ...(bankRows.length ? [rowsText(bankRows)] : []),
-    "",
-    referenceNote,
-    access,
-    "",
-    ...SIGN_OFF_TEXT,
-  ].join("\n");
+  const pay = howToPay(invoice, reference);
+  const html = layout(subject, opening.html + pay.html + SIGN_OFF_HTML);
+  const text = [...opening.text, ...pay.text, "", ...SIGN_OFF_TEXT].join("\n");
   return { subject, html, text };
 }
 
@@ -199,5 +203,46 @@ export function renderOrderCanceled(
   const text = [...opening.text, ...paragraphs.flatMap((p) => [p, ""]), ...SIGN_OFF_TEXT].join(
     "\n",
   );
+  return { subject, html, text };
+}
+
+/**
+ * To the buyer of an unpaid invoice on the days after its due date (INVOICE_REMINDER_DAYS): what
+ * is owed, since when, and how to pay, the invoice attached again.
+ */
+export function renderInvoiceReminder(
+  order: OrderEmailData,
+  invoice: DocumentSnapshot,
+  owing: { owedCents: number; daysOverdue: number },
+): RenderedEmail {
+  const reference = orderReference(order.id);
+  const due = invoice.dueDate ? longDate(invoice.dueDate) : null;
+  const subject = headerText(
+    owing.daysOverdue > 0
+      ? `Overdue: invoice ${invoice.number} for order ${reference}`
+      : `Reminder: invoice ${invoice.number} for order ${reference} is due today`,
+  );
+  const rows: Row[] = [
+    ["Invoice number", invoice.number],
+    ["Date of issue", longDate(invoice.issuedAt)],
+    ["Order reference", reference],
+    ["Your PO number", invoice.customer.poNumber],
+    ["Course", order.courseTitle],
+    ["Due date", due],
+    ["Amount due", formatPence(owing.owedCents)],
+  ];
+  const news =
+    owing.daysOverdue > 0
+      ? `Our ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle} was due on ${due}, ${owing.daysOverdue} ${owing.daysOverdue === 1 ? "day" : "days"} ago, and we have not yet received payment. A copy is attached.`
+      : `A friendly reminder that our ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle} is due today. A copy is attached.`;
+  const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
+  const pay = howToPay(invoice, reference);
+  const settled =
+    "If you have already paid, thank you, and please ignore this reminder: payments can take a few days to reach us.";
+  const html = layout(
+    subject,
+    opening.html + pay.html + `<p>${escapeHtml(settled)}</p>` + SIGN_OFF_HTML,
+  );
+  const text = [...opening.text, ...pay.text, "", settled, "", ...SIGN_OFF_TEXT].join("\n");
   return { subject, html, text };
 }

@@ -1,0 +1,117 @@
+import { expect, type Page } from "@playwright/test";
+import pg from "pg";
+import { test } from "#tests/support/e2e-test.ts";
+import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { placeOrder } from "#tests/support/checkout-page.ts";
+import { siteDatabaseUrl } from "#tests/support/e2e-sites.ts";
+
+/**
+ * Who owes what in Chromium on the production build: an invoice issued today is not yet due; the
+ * same order's invoice, dated back as if issued 70 days ago, is 40 days overdue and sits in the
+ * 31–60 bucket; staff pause and resume its reminders, with scripts and without.
+ */
+
+/**
+ * Issued documents are final (a trigger refuses changes): no screen can date one back, so the
+ * test does, in a session that skips triggers. PostgreSQL only.
+ */
+async function issueDaysAgo(orderId: string, days: number) {
+  const client = new pg.Client({ connectionString: siteDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query("set session_replication_role = replica");
+    const moved = await client.query(
+      `update order_documents
+          set issued_at = issued_at - make_interval(days => $2),
+              snapshot = jsonb_set(snapshot, '{dueDate}',
+                to_jsonb(to_char(((snapshot->>'dueDate')::timestamptz - make_interval(days => $2)) at time zone 'UTC',
+                  'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+        where order_id = $1 and kind = 'invoice'`,
+      [orderId, days],
+    );
+    expect(moved.rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
+
+async function invoicedOrder(page: Page, email: string): Promise<string> {
+  await page.goto(`/admin/payments?q=${encodeURIComponent(email)}`);
+  const row = page.getByRole("table", { name: "Orders" }).locator("tbody tr");
+  await expect(row).toHaveCount(1);
+  const orderId = (await row.getAttribute("data-order-id"))!;
+  const response = await page.request.post("/admin/payments", {
+    form: { intent: "status", orderId, status: "invoiced" },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(response.status()).toBeLessThan(400);
+  return orderId;
+}
+
+test("unpaid invoices by age; an overdue one's reminders paused and resumed", async ({
+  page,
+  request,
+}) => {
+  test.skip(!siteDatabaseUrl(), "dating an invoice back needs the site's PostgreSQL database");
+  const tag = `owe${Date.now().toString(36)}`;
+  const late = {
+    firstName: `Late${tag}`,
+    email: `late.${tag}@example.com`,
+    company: `Late ${tag} Ltd`,
+  };
+  const fresh = {
+    firstName: `New${tag}`,
+    email: `new.${tag}@example.com`,
+    company: `New ${tag} Ltd`,
+  };
+  await placeOrder(request, "invoice", late);
+  await placeOrder(request, "invoice", fresh);
+  await signInAsAdmin(page);
+  const lateOrder = await invoicedOrder(page, late.email);
+  await invoicedOrder(page, fresh.email);
+  await issueDaysAgo(lateOrder, 70);
+
+  await page.goto("/admin/dashboard");
+  await page
+    .getByRole("navigation", { name: "Admin" })
+    .getByRole("link", { name: "Debtors", exact: true })
+    .click();
+  await expect(page.getByRole("heading", { name: "Who Owes What", level: 1 })).toBeVisible();
+  await expect(page.getByText(/on the due date and 14 days after/)).toBeVisible();
+  const rows = page.getByRole("table", { name: "Unpaid invoices" }).locator("tbody tr");
+  const lateRow = rows.filter({ hasText: late.company });
+  await expect(lateRow).toContainText("40 days overdue");
+  await expect(lateRow).toContainText("£295.00");
+  await expect(rows.filter({ hasText: fresh.company })).toContainText("Due in 30 days");
+  // In its bucket: the 31–60 card counts it.
+  const bucket = page
+    .getByRole("heading", { name: "31–60 days overdue", exact: true })
+    .locator("xpath=../..");
+  await expect(bucket).not.toContainText("£0.00");
+
+  // Pause, with scripts: a toast, and the row says so.
+  await page.waitForLoadState("networkidle");
+  await lateRow.getByRole("button", { name: /^Pause reminders/ }).click();
+  await expectToast(page, "Success", "Reminders paused for this order.");
+  await expect(lateRow).toContainText("Paused");
+
+  // Resume, without scripts: the form posts, and the page says what happened.
+  const context = await page.context().browser()!.newContext({ javaScriptEnabled: false });
+  await context.addCookies(await page.context().cookies());
+  const noScript = await context.newPage();
+  await noScript.goto("/admin/debtors");
+  const noScriptRow = noScript
+    .getByRole("table", { name: "Unpaid invoices" })
+    .locator("tbody tr")
+    .filter({ hasText: late.company });
+  await noScriptRow.getByRole("button", { name: /^Resume reminders/ }).click();
+  await expect(noScript.getByRole("status")).toContainText("Reminders resumed for this order.");
+  await expect(noScriptRow.getByRole("button", { name: /^Pause reminders/ })).toBeVisible();
+  await context.close();
+
+  // The order's timeline says both.
+  await page.goto(`/admin/payments/${lateOrder}`);
+  const timeline = page.getByRole("list", { name: "Timeline" });
+  await expect(timeline.locator('li[data-kind="reminders_paused"]')).toHaveCount(1);
+  await expect(timeline.locator('li[data-kind="reminders_resumed"]')).toHaveCount(1);
+});
