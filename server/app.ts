@@ -134,6 +134,13 @@ export async function start(): Promise<void> {
         "(create more admins with `npm run admin:create -- --email you@example.com`).",
     );
   }
+  if (!config.seller.bank) {
+    log.warn(
+      config.seller.paymentInstructions
+        ? "invoices carry no bank details: they print PAYMENT_INSTRUCTIONS instead"
+        : "invoices carry no bank details and no PAYMENT_INSTRUCTIONS: they tell buyers to contact you (set BANK_* or PAYMENT_INSTRUCTIONS)",
+    );
+  }
   // Sends queued e-mail in the background (SMTP, or .eml files without SMTP_URL).
   startOutboxWorker();
   // Anonymises inquiries past INQUIRY_RETENTION_MONTHS, hourly (idempotent on every instance).

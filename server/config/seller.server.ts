@@ -55,6 +55,10 @@ export const sellerSettings = {
     .trim()
     .regex(/^[A-Za-z0-9.-]{1,10}$/, "must be an account code as Xero shows it, e.g. 200")
     .default("200"),
+  // What invoices say about paying when no bank details are set (instead of "Contact us").
+  PAYMENT_INSTRUCTIONS: optionalString.pipe(
+    z.string().max(400, "at most 400 characters: it is printed on every invoice").optional(),
+  ),
   // Bank details printed on invoices for payment by transfer.
   BANK_ACCOUNT_NAME: optionalString,
   BANK_SORT_CODE: optionalString.pipe(
@@ -105,6 +109,7 @@ export function sellerConfig(e: SellerSettings) {
     },
     paymentTermsDays: e.PAYMENT_TERMS_DAYS,
     xeroSalesAccountCode: e.XERO_SALES_ACCOUNT_CODE,
+    paymentInstructions: e.PAYMENT_INSTRUCTIONS ?? null,
     bank:
       e.BANK_ACCOUNT_NAME || e.BANK_SORT_CODE || e.BANK_ACCOUNT_NUMBER || e.BANK_IBAN
         ? {

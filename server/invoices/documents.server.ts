@@ -78,6 +78,8 @@ export interface DocumentSnapshot {
     termsDays: number;
     reference: string;
     bank: { accountName: string; sortCode?: string; accountNumber?: string; iban?: string } | null;
+    /** Without bank details: how the seller asks to be paid (PAYMENT_INSTRUCTIONS), if set. */
+    instructions?: string | null;
   } | null;
   /** Receipts: when and how it was paid. */
   paid: { at: string; method: string } | null;
@@ -274,7 +276,12 @@ export async function issueInvoice(
     totalCents: order.totalAmountCents,
     payment:
       options.kind === "invoice"
-        ? { termsDays: seller.paymentTermsDays, reference, bank: seller.bank ?? null }
+        ? {
+            termsDays: seller.paymentTermsDays,
+            reference,
+            bank: seller.bank ?? null,
+            instructions: seller.bank ? null : seller.paymentInstructions,
+          }
         : null,
     paid:
       options.kind === "receipt"

@@ -342,7 +342,7 @@ class DocumentDrawing {
         [
           bank
             ? `${due} Pay by bank transfer to the account below.`
-            : `${due} Contact us for our bank details.`,
+            : `${due} ${payment?.instructions ?? "Contact us for our bank details."}`,
           `Please use your order reference ${reference} as the payment reference.`,
         ],
         bank

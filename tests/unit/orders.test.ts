@@ -297,12 +297,18 @@ describe("admin helpers", () => {
       search: "ada",
       status: "paid",
       method: "invoice",
+      dates: "created",
+      from: "",
+      to: "",
       page: 3,
     });
     expect(parseOrderFilters(new URLSearchParams("status=bogus&method=cash&page=-2"))).toEqual({
       search: "",
       status: null,
       method: null,
+      dates: "created",
+      from: "",
+      to: "",
       page: 1,
     });
   });

@@ -98,7 +98,7 @@ function howToPay(invoice: DocumentSnapshot, reference: string): { html: string;
     : [];
   const pay = bank
     ? "Please pay by bank transfer to:"
-    : "Please reply to this e-mail for our bank details.";
+    : (invoice.payment?.instructions ?? "Please reply to this e-mail for our bank details.");
   const referenceNote = `Please use your order reference ${reference} as the payment reference.`;
   const access = "Course access will be provided once payment is received.";
   return {
