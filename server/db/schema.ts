@@ -357,6 +357,11 @@ export const orders = pgTable(
     vatAmountCents: integer("vat_amount_cents").notNull().default(0),
     vatRateBasisPoints: integer("vat_rate_basis_points").notNull().default(0),
     pricesIncludeVat: boolean("prices_include_vat").notNull().default(false),
+    /**
+     * UK VAT, or none by place of supply (decision 0041): 'reverse_charge' (a business in the
+     * EU), 'outside_scope' (a business elsewhere abroad); decided when the order was placed.
+     */
+    vatTreatment: text("vat_treatment").notNull().default("uk_vat"),
     /** What has been refunded through Stripe so far (never more than the total). */
     refundedAmountCents: integer("refunded_amount_cents").notNull().default(0),
     /* Billing details for the invoice (decision 0015); NULL on orders placed before they were
@@ -435,6 +440,10 @@ export const orders = pgTable(
       sql`${t.refundedAmountCents} between 0 and ${t.totalAmountCents}`,
     ),
     check("orders_currency_code", sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check(
+      "orders_vat_treatment",
+      sql`${t.vatTreatment} in ('uk_vat', 'reverse_charge', 'outside_scope') and (${t.vatTreatment} = 'uk_vat' or ${t.vatAmountCents} = 0)`,
+    ),
   ],
 );
 

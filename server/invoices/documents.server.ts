@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { creditedDocumentName, orderReference } from "#app/lib/orders/orders.ts";
+import { VAT_TREATMENT_WORDING, type VatTreatment } from "#app/lib/orders/place-of-supply.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { config, type SellerConfig } from "../config.server.ts";
 import { db, type Database, type Transaction } from "../db/client.server.ts";
@@ -88,6 +89,11 @@ export interface DocumentSnapshot {
    * Credit notes issued before the title was kept have none: they credited invoices.
    */
   credits: { number: string; issuedAt: string; title?: string } | null;
+  /**
+   * Why no UK VAT is charged, in the words the rules ask for (decision 0041): reverse charge or
+   * outside the scope. Absent or null: UK VAT (and documents from before it was decided).
+   */
+  vatNote?: string | null;
   /** An invoice issued with corrected details: the one it replaces (credited in full). */
   replaces?: { number: string; issuedAt: string } | null;
   reason: string | null;
@@ -289,6 +295,7 @@ export async function issueInvoice(
         : null,
     credits: null,
     replaces: replaced ? { number: replaced.number, issuedAt: replaced.issuedAt } : null,
+    vatNote: vatRegistered ? VAT_TREATMENT_WORDING[order.vatTreatment as VatTreatment] : null,
     reason: null,
   };
   return insertDocument(tx, {

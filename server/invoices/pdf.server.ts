@@ -365,6 +365,7 @@ class DocumentDrawing {
         ...(s.reason ? [`Reason: ${s.reason}`] : []),
       ]);
     }
+    if (s.vatNote) this.section("VAT", [s.vatNote]);
     if (s.vatRegistered && s.pricesIncludeVat && s.kind !== "credit_note") {
       this.font(false, 8.5, MUTED);
       this.ensureSpace(20);

@@ -9,7 +9,6 @@ import type { PaymentMethod } from "#app/lib/orders/orders.ts";
 import type { SpamReason } from "#app/lib/admin/suspected-spam.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { confirmationAllowed } from "../abuse.server.ts";
-import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
 import { courses, orderStudents, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
@@ -19,7 +18,14 @@ import { log } from "../log.server.ts";
 import { hasUpcomingDates, markOfferBooked, takePlaces } from "../catalogue/course-dates.server.ts";
 import type { courseDates } from "../db/schema.ts";
 import { invoiceRequestEmails } from "./emails.server.ts";
-import { isPurchasable, MAX_TOTAL_CENTS, orderTotal, priceToPence } from "./pricing.server.ts";
+import {
+  isPurchasable,
+  MAX_TOTAL_CENTS,
+  orderTotal,
+  priceToPence,
+  supplyOf,
+  vatFor,
+} from "./pricing.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
 import type { OrderRow } from "./records.server.ts";
 
@@ -114,10 +120,12 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
     } else if (await hasUpcomingDates(tx, course.id)) {
       return { ok: false, reason: "date_required", placesLeft: 0 };
     }
+    // UK VAT, or none by place of supply: decided now, from what is bought and by whom.
+    const vat = vatFor(supplyOf(bookedDate), billing, unitPriceCents);
+    unitPriceCents = vat.unitPriceCents;
     const lineCents = orderTotal(unitPriceCents, quantity);
     if (lineCents === null) return { ok: false, reason: "unavailable" };
-    const vat = config.seller.vat;
-    const amounts = lineAmounts(lineCents, vat);
+    const amounts = lineAmounts(lineCents, vat.terms);
     if (amounts.totalCents > MAX_TOTAL_CENTS) return { ok: false, reason: "unavailable" };
     let spamReason: SpamReason | null = input.suspected ?? null;
     if (
@@ -156,8 +164,9 @@ export async function createOrder(input: CreateOrderInput): Promise<CreateOrderR
         netAmountCents: amounts.netCents,
         vatAmountCents: amounts.vatCents,
         totalAmountCents: amounts.totalCents,
-        vatRateBasisPoints: vat.rateBasisPoints,
-        pricesIncludeVat: vat.pricesIncludeVat,
+        vatRateBasisPoints: vat.terms.rateBasisPoints,
+        pricesIncludeVat: vat.terms.pricesIncludeVat,
+        vatTreatment: vat.treatment,
         currency: "GBP",
         isBuyerStudent,
         spamReason,

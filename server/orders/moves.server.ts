@@ -28,7 +28,7 @@ import { bookingUrl } from "./booking-links.server.ts";
 import { holdsItsPlaces } from "./booking-rules.server.ts";
 import { invoiceIssuedEmail } from "./emails.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
-import { priceToPence } from "./pricing.server.ts";
+import { priceToPence, supplyOf, vatTreatmentFor } from "./pricing.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
 
 /**
@@ -125,7 +125,13 @@ export async function moveTargets(
       ),
     )
     .orderBy(courseDates.startsAt);
-  const others = dates.filter((d) => d.id !== order.courseDateId);
+  // Only dates taxed as the order's own is (a move never changes how VAT was decided).
+  const from = dates.find((d) => d.id === order.courseDateId) ?? null;
+  const billing = { country: order.billingCountry, vatNumber: order.buyerVatNumber };
+  const taxedAs = (date: typeof from) => vatTreatmentFor(supplyOf(date), billing);
+  const others = dates.filter(
+    (d) => d.id !== order.courseDateId && (!from || taxedAs(d) === taxedAs(from)),
+  );
   const places = await placesOf(
     runner,
     others.map((d) => d.id),
@@ -170,6 +176,11 @@ export async function moveOrder(
         .for("update");
       if (!to || to.state !== "scheduled" || to.startsAt <= now) {
         return refused(409, MOVE_MESSAGES.targetGone);
+      }
+      // VAT was decided by what the order supplies: a move that would change it is a new booking.
+      const billing = { country: order.billingCountry, vatNumber: order.buyerVatNumber };
+      if (vatTreatmentFor(supplyOf(from), billing) !== vatTreatmentFor(supplyOf(to), billing)) {
+        return refused(409, MOVE_MESSAGES.vatChanges);
       }
       const moving = [...new Set(request.places)].sort((a, b) => a - b);
       if (moving.length === 0 || moving.some((p) => p < 1 || p > order.quantity)) {

@@ -1,4 +1,12 @@
 import { isValidQuantity } from "#app/lib/checkout.ts";
+import {
+  buyerKind,
+  vatCase,
+  type Supply,
+  type VatTreatment,
+} from "#app/lib/orders/place-of-supply.ts";
+import { lineAmounts, type VatTerms } from "#app/lib/orders/vat.ts";
+import { config } from "../config.server.ts";
 
 /**
  * What an order costs (docs/rules.md, Checkout and orders): prices come from the database, never
@@ -43,4 +51,44 @@ export function isPurchasable(course: {
 }): boolean {
   const pence = priceToPence(course.price);
   return course.status === "published" && course.partnerId === null && pence !== null && pence > 0;
+}
+
+/** What a booked date supplies (a classroom is in the UK); no date: an on-demand course. */
+export function supplyOf(date: { format: "classroom" | "online" } | null): Supply {
+  if (!date) return "on_demand";
+  return date.format === "classroom" ? "classroom" : "live_online";
+}
+
+/** The case of the place-of-supply table that applies; none but UK VAT for a seller without VAT. */
+export function vatTreatmentFor(
+  supply: Supply,
+  billing: { country: string | null; vatNumber: string | null },
+  seller: VatTerms = config.seller.vat,
+): VatTreatment {
+  return seller.rateBasisPoints > 0 ? vatCase(supply, buyerKind(billing)).treatment : "uk_vat";
+}
+
+/**
+ * The VAT of an order (docs/decisions/0041-vat-by-place-of-supply.md), decided when it is
+ * placed from what it supplies and the buyer's billing country and VAT or business tax number:
+ * the seller's terms (UK VAT), or none — reverse charge or outside the scope — with the unit price
+ * net of VAT when prices include it, so a business abroad never pays UK VAT inside the price.
+ * A seller that is not VAT-registered charges none to anyone.
+ */
+export function vatFor(
+  supply: Supply,
+  billing: { country: string | null; vatNumber: string | null },
+  unitPriceCents: number,
+  seller: VatTerms = config.seller.vat,
+): { treatment: VatTreatment; unitPriceCents: number; terms: VatTerms } {
+  const treatment = vatTreatmentFor(supply, billing, seller);
+  if (treatment === "uk_vat") return { treatment, unitPriceCents, terms: seller };
+  const net = seller.pricesIncludeVat
+    ? lineAmounts(unitPriceCents, seller).netCents
+    : unitPriceCents;
+  return {
+    treatment,
+    unitPriceCents: net,
+    terms: { rateBasisPoints: 0, pricesIncludeVat: false },
+  };
 }

@@ -3,6 +3,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/car
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import type { CheckoutCourse } from "#app/lib/checkout.ts";
 import { formatPence } from "#app/lib/format.ts";
+import { PLACE_OF_SUPPLY_NOTE } from "#app/lib/orders/place-of-supply.ts";
 import { formatVatRate, lineAmounts, vatLabel, type VatTerms } from "#app/lib/orders/vat.ts";
 
 /**
@@ -110,6 +111,11 @@ export function BookingSummary({
             {formatPence(amounts.totalCents)}
           </dd>
         </dl>
+        {label ? (
+          <p data-testid="place-of-supply" className="text-xs text-muted-foreground">
+            {PLACE_OF_SUPPLY_NOTE}
+          </p>
+        ) : null}
         {children}
       </CardContent>
     </Card>

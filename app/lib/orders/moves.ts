@@ -107,6 +107,8 @@ export const MOVE_MESSAGES = {
     `That date has only ${left} ${left === 1 ? "place" : "places"} left: choose another date, or fewer places.`,
   invoiceCredited:
     "This order's invoice was partly credited, so it cannot be re-issued at the new price: keep the price, or correct it by hand.",
+  vatChanges:
+    "On that date this order would be taxed differently (a UK classroom is charged UK VAT; a live online session sold to a business abroad is not): cancel it and book the new date instead.",
   failed: "Sorry, the places could not be moved. Please try again.",
   // The booker's request, and staff's decision on it.
   requested:

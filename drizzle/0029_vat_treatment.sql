@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "vat_treatment" text DEFAULT 'uk_vat' NOT NULL;--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_vat_treatment" CHECK ("orders"."vat_treatment" in ('uk_vat', 'reverse_charge', 'outside_scope') and ("orders"."vat_treatment" = 'uk_vat' or "orders"."vat_amount_cents" = 0));
