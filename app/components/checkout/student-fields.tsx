@@ -114,7 +114,7 @@ export function BillingInformation(field: FieldState) {
           {...field}
           name={FIELD.vatNumber}
           label="VAT Number"
-          hint="Your organisation's VAT registration number, if it has one."
+          hint="Your organisation's VAT registration number, if it has one; from outside the UK, with its country code (e.g. DE123456789)."
         />
       </CardContent>
     </Card>
