@@ -92,23 +92,16 @@ async function courseWithDates() {
   const classroom = await insertCourseDate(course.id, {
     startsAt: new Date(Date.now() + 30 * DAY),
   });
-  const online = await insertCourseDate(course.id, {
-    startsAt: new Date(Date.now() + 40 * DAY),
-    format: "online",
-    venueName: null,
-    venueTown: null,
-    venueAddress: null,
-    joiningDetails: "https://meet.example.com/x",
-  });
-  const online2 = await insertCourseDate(course.id, {
-    startsAt: new Date(Date.now() + 50 * DAY),
-    format: "online",
-    venueName: null,
-    venueTown: null,
-    venueAddress: null,
-    joiningDetails: "https://meet.example.com/y",
-  });
-  return { course, classroom, online, online2 };
+  const online = (days: number) =>
+    insertCourseDate(course.id, {
+      startsAt: new Date(Date.now() + days * DAY),
+      format: "online",
+      venueName: null,
+      venueTown: null,
+      venueAddress: null,
+      joiningDetails: `https://meet.example.com/${days}`,
+    });
+  return { course, classroom, online: await online(40), online2: await online(50) };
 }
 
 async function book(

@@ -85,6 +85,17 @@ function amountRows(document: DocumentSnapshot, totalLabel: string): Row[] {
   ];
 }
 
+/** The rows an invoice's letters open with: which invoice, of which order, for what. */
+function invoiceRows(order: OrderEmailData, invoice: DocumentSnapshot): Row[] {
+  return [
+    ["Invoice number", invoice.number],
+    ["Date of issue", longDate(invoice.issuedAt)],
+    ["Order reference", orderReference(order.id)],
+    ["Your PO number", invoice.customer.poNumber],
+    ["Course", order.courseTitle],
+  ];
+}
+
 /** An invoice letter's "How to pay": the bank details it prints, and the payment reference. */
 function howToPay(invoice: DocumentSnapshot, reference: string): { html: string; text: string[] } {
   const bank = invoice.payment?.bank;
@@ -127,11 +138,7 @@ export function renderInvoiceIssued(
   const reference = orderReference(order.id);
   const subject = headerText(`Your invoice ${invoice.number} for order ${reference}`);
   const rows: Row[] = [
-    ["Invoice number", invoice.number],
-    ["Date of issue", longDate(invoice.issuedAt)],
-    ["Order reference", reference],
-    ["Your PO number", invoice.customer.poNumber],
-    ["Course", order.courseTitle],
+    ...invoiceRows(order, invoice),
     ["Places", String(order.quantity)],
     ...amountRows(invoice, "Total due"),
     ["Due date", invoice.dueDate ? longDate(invoice.dueDate) : null],
@@ -223,11 +230,7 @@ export function renderInvoiceReminder(
       : `Reminder: invoice ${invoice.number} for order ${reference} is due today`,
   );
   const rows: Row[] = [
-    ["Invoice number", invoice.number],
-    ["Date of issue", longDate(invoice.issuedAt)],
-    ["Order reference", reference],
-    ["Your PO number", invoice.customer.poNumber],
-    ["Course", order.courseTitle],
+    ...invoiceRows(order, invoice),
     ["Due date", due],
     ["Amount due", formatPence(owing.owedCents)],
   ];
