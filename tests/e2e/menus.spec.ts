@@ -82,7 +82,8 @@ for (const width of [1366, 1280]) {
 
     test("opened, it shows every group in columns with no scroll inside it", async ({ page }) => {
       await page.goto("/");
-      await page.waitForLoadState("networkidle");
+      // Before scripts run the panel is CSS's; nothing done then is carried over (site-header).
+      await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
       const { trigger, panel } = desktopTraining(page);
       await trigger.click();
       await expect(trigger).toHaveAttribute("aria-expanded", "true");
@@ -103,7 +104,9 @@ for (const width of [1366, 1280]) {
       page,
     }) => {
       await page.goto("/");
-      await page.waitForLoadState("networkidle");
+      // A hover before the page's scripts run is CSS's, and is not carried over (site-header):
+      // hover once they have taken over.
+      await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
       const { trigger, panel } = desktopTraining(page);
       await trigger.hover();
       await expect(panel).toBeVisible();
