@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { londonDate } from "#app/lib/admin/time.ts";
 import {
   DEBT_BUCKETS,
   debtBucket,
@@ -7,7 +6,7 @@ import {
   type DebtBucket,
   type DebtorsScreen,
 } from "#app/lib/orders/debtors.ts";
-import { orderDocumentHref, orderReference } from "#app/lib/orders/orders.ts";
+import { daysOverdue, orderDocumentHref, orderReference } from "#app/lib/orders/orders.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { config } from "../config.server.ts";
@@ -29,17 +28,6 @@ import type { DocumentRow, DocumentSnapshot } from "./documents.server.ts";
  * that queues it, so it goes once. A paid or cancelled order is no longer invoiced: it is never
  * listed or reminded.
  */
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** UK days from the due date's day to `now`'s: 0 on the day it is due, negative before. */
-export function daysOverdue(dueDate: string, now: Date): number {
-  const day = (instant: Date) => {
-    const [y, m, d] = londonDate(instant).split("-").map(Number) as [number, number, number];
-    return Date.UTC(y, m - 1, d);
-  };
-  return Math.round((day(now) - day(new Date(dueDate))) / DAY_MS);
-}
 
 /**
  * The reminder due for an invoice `overdue` days past its due date: the latest of `days` it has

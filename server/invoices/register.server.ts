@@ -1,7 +1,7 @@
 import { and, asc, gte, inArray, isNotNull, lt, sql, type SQL } from "drizzle-orm";
 import { zipSync } from "fflate";
 import type { AdminList } from "#app/lib/admin/list.ts";
-import { londonDate, startOfLondonDate } from "#app/lib/admin/time.ts";
+import { londonDate, startOfLondonDate, ukDate } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { isPastDue, orderDocumentHref, type OrderDocumentKind } from "#app/lib/orders/orders.ts";
 import {
@@ -183,17 +183,21 @@ export async function documentRegisterScreen(filters: RegisterFilters): Promise<
   return { ...list, items: await toRegisterDocuments(list.items), totals, months };
 }
 
-/** The range's documents in the order they were issued (the exports' order). */
-export async function registerDocuments(
-  range: Range,
-  now: Date = new Date(),
-): Promise<RegisterDocument[]> {
-  const rows = await db()
+/** The range's document rows in the order they were issued (the exports' order). */
+function issuedIn(range: Range): Promise<DocumentRow[]> {
+  return db()
     .select()
     .from(orderDocuments)
     .where(inRange(range))
     .orderBy(asc(orderDocuments.issuedAt), asc(orderDocuments.number));
-  return toRegisterDocuments(rows, now);
+}
+
+/** The range's documents as the register shows them, in the order they were issued. */
+export async function registerDocuments(
+  range: Range,
+  now: Date = new Date(),
+): Promise<RegisterDocument[]> {
+  return toRegisterDocuments(await issuedIn(range), now);
 }
 
 /** Pounds as a spreadsheet reads them ('1450.00'); credit notes negative, so a column adds up. */
@@ -303,15 +307,7 @@ function xeroTaxType(rateBasisPoints: number): string {
 
 /** dd/mm/yyyy, the London day, as Xero's UK import reads dates. */
 function xeroDate(iso: string): string {
-  const [y, m, d] = new Intl.DateTimeFormat("en-CA", {
-    timeZone: "Europe/London",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  })
-    .format(new Date(iso))
-    .split("-");
-  return `${d}/${m}/${y}`;
+  return ukDate(londonDate(new Date(iso)));
 }
 
 function xeroRows(row: DocumentRow, accountCode: string): CsvValue[][] {
@@ -366,14 +362,7 @@ export function xeroCsvResponse(
   return csvResponse(
     `xero-sales-${range.from}-to-${range.to}.csv`,
     XERO_CSV_HEADER,
-    once(async () => {
-      const rows = await db()
-        .select()
-        .from(orderDocuments)
-        .where(inRange(range))
-        .orderBy(asc(orderDocuments.issuedAt), asc(orderDocuments.number));
-      return rows.flatMap((row) => xeroRows(row, accountCode));
-    }),
+    once(async () => (await issuedIn(range)).flatMap((row) => xeroRows(row, accountCode))),
   );
 }
 

@@ -162,9 +162,18 @@ export const ORDER_STATUS_FILTER_LABELS: Record<OrderStatusFilter, string> = {
   overdue: "Overdue",
 };
 
+/** UK days from the due date's day to `now`'s: 0 on the day it is due, negative before. */
+export function daysOverdue(dueDate: string, now: Date = new Date()): number {
+  const day = (instant: Date) => {
+    const [y, m, d] = londonDate(instant).split("-").map(Number) as [number, number, number];
+    return Date.UTC(y, m - 1, d);
+  };
+  return Math.round((day(now) - day(new Date(dueDate))) / (24 * 60 * 60 * 1000));
+}
+
 /** An invoice is overdue from the UK day after the day it is due. */
 export function isPastDue(dueDate: string, now: Date = new Date()): boolean {
-  return londonDate(new Date(dueDate)) < londonDate(now);
+  return daysOverdue(dueDate, now) > 0;
 }
 
 /** Which of an order's dates the Payments date range applies to. */
