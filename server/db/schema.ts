@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -362,8 +363,13 @@ export const orders = pgTable(
      * EU), 'outside_scope' (a business elsewhere abroad); decided when the order was placed.
      */
     vatTreatment: text("vat_treatment").notNull().default("uk_vat"),
-    /** What has been refunded through Stripe so far (never more than the total). */
+    /** What has been refunded so far, through Stripe or by bank (never more than the total). */
     refundedAmountCents: integer("refunded_amount_cents").notNull().default(0),
+    /**
+     * What the buyer has paid against an invoice so far (decision 0042): the sum of the order's
+     * `order_payments`. Above the total, the order is overpaid.
+     */
+    receivedAmountCents: integer("received_amount_cents").notNull().default(0),
     /* Billing details for the invoice (decision 0015); NULL on orders placed before they were
      * asked. */
     billingOrganisation: text("billing_organisation"),
@@ -439,6 +445,7 @@ export const orders = pgTable(
       "orders_refund_within_total",
       sql`${t.refundedAmountCents} between 0 and ${t.totalAmountCents}`,
     ),
+    check("orders_received_non_negative", sql`${t.receivedAmountCents} >= 0`),
     check("orders_currency_code", sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check(
       "orders_vat_treatment",
@@ -751,9 +758,47 @@ export const orderEvents = pgTable(
 );
 
 /**
- * Refunds of card payments (decision 0016), one row per Stripe refund: whether the admin's request
- * or Stripe's webhook records it first, the refund id admits it once, so the order's refunded
- * amount and its credit note are counted once.
+ * Payments received against an invoice (decision 0042), one row per transfer, cheque or card
+ * payment as it arrives: part payments add up to the balance, and more than the total is an
+ * overpayment for staff to settle. A card payment through the invoice's "pay by card" link is
+ * admitted once by its Checkout Session.
+ */
+export const orderPayments = pgTable(
+  "order_payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    amountCents: integer("amount_cents").notNull(),
+    /** The UK date the money arrived (as the bank statement says). */
+    receivedOn: date("received_on").notNull(),
+    /** bank_transfer | card | cheque | other */
+    method: text("method").notNull(),
+    /** The bank's reference, a cheque number: what finance matches it by. */
+    reference: text("reference"),
+    stripeCheckoutSessionId: text("stripe_checkout_session_id").unique(),
+    /** The staff form's nonce: the same form sent twice records one payment. */
+    formNonce: text("form_nonce").unique(),
+    /** An admin's e-mail, 'stripe' (paid through the link) or 'system'. */
+    actor: text("actor").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("order_payments_order_id_idx").on(t.orderId),
+    check("order_payments_amount_positive", sql`${t.amountCents} > 0`),
+    check(
+      "order_payments_method",
+      sql`${t.method} in ('bank_transfer', 'card', 'cheque', 'other')`,
+    ),
+  ],
+);
+
+/**
+ * Refunds (decision 0016), one row per refund: through Stripe (admitted once by its refund id,
+ * whether the admin's request or Stripe's webhook records it first), or paid back by bank and
+ * recorded by staff (decision 0042). Either way the order's refunded amount and its credit note
+ * are counted once.
  */
 export const orderRefunds = pgTable(
   "order_refunds",
@@ -762,11 +807,19 @@ export const orderRefunds = pgTable(
     orderId: uuid("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "restrict" }),
-    stripeRefundId: text("stripe_refund_id").notNull().unique(),
+    /** NULL for a refund paid outside Stripe. */
+    stripeRefundId: text("stripe_refund_id").unique(),
     amountCents: integer("amount_cents").notNull(),
     reason: text("reason"),
-    /** pending | succeeded | failed | canceled, as Stripe reports it. */
+    /** pending | succeeded | failed | canceled, as Stripe reports it; succeeded by bank. */
     status: text("status").notNull(),
+    /** stripe | bank_transfer | cheque | other */
+    method: text("method").notNull().default("stripe"),
+    /** A refund paid outside Stripe: the UK date it was paid and the bank's reference. */
+    refundedOn: date("refunded_on"),
+    reference: text("reference"),
+    /** The staff form's nonce: the same form sent twice records one refund. */
+    formNonce: text("form_nonce").unique(),
     creditNoteId: uuid("credit_note_id").references(() => orderDocuments.id, {
       onDelete: "restrict",
     }),
@@ -777,6 +830,10 @@ export const orderRefunds = pgTable(
   (t) => [
     index("order_refunds_order_id_idx").on(t.orderId),
     check("order_refunds_amount_positive", sql`${t.amountCents} > 0`),
+    check(
+      "order_refunds_method",
+      sql`case when ${t.method} = 'stripe' then ${t.stripeRefundId} is not null else ${t.method} in ('bank_transfer', 'cheque', 'other') and ${t.stripeRefundId} is null and ${t.refundedOn} is not null end`,
+    ),
   ],
 );
 

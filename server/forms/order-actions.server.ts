@@ -47,6 +47,17 @@ import {
   REMINDERS_RESUMED_MESSAGE,
   invoiceRemindersFormSchema,
 } from "#app/lib/orders/debtors.ts";
+import {
+  BANK_REFUND_FORM_FIELDS,
+  BANK_REFUND_INTENT,
+  PAYMENT_FORM_FIELDS,
+  PAYMENT_INTENT,
+  PAYMENT_MESSAGES,
+  bankRefundFormSchema,
+  bankRefundRecordedMessage,
+  paymentFormSchema,
+  paymentRecordedMessage,
+} from "#app/lib/orders/payments.ts";
 import { formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import type { AuditActor } from "../audit.server.ts";
 import { setInvoiceRemindersPaused } from "../invoices/debtors.server.ts";
@@ -58,6 +69,7 @@ import { sendAccessDetails } from "../orders/access-details.server.ts";
 import { changeOrderStatusByAdmin, releaseOrder } from "../orders/admin.server.ts";
 import { correctBilling, paymentMethodOf } from "../orders/billing.server.ts";
 import { addOrderNote } from "../orders/order-page.server.ts";
+import { recordBankRefund, recordPayment } from "../orders/payments.server.ts";
 import type { AdminIntent } from "./admin-form.server.ts";
 import { failure, invalid, success } from "./form-post.server.ts";
 
@@ -281,4 +293,67 @@ export function invoiceReminderIntents(admin: AuditActor) {
       );
     },
   } satisfies Record<string, AdminIntent>;
+}
+
+/** A refusal of the payment forms: the message, beside its field when it has one. */
+function moneyRefusal(
+  intent: string,
+  form: FormData,
+  names: readonly string[],
+  outcome: { status: number; message: string; field?: string },
+) {
+  return failure(outcome.status, {
+    form: intent,
+    formData: form,
+    names,
+    fieldErrors: outcome.field ? { [outcome.field]: outcome.message } : {},
+    message: outcome.message,
+  });
+}
+
+/**
+ * The order page's "Record Payment" (decision 0042): money received against the invoice, in part
+ * or in full; the payment that clears the balance marks the order paid.
+ */
+export function orderPaymentIntent(orderId: string, admin: AuditActor) {
+  return (async (form) => {
+    const parsed = parseForm(form, paymentFormSchema());
+    if (!parsed.ok || parsed.value.orderId !== orderId) {
+      const errors = parsed.ok ? { form: PAYMENT_MESSAGES.formUnreadable } : parsed.fieldErrors;
+      return invalid(PAYMENT_INTENT, form, PAYMENT_FORM_FIELDS, errors, PAYMENT_MESSAGES.failed);
+    }
+    const { amountCents, receivedOn, method, reference, nonce } = parsed.value;
+    const outcome = await recordPayment(
+      orderId,
+      { amountCents, receivedOn, method, reference, nonce },
+      { actor: admin.email, admin },
+    );
+    if (!outcome.ok) return moneyRefusal(PAYMENT_INTENT, form, PAYMENT_FORM_FIELDS, outcome);
+    return success(PAYMENT_INTENT, paymentRecordedMessage(outcome), {
+      balanceCents: outcome.balanceCents,
+    });
+  }) satisfies AdminIntent;
+}
+
+/** The order page's "Record Bank Refund" (decision 0042): money paid back outside Stripe. */
+export function orderBankRefundIntent(orderId: string, admin: AuditActor) {
+  return (async (form) => {
+    const parsed = parseForm(form, bankRefundFormSchema());
+    if (!parsed.ok || parsed.value.orderId !== orderId) {
+      const errors = parsed.ok ? { form: PAYMENT_MESSAGES.formUnreadable } : parsed.fieldErrors;
+      return invalid(
+        BANK_REFUND_INTENT,
+        form,
+        BANK_REFUND_FORM_FIELDS,
+        errors,
+        PAYMENT_MESSAGES.refundFailed,
+      );
+    }
+    const { intent: _intent, orderId: _orderId, ...input } = parsed.value;
+    const outcome = await recordBankRefund(orderId, input, admin);
+    if (!outcome.ok) {
+      return moneyRefusal(BANK_REFUND_INTENT, form, BANK_REFUND_FORM_FIELDS, outcome);
+    }
+    return success(BANK_REFUND_INTENT, bankRefundRecordedMessage(outcome));
+  }) satisfies AdminIntent;
 }

@@ -63,8 +63,20 @@ async function openInvoices(orderId?: string): Promise<OpenInvoice[]> {
   return rows.map((r) => ({
     order: r.order,
     invoice: r.invoice,
-    owedCents: r.invoice.totalAmountCents - Number(r.credited),
+    owedCents: owedOn(r.invoice, r.credited, r.order),
   }));
+}
+
+/**
+ * What an invoice still asks for: its total, less what credit notes took off it and what the
+ * buyer has paid towards it so far (decision 0042).
+ */
+function owedOn(
+  invoice: DocumentRow,
+  credited: string | number,
+  order: Pick<OrderRow, "receivedAmountCents">,
+): number {
+  return invoice.totalAmountCents - Number(credited) - order.receivedAmountCents;
 }
 
 function dueDateOf(invoice: DocumentRow): string {
@@ -140,8 +152,8 @@ export async function sendInvoiceReminders(
 ): Promise<number> {
   if (days.length === 0) return 0;
   let queued = 0;
-  for (const { order, invoice } of await openInvoices()) {
-    if (order.invoiceRemindersPausedAt) continue;
+  for (const { order, invoice, owedCents } of await openInvoices()) {
+    if (order.invoiceRemindersPausedAt || owedCents <= 0) continue;
     const n = dueInvoiceReminder(daysOverdue(dueDateOf(invoice), now), days);
     if (n === null) continue;
     queued += await remindInvoice(order.id, invoice.id, n, now, days);
@@ -180,13 +192,15 @@ async function remindInvoice(
     if (!open) return 0;
     const overdue = daysOverdue(dueDateOf(open.invoice), now);
     if (dueInvoiceReminder(overdue, days) !== daysAfterDue) return 0;
+    // Nothing left to ask for (paid in full, the order not yet moved on): no reminder.
+    if (owedOn(open.invoice, open.credited, order) <= 0) return 0;
     const claimed = await tx
       .insert(invoiceReminders)
       .values({ invoiceId, daysAfterDue, sentAt: now })
       .onConflictDoNothing()
       .returning({ invoiceId: invoiceReminders.invoiceId });
     if (claimed.length === 0) return 0;
-    const owedCents = open.invoice.totalAmountCents - Number(open.credited);
+    const owedCents = owedOn(open.invoice, open.credited, order);
     const students = await studentsOfOrder(tx, order.id);
     const date = await bookedDateOf(tx, order.courseDateId);
     await queueEmails(tx, [

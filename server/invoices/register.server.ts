@@ -46,7 +46,7 @@ const LIST_ORDER = newestFirst([orderDocuments.issuedAt, orderDocuments.id], "la
 /** Where each document's money stands, from its order and whether a correction replaced it. */
 function paymentState(
   document: DocumentRow,
-  order: { status: string; refundedCents: number } | undefined,
+  order: { status: string; refundedCents: number; receivedCents: number } | undefined,
   replaced: boolean,
   now: Date,
 ): RegisterPaymentState {
@@ -59,7 +59,8 @@ function paymentState(
   }
   if (order?.status === "canceled") return "credited";
   const due = (document.snapshot as DocumentSnapshot).dueDate;
-  return due && isPastDue(due, now) ? "overdue" : "awaiting_payment";
+  if (due && isPastDue(due, now)) return "overdue";
+  return (order?.receivedCents ?? 0) > 0 ? "part_paid" : "awaiting_payment";
 }
 
 async function toRegisterDocuments(
@@ -74,6 +75,7 @@ async function toRegisterDocuments(
         id: orders.id,
         status: orders.status,
         refundedCents: orders.refundedAmountCents,
+        receivedCents: orders.receivedAmountCents,
       })
       .from(orders)
       .where(inArray(orders.id, orderIds)),

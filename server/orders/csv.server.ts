@@ -49,6 +49,7 @@ export const ORDER_CSV_HEADER = [
   "Billing organisation",
   "Billing address",
   "Buyer VAT number",
+  "Received on invoice (GBP)",
 ] as const;
 
 /** An order's documents as the CSV names them: the one in force, its due date, credit notes. */
@@ -129,6 +130,10 @@ function csvValues(
       .filter(Boolean)
       .join(", "),
     order.buyerVatNumber,
+    // Payments recorded against an invoice as they arrived: blank for a card order.
+    order.paymentMethod === "invoice"
+      ? formatPence(order.receivedAmountCents, { plain: true })
+      : null,
   ];
 }
 

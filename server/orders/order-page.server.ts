@@ -9,6 +9,14 @@ import {
   type OrderTimelineEntry,
 } from "#app/lib/orders/orders.ts";
 import { formatPence } from "#app/lib/format.ts";
+import { londonDate, ukDate } from "#app/lib/admin/time.ts";
+import {
+  MONEY_METHOD_LABELS,
+  paymentLine,
+  type BankRefundMethod,
+  type PaymentReceivedMethod,
+  type ReceivedPayment,
+} from "#app/lib/orders/payments.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db } from "../db/client.server.ts";
 import { emailOutbox, orders } from "../db/schema.ts";
@@ -26,6 +34,7 @@ import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { holdersOf } from "./booking-rules.server.ts";
 import { moveRefusal, moveTargets } from "./moves.server.ts";
 import { openMoveRequest } from "./move-requests.server.ts";
+import { balanceOf, bankRefundRefusal, paymentsOf } from "./payments.server.ts";
 
 /**
  * The admin order page (decisions 0015, 0016): one order with its buyer, billing details, students,
@@ -60,6 +69,7 @@ const EVENT_TITLES: Record<string, string> = {
   receipt_issued: "Receipt issued",
   credit_note_issued: "Credit note issued",
   refunded: "Refunded",
+  payment_received: "Payment received",
   paid_after_cancellation: "Paid after cancellation",
   moved: "Moved to another date",
   places_moved: "Places moved to another date",
@@ -106,6 +116,34 @@ function eventDetail(event: OrderEventRow): string | null {
   if (event.kind === "invoice_reminder" && typeof detail.daysAfterDue === "number") {
     const days = detail.daysAfterDue;
     return `${text(detail.number) ?? "Invoice"} · ${days === 0 ? "on the due date" : `${days} ${days === 1 ? "day" : "days"} after the due date`}`;
+  }
+  if (event.kind === "payment_received" && typeof detail.amountCents === "number") {
+    const line = paymentLine({
+      amountCents: detail.amountCents,
+      receivedOn: text(detail.receivedOn) ?? "",
+      method: (text(detail.method) ?? "other") as PaymentReceivedMethod,
+      reference: text(detail.reference),
+    });
+    const balance = typeof detail.balanceCents === "number" ? detail.balanceCents : null;
+    const left =
+      balance === null
+        ? ""
+        : balance > 0
+          ? ` · ${formatPence(balance)} still owed`
+          : balance < 0
+            ? ` · overpaid by ${formatPence(-balance)}`
+            : " · paid in full";
+    return line + left;
+  }
+  if (event.kind === "refunded" && text(detail.method) && text(detail.refundedOn)) {
+    const how = MONEY_METHOD_LABELS[detail.method as BankRefundMethod] ?? "Other";
+    const ref = text(detail.reference) ? ` (ref ${text(detail.reference)})` : "";
+    const parts = [
+      `${formatPence(Number(detail.amountCents))} by ${how.toLowerCase()} on ${ukDate(String(detail.refundedOn))}${ref}`,
+      text(detail.creditNote),
+      text(detail.note),
+    ].filter(Boolean);
+    return parts.join(" · ");
   }
   if (event.kind === "access_details_sent" && typeof detail.position === "number") {
     return `Place ${detail.position} · ${detail.emailed ? "by e-mail" : "recorded as sent another way"}`;
@@ -266,6 +304,7 @@ function pageOf(
   mails: OutboxRow[],
   access: AdminOrderPage["access"],
   booked: Pick<AdminOrderPage, "date" | "move" | "moveRequest">,
+  received: ReceivedPayment[] | null,
 ): AdminOrderPage {
   return {
     order: toAdminOrder(order, students),
@@ -298,6 +337,18 @@ function pageOf(
       (order.stripePaymentIntentId !== null || order.stripeCheckoutSessionId !== null) &&
       order.refundedAmountCents < order.totalAmountCents,
     paidAfterCancellationAt: order.paidAfterCancellationAt?.toISOString() ?? null,
+    payments: received
+      ? {
+          received,
+          receivedCents: order.receivedAmountCents,
+          balanceCents: balanceOf(order),
+          recordable: order.status === "invoiced" || order.status === "paid",
+        }
+      : null,
+    today: londonDate(),
+    bankRefundableCents: bankRefundRefusal(order)
+      ? null
+      : order.totalAmountCents - order.refundedAmountCents,
     billingForm: correctableBilling(order, documents),
     access,
     documents: documents.map(documentLink),
@@ -341,15 +392,25 @@ export async function orderPage(orderId: string): Promise<AdminOrderPage | null>
   if (!isUuid(orderId)) return null;
   const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
   if (!order) return null;
-  const [students, documents, events, mails, access, booked] = await Promise.all([
+  const [students, documents, events, mails, access, booked, received] = await Promise.all([
     studentsOfOrders([order.id]),
     documentsOfOrder(order.id),
     eventsOfOrder(order.id),
     orderMails(order.id),
     offersAccessDetails(order) ? accessDetailsOf(order.id) : null,
     bookedAndMoves(order),
+    order.paymentMethod === "invoice" ? paymentsOf(order.id) : null,
   ]);
-  return pageOf(order, students.get(order.id) ?? [], documents, events, mails, access, booked);
+  return pageOf(
+    order,
+    students.get(order.id) ?? [],
+    documents,
+    events,
+    mails,
+    access,
+    booked,
+    received,
+  );
 }
 
 export type AddNoteResult =

@@ -1,8 +1,9 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { londonDate } from "#app/lib/admin/time.ts";
 import { orderReference, type OrderStatus, type PaymentMethod } from "#app/lib/orders/orders.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
-import { orders, stripeEvents } from "../db/schema.ts";
+import { orderPayments, orders, stripeEvents } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
@@ -124,19 +125,33 @@ export type TransitionResult =
   | { kind: "not_found" };
 
 /**
- * Moves an order along the state machine, or does nothing. One transaction holds: the webhook
- * event id (when given — inserted first, so a replay stops here), a conditional UPDATE … WHERE
- * status IN (allowed) (so of concurrent callers exactly one changes the row; the others see 0
- * rows), and what the new status brings (decision 0015), so it exists exactly when the change does:
- *
- * - invoiced: the invoice is issued (numbered) and e-mailed to the buyer, the PDF attached;
- * - paid: the receipt e-mail and joining details; a card order's VAT receipt is issued and
- *   attached to the receipt e-mail;
- * - canceled: an invoiced order's invoice is credited in full by a credit note; with
- *   `notifyBuyer`, the buyer is told by e-mail (the credit note attached, when there is one).
- *
- * Safe to call any number of times, concurrently.
+ * "Mark Paid" on an invoice with a balance left (decision 0042): the balance is recorded as
+ * received on the day, so an order's payments always add up to what it was paid.
  */
+async function recordBalanceReceived(
+  tx: Transaction,
+  order: OrderRow,
+  actor: OrderActor,
+  paidAt: Date,
+): Promise<number> {
+  const balance = order.totalAmountCents - order.receivedAmountCents;
+  if (balance <= 0) return 0;
+  await tx.insert(orderPayments).values({
+    orderId: order.id,
+    amountCents: balance,
+    receivedOn: londonDate(paidAt),
+    method: "other",
+    reference: "Marked paid",
+    actor,
+  });
+  await tx
+    .update(orders)
+    .set({ receivedAmountCents: order.totalAmountCents })
+    .where(eq(orders.id, order.id));
+  order.receivedAmountCents = order.totalAmountCents;
+  return balance;
+}
+
 /**
  * A cancellation's timeline detail: staff's reason (under its own key, so erasure redacts it
  * like any free text: it may name someone) and whether the buyer was told.
@@ -154,111 +169,144 @@ function cancelDetail(
   return Object.keys(detail).length ? detail : undefined;
 }
 
+export type TransitionOptions = {
+  source: TransitionSource;
+  eventId?: string;
+  eventType?: string;
+  /** Who did it, for the order's timeline: an admin's e-mail (default: from the source). */
+  actor?: OrderActor;
+  /**
+   * The admin who asked (source 'admin'), for the audit log; the timeline's actor is their
+   * e-mail unless `actor` says otherwise. Absent: the system did it (webhook, success page).
+   */
+  admin?: AuditActor;
+  /** An admin's cancellation: tell the buyer by e-mail (the order page's checkbox). */
+  notifyBuyer?: boolean;
+  /** A cancellation's reason, printed on the credit note (default 'Order cancelled'). */
+  reason?: string;
+  /** When an invoice order was paid, if not now: the day its last payment arrived. */
+  paidAt?: Date;
+};
+
+/**
+ * `transitionOrder` inside a transaction of the caller's (recording a payment that settles the
+ * balance pays the order in the same transaction). The caller nudges the outbox after commit.
+ */
+export async function transitionInTransaction(
+  tx: Transaction,
+  orderId: string,
+  to: OrderStatus,
+  options: TransitionOptions,
+): Promise<TransitionResult> {
+  // Locked, so the status read here is the one this transition replaces (the audit's "before").
+  const [exists] = await tx
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .for("update");
+  if (!(await admitStripeEvent(tx, options, exists ? orderId : null))) {
+    return { kind: "duplicate_event" };
+  }
+  if (!exists) return { kind: "not_found" };
+  const allowed = allowedFromCondition(to, options.source);
+  const [updated] = allowed
+    ? await tx
+        .update(orders)
+        .set({
+          status: to,
+          updatedAt: sql`now()`,
+          ...(to === "paid" ? { paidAt: options.paidAt ?? sql`now()` } : {}),
+        })
+        .where(and(eq(orders.id, orderId), allowed))
+        .returning()
+    : [];
+  if (!updated) {
+    const [current] = await tx.select().from(orders).where(eq(orders.id, orderId));
+    return current ? { kind: "unchanged", order: current } : { kind: "not_found" };
+  }
+  const actor = options.actor ?? options.admin?.email ?? DEFAULT_ACTORS[options.source];
+  const issued: Record<string, unknown> = {};
+  await recordOrderEvent(
+    tx,
+    orderId,
+    to,
+    actor,
+    options.eventId ? { stripeEventId: options.eventId } : cancelDetail(to, options),
+  );
+  if (to === "invoiced") {
+    const students = await studentsOfOrder(tx, updated.id);
+    const invoice = await issueInvoice(tx, updated, students, { kind: "invoice", actor });
+    issued.invoice = invoice.number;
+    const date = await bookedDateOf(tx, updated.courseDateId);
+    await queueEmails(tx, [invoiceIssuedEmail(updated, students, invoice, date)]);
+  } else if (to === "paid") {
+    const paidAt = options.paidAt ?? new Date();
+    if (updated.paymentMethod === "invoice") {
+      const balance = await recordBalanceReceived(tx, updated, actor, paidAt);
+      if (balance) issued.balanceReceivedCents = balance;
+    }
+    const receipt =
+      updated.paymentMethod === "stripe"
+        ? await issueInvoice(tx, updated, await studentsOfOrder(tx, updated.id), {
+            kind: "receipt",
+            actor,
+            paidAt,
+            now: paidAt,
+          })
+        : null;
+    if (receipt) issued.receipt = receipt.number;
+    await queueEmails(tx, await paidOrderEmails(tx, updated, { receipt, paidAt }));
+  } else if (to === "canceled") {
+    // Null unless an invoice was issued (only an invoiced order has one to credit).
+    const creditNote = await issueCreditNote(tx, updated, {
+      reason: options.reason?.trim() || "Order cancelled",
+      actor,
+    });
+    if (creditNote) issued.creditNote = creditNote.number;
+    if (options.notifyBuyer) {
+      const students = await studentsOfOrder(tx, updated.id);
+      const date = await bookedDateOf(tx, updated.courseDateId);
+      await queueEmails(tx, [orderCanceledEmail(updated, students, creditNote, date)]);
+    }
+  }
+  await recordAudit(tx, options.admin ?? null, {
+    action: "order.status",
+    subjectType: "order",
+    subjectId: updated.id,
+    summary: orderReference(updated.id),
+    before: { status: exists.status },
+    after: {
+      status: to,
+      ...issued,
+      ...(options.source === "admin" ? {} : { source: options.source }),
+      ...(options.eventId ? { stripeEvent: options.eventId } : {}),
+      ...(to === "canceled" && options.notifyBuyer ? { notifyBuyer: true } : {}),
+    },
+  });
+  return { kind: "transitioned", order: updated };
+}
+
+/**
+ * Moves an order along the state machine, or does nothing. One transaction holds: the webhook
+ * event id (when given — inserted first, so a replay stops here), a conditional UPDATE … WHERE
+ * status IN (allowed) (so of concurrent callers exactly one changes the row; the others see 0
+ * rows), and what the new status brings (decision 0015), so it exists exactly when the change does:
+ *
+ * - invoiced: the invoice is issued (numbered) and e-mailed to the buyer, the PDF attached;
+ * - paid: the receipt e-mail and joining details; a card order's VAT receipt is issued and
+ *   attached to the receipt e-mail;
+ * - canceled: an invoiced order's invoice is credited in full by a credit note; with
+ *   `notifyBuyer`, the buyer is told by e-mail (the credit note attached, when there is one).
+ *
+ * Safe to call any number of times, concurrently.
+ */
 export async function transitionOrder(
   orderId: string,
   to: OrderStatus,
-  options: {
-    source: TransitionSource;
-    eventId?: string;
-    eventType?: string;
-    /** Who did it, for the order's timeline: an admin's e-mail (default: from the source). */
-    actor?: OrderActor;
-    /**
-     * The admin who asked (source 'admin'), for the audit log; the timeline's actor is their
-     * e-mail unless `actor` says otherwise. Absent: the system did it (webhook, success page).
-     */
-    admin?: AuditActor;
-    /** An admin's cancellation: tell the buyer by e-mail (the order page's checkbox). */
-    notifyBuyer?: boolean;
-    /** A cancellation's reason, printed on the credit note (default 'Order cancelled'). */
-    reason?: string;
-  },
+  options: TransitionOptions,
 ): Promise<TransitionResult> {
   if (!isUuid(orderId)) return { kind: "not_found" };
-  const result = await db().transaction(async (tx): Promise<TransitionResult> => {
-    // Locked, so the status read here is the one this transition replaces (the audit's "before").
-    const [exists] = await tx
-      .select({ id: orders.id, status: orders.status })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .for("update");
-    if (!(await admitStripeEvent(tx, options, exists ? orderId : null))) {
-      return { kind: "duplicate_event" };
-    }
-    if (!exists) return { kind: "not_found" };
-    const allowed = allowedFromCondition(to, options.source);
-    const [updated] = allowed
-      ? await tx
-          .update(orders)
-          .set({
-            status: to,
-            updatedAt: sql`now()`,
-            ...(to === "paid" ? { paidAt: sql`now()` } : {}),
-          })
-          .where(and(eq(orders.id, orderId), allowed))
-          .returning()
-      : [];
-    if (!updated) {
-      const [current] = await tx.select().from(orders).where(eq(orders.id, orderId));
-      return current ? { kind: "unchanged", order: current } : { kind: "not_found" };
-    }
-    const actor = options.actor ?? options.admin?.email ?? DEFAULT_ACTORS[options.source];
-    const issued: Record<string, unknown> = {};
-    await recordOrderEvent(
-      tx,
-      orderId,
-      to,
-      actor,
-      options.eventId ? { stripeEventId: options.eventId } : cancelDetail(to, options),
-    );
-    if (to === "invoiced") {
-      const students = await studentsOfOrder(tx, updated.id);
-      const invoice = await issueInvoice(tx, updated, students, { kind: "invoice", actor });
-      issued.invoice = invoice.number;
-      const date = await bookedDateOf(tx, updated.courseDateId);
-      await queueEmails(tx, [invoiceIssuedEmail(updated, students, invoice, date)]);
-    } else if (to === "paid") {
-      const paidAt = new Date();
-      const receipt =
-        updated.paymentMethod === "stripe"
-          ? await issueInvoice(tx, updated, await studentsOfOrder(tx, updated.id), {
-              kind: "receipt",
-              actor,
-              paidAt,
-              now: paidAt,
-            })
-          : null;
-      if (receipt) issued.receipt = receipt.number;
-      await queueEmails(tx, await paidOrderEmails(tx, updated, { receipt, paidAt }));
-    } else if (to === "canceled") {
-      // Null unless an invoice was issued (only an invoiced order has one to credit).
-      const creditNote = await issueCreditNote(tx, updated, {
-        reason: options.reason?.trim() || "Order cancelled",
-        actor,
-      });
-      if (creditNote) issued.creditNote = creditNote.number;
-      if (options.notifyBuyer) {
-        const students = await studentsOfOrder(tx, updated.id);
-        const date = await bookedDateOf(tx, updated.courseDateId);
-        await queueEmails(tx, [orderCanceledEmail(updated, students, creditNote, date)]);
-      }
-    }
-    await recordAudit(tx, options.admin ?? null, {
-      action: "order.status",
-      subjectType: "order",
-      subjectId: updated.id,
-      summary: orderReference(updated.id),
-      before: { status: exists.status },
-      after: {
-        status: to,
-        ...issued,
-        ...(options.source === "admin" ? {} : { source: options.source }),
-        ...(options.eventId ? { stripeEvent: options.eventId } : {}),
-        ...(to === "canceled" && options.notifyBuyer ? { notifyBuyer: true } : {}),
-      },
-    });
-    return { kind: "transitioned", order: updated };
-  });
+  const result = await db().transaction((tx) => transitionInTransaction(tx, orderId, to, options));
   if (result.kind === "transitioned") {
     log.info(
       { orderId, status: to, source: options.source, eventId: options.eventId },

@@ -9,7 +9,11 @@ import { issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
 import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
 import { studentsOfOrder, type OrderRow } from "../orders/records.server.ts";
-import { refundEmail, refundFailedAlert } from "../email/templates/refund.server.ts";
+import {
+  refundEmail,
+  refundFailedAlert,
+  type RefundEmailFacts,
+} from "../email/templates/refund.server.ts";
 
 /**
  * Refunds as this site records them (decision 0016), one `order_refunds` row per Stripe refund.
@@ -215,6 +219,29 @@ export async function recordRefund(
     return { created: true, refund: inserted, order, creditNoteNumber: null };
   }
 
+  return creditRefund(tx, order, inserted, { ...facts, reasonLabel, paidBack: "stripe" });
+}
+
+/**
+ * What a refund that counts brings, whichever way it was paid (through Stripe or by bank): the
+ * order's refunded amount (never above its total), a credit note for the amount not yet credited,
+ * the timeline's "refunded" entry, the audit row and the buyer's e-mail with the credit note.
+ */
+export async function creditRefund(
+  tx: Transaction,
+  order: OrderRow,
+  inserted: OrderRefundRow,
+  facts: Pick<RefundFacts, "amountCents" | "reason" | "note" | "status" | "actor" | "admin"> & {
+    reasonLabel: string;
+    paidBack: NonNullable<RefundEmailFacts["paidBack"]>;
+    /** A refund paid outside Stripe: when and the bank's reference, for the timeline. */
+    refundedOn?: string;
+    reference?: string | null;
+  },
+): Promise<RecordedRefund> {
+  const orderId = order.id;
+  const reasonLabel = facts.reasonLabel;
+  const refundId = inserted.stripeRefundId;
   const refundedBefore = order.refundedAmountCents;
   const [updated] = await tx
     .update(orders)
@@ -227,7 +254,7 @@ export async function recordRefund(
   if (refundedBefore + facts.amountCents > order.totalAmountCents) {
     // Stripe never refunds more than was charged, and the charge is the order's total.
     log.error(
-      { orderId, refundId: facts.stripeRefundId, refundedBefore, amount: facts.amountCents },
+      { orderId, refundId, refundedBefore, amount: facts.amountCents },
       "a refund takes the order past its total: recorded up to the total",
     );
   }
@@ -256,13 +283,22 @@ export async function recordRefund(
         .returning()
     : [inserted];
 
+  const paidOutside =
+    facts.paidBack === "stripe"
+      ? {}
+      : {
+          method: facts.paidBack,
+          refundedOn: facts.refundedOn,
+          reference: facts.reference ?? null,
+        };
   await recordOrderEvent(tx, orderId, "refunded", facts.actor, {
     amountCents: facts.amountCents,
     reason: facts.reason,
     note: facts.note,
-    refundId: facts.stripeRefundId,
+    refundId,
     status: facts.status,
     creditNote: creditNote?.number ?? null,
+    ...paidOutside,
   });
   await auditRefund(
     tx,
@@ -271,13 +307,14 @@ export async function recordRefund(
     orderId,
     { refundedAmountCents: refundedBefore },
     {
-      refundId: facts.stripeRefundId,
+      refundId,
       amountCents: facts.amountCents,
       reason: facts.reason,
       note: facts.note,
       status: facts.status,
       refundedAmountCents: after.refundedAmountCents,
       creditNote: creditNote?.number ?? null,
+      ...paidOutside,
     },
   );
   await queueEmails(tx, [
@@ -286,6 +323,7 @@ export async function recordRefund(
       refundedAmountCents: after.refundedAmountCents,
       creditNote: creditNote ? { id: creditNote.id, number: creditNote.number } : null,
       reasonLabel,
+      paidBack: facts.paidBack,
     }),
   ]);
   return {
@@ -354,7 +392,7 @@ async function applyRefundStatus(
   });
   await queueEmails(tx, [
     refundFailedAlert(order, {
-      refundId: existing.stripeRefundId,
+      refundId: existing.stripeRefundId ?? existing.id,
       amountCents: existing.amountCents,
       status: facts.status,
       failureReason: facts.failureReason ?? null,

@@ -234,7 +234,7 @@ export async function refundOrder(
     recorded.created ? "order refunded" : "order refund already recorded",
   );
   const extra: RefundAnswerExtra = {
-    refundId: recorded.refund.stripeRefundId,
+    refundId: recorded.refund.stripeRefundId ?? refund.id,
     amountCents: recorded.refund.amountCents,
     refundedAmountCents: recorded.order.refundedAmountCents,
     creditNoteNumber: recorded.creditNoteNumber,

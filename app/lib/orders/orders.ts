@@ -11,6 +11,7 @@ import { londonDate, parseCalendarDate } from "../admin/time.ts";
 import type { SpamReason } from "../admin/suspected-spam.ts";
 import { dropControlChars } from "../text.ts";
 import type { AccessDetailsSent } from "./access-details.ts";
+import type { ReceivedPayment } from "./payments.ts";
 
 export const ORDER_STATUSES = ["pending", "invoiced", "paid", "failed", "canceled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -410,6 +411,20 @@ export interface AdminOrderPage {
   refundable: boolean;
   /** When a card payment arrived after the order was cancelled (owed back), or null. */
   paidAfterCancellationAt: string | null;
+  /**
+   * An invoice order's payments as they arrived (null: a card order), what is still owed
+   * (negative: overpaid) and whether "Record Payment" is offered.
+   */
+  payments: {
+    received: ReceivedPayment[];
+    receivedCents: number;
+    balanceCents: number;
+    recordable: boolean;
+  } | null;
+  /** The UK date today ('yyyy-MM-dd'): the payment forms' default date and latest allowed. */
+  today: string;
+  /** What may still be refunded by bank on a paid order (card or invoice), or null. */
+  bankRefundableCents: number | null;
   /**
    * The billing details as stored while they may be corrected: before the invoice is issued
    * (`reissues` null), or by crediting the unpaid invoice `reissues` and issuing a corrected one;

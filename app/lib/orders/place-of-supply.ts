@@ -72,7 +72,10 @@ export const VAT_CASES: readonly VatCase[] = [
 const EU_PREFIXES = new Set<string>(euVatPrefixes.prefixes);
 
 /** The buyer's kind from the billing country and the VAT or business tax number given. */
-export function buyerKind(billing: { country: string | null; vatNumber: string | null }): BuyerKind {
+export function buyerKind(billing: {
+  country: string | null;
+  vatNumber: string | null;
+}): BuyerKind {
   const country = billing.country?.trim() ?? "";
   if (country === "" || isUnitedKingdom(country)) return "uk";
   const raw = billing.vatNumber?.replace(/[\s.-]+/g, "").toUpperCase() ?? "";

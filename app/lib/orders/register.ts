@@ -55,6 +55,7 @@ export function registerExportHref(
 export type RegisterPaymentState =
   | "paid"
   | "awaiting_payment"
+  | "part_paid"
   | "overdue"
   | "part_refunded"
   | "refunded"
@@ -65,6 +66,7 @@ export type RegisterPaymentState =
 export const REGISTER_PAYMENT_LABELS: Record<RegisterPaymentState, string> = {
   paid: "Paid",
   awaiting_payment: "Awaiting payment",
+  part_paid: "Part paid",
   overdue: "Overdue",
   part_refunded: "Part refunded",
   refunded: "Refunded",

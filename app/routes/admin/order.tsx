@@ -3,11 +3,13 @@ import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import {
   orderAccessIntent,
+  orderBankRefundIntent,
   orderBillingIntent,
   orderBookingLinkIntent,
   orderMoveDecisionIntent,
   orderMoveIntent,
   orderNoteIntent,
+  orderPaymentIntent,
   orderStatusIntents,
   orderStudentIntent,
 } from "#server/forms/order-actions.server.ts";
@@ -31,7 +33,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 /**
- * The Payments list's actions ('status', 'release'), "Add note", "Refund", billing corrections,
+ * The Payments list's actions ('status', 'release'), "Add note", "Refund", "Record Payment",
+ * "Record Bank Refund", billing corrections,
  * on-demand access details, "Change student", "E-mail the booking link to the buyer", "Move to
  * another date" and the answer to a booker's request to move.
  */
@@ -50,6 +53,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       move: orderMoveIntent(params.orderId, admin),
       moveDecision: orderMoveDecisionIntent(params.orderId, admin),
       refund: (form) => refundFromForm(form, admin),
+      payment: orderPaymentIntent(params.orderId, admin),
+      bankRefund: orderBankRefundIntent(params.orderId, admin),
     },
   );
 }

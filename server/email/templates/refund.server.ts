@@ -30,7 +30,26 @@ export interface RefundEmailFacts {
   creditNote: { id: string; number: string } | null;
   /** Why, as the credit note says it (the admin's note is not sent to the buyer). */
   reasonLabel: string;
+  /** How it was paid back: to the card through Stripe (the default), or by staff outside it. */
+  paidBack?: "stripe" | "bank_transfer" | "cheque" | "other";
 }
+
+const PAID_BACK: Record<
+  NonNullable<RefundEmailFacts["paidBack"]>,
+  { how: string; timing: string | null }
+> = {
+  stripe: {
+    how: "to the card you paid with",
+    timing:
+      "Refunds usually reach the card within 5 to 10 working days, depending on the card issuer.",
+  },
+  bank_transfer: {
+    how: "by bank transfer",
+    timing: "It should reach your account within a few working days.",
+  },
+  cheque: { how: "by cheque", timing: null },
+  other: { how: "to you", timing: null },
+};
 
 /** To the buyer: the refund, its amount, and the credit note that goes with it. */
 export function renderRefundEmail(order: OrderRow, facts: RefundEmailFacts): RenderedEmail {
@@ -47,11 +66,10 @@ export function renderRefundEmail(order: OrderRow, facts: RefundEmailFacts): Ren
     ["Reason", facts.reasonLabel],
     ["Credit note", facts.creditNote?.number],
   ];
+  const { how, timing } = PAID_BACK[facts.paidBack ?? "stripe"];
   const news = whole
-    ? `We have refunded ${amount} to the card you paid with: your order is refunded in full.`
-    : `We have refunded ${amount} to the card you paid with.`;
-  const timing =
-    "Refunds usually reach the card within 5 to 10 working days, depending on the card issuer.";
+    ? `We have refunded ${amount} ${how}: your order is refunded in full.`
+    : `We have refunded ${amount} ${how}.`;
   const attached = facts.creditNote
     ? `The credit note ${facts.creditNote.number} is attached for your records.`
     : null;
@@ -60,7 +78,7 @@ export function renderRefundEmail(order: OrderRow, facts: RefundEmailFacts): Ren
     `<p>Dear ${escapeHtml(greetingName(order.buyerFirstName))},</p>` +
       `<p>${escapeHtml(news)}</p>` +
       `<table role="presentation" style="border-collapse:collapse;margin:16px 0">${rowsHtml(rows)}</table>` +
-      `<p>${escapeHtml(timing)}</p>` +
+      (timing ? `<p>${escapeHtml(timing)}</p>` : "") +
       (attached ? `<p>${escapeHtml(attached)}</p>` : "") +
       `<p>Please quote your order reference in any correspondence.</p>${SIGN_OFF_HTML}`,
   );
@@ -71,7 +89,7 @@ export function renderRefundEmail(order: OrderRow, facts: RefundEmailFacts): Ren
     "",
     rowsText(rows),
     "",
-    timing,
+    ...(timing ? [timing] : []),
     ...(attached ? [attached] : []),
     "",
     "Please quote your order reference in any correspondence.",

@@ -4,6 +4,7 @@ import { Section } from "./section.tsx";
 import { StudentsSection } from "./students-section.tsx";
 import { DateSection } from "./date-section.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
+import { BankRefundDialog, PaymentsSection } from "./payments-section.tsx";
 import { ArrowLeft, Download, MessageSquarePlus } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import {
@@ -318,6 +319,11 @@ function StatusAndActions({ page }: { page: AdminOrderPage }) {
       </dl>
       <div className="mt-4 border-t border-border pt-4">
         <OrderStatusActions order={order} className="flex flex-wrap gap-2" />
+        {page.bankRefundableCents !== null ? (
+          <div className="mt-2">
+            <BankRefundDialog page={page} />
+          </div>
+        ) : null}
         {page.refundable ? (
           <div className="mt-2">
             <RefundDialog
@@ -392,6 +398,7 @@ export function OrderPageView({
         <div className="grid content-start gap-6 lg:order-last">
           <StatusAndActions page={page} />
           <Amounts page={page} />
+          <PaymentsSection page={page} />
           <Documents page={page} />
         </div>
         <div className="grid content-start gap-6">
