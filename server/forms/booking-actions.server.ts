@@ -1,7 +1,11 @@
-import type { ActionFunctionArgs } from "react-router";
+import { eq } from "drizzle-orm";
+import { redirect, type ActionFunctionArgs } from "react-router";
 import {
   BOOKING_MESSAGES,
   FIND_BOOKING_FORM,
+  PAY_BY_CARD_FORM,
+  PAY_BY_CARD_MESSAGES,
+  bookingPath,
   findBookingSchema,
   STUDENT_FIELDS,
   STUDENT_FORM,
@@ -16,6 +20,10 @@ import {
   moveRequestSchema,
 } from "#app/lib/orders/moves.ts";
 import { clientAddress } from "../abuse.server.ts";
+import { config } from "../config.server.ts";
+import { db } from "../db/client.server.ts";
+import { orders } from "../db/schema.ts";
+import { startInvoiceCardPayment } from "../payments/invoice-card.server.ts";
 import { readBookingToken, sendBookingLinks } from "../orders/booking-links.server.ts";
 import { changeStudent } from "../orders/student-changes.server.ts";
 import { requestMove } from "../orders/move-requests.server.ts";
@@ -96,15 +104,51 @@ function auditedAddress(context: ActionFunctionArgs["context"]): string | null {
 }
 
 /**
- * POST /bookings/:token: a place's student named or changed by the booker, or (by
- * the form 'move_request') a request to move places to another date.
+ * POST /bookings/:token: a place's student named or changed by the booker, (by the form
+ * 'move_request') a request to move places to another date, or (by 'pay_by_card') paying the
+ * invoice by card.
  */
 export function bookingPageAction({ request, params, context }: ActionFunctionArgs) {
-  return formAction(request, { form: STUDENT_FORM }, (formData) =>
-    formData.get(FORM_FIELD) === MOVE_REQUEST_FORM
+  return formAction(request, { form: STUDENT_FORM }, async (formData): Promise<unknown> => {
+    const form = formData.get(FORM_FIELD);
+    if (form === PAY_BY_CARD_FORM) return payByCardPost(formData, params.token, context);
+    return form === MOVE_REQUEST_FORM
       ? moveRequestPost(formData, params.token, context)
-      : studentChangePost(formData, params.token, context),
-  );
+      : studentChangePost(formData, params.token, context);
+  });
+}
+
+/**
+ * "Pay by card" (decision 0042): to Stripe's payment page for what the invoice owes now, or an
+ * answer saying why not. Nothing is stored here, so it is outside the public forms' frame; the
+ * rate limit is the payment's own.
+ */
+async function payByCardPost(
+  formData: FormData,
+  token: string | undefined,
+  context: ActionFunctionArgs["context"],
+) {
+  const link = linkRefusal(token, PAY_BY_CARD_FORM, formData, []);
+  if (!link.orderId) return link.refusal!;
+  const [order] = await db().select().from(orders).where(eq(orders.id, link.orderId));
+  const started = order
+    ? await startInvoiceCardPayment(
+        order,
+        `${config.publicUrl}${bookingPath(token!)}`,
+        clientAddress(context),
+      )
+    : ({ ok: false, reason: "not_owed" } as const);
+  if (started.ok) return redirect(started.url);
+  const status = started.reason === "not_owed" ? 409 : started.reason === "limited" ? 429 : 503;
+  return failure(status, {
+    form: PAY_BY_CARD_FORM,
+    formData,
+    names: [],
+    message:
+      started.reason === "not_owed"
+        ? PAY_BY_CARD_MESSAGES.notOwed
+        : PAY_BY_CARD_MESSAGES.unavailable,
+  });
 }
 
 function studentChangePost(

@@ -7,6 +7,7 @@ import { db, type Database, type Transaction } from "../db/client.server.ts";
 import { documentSequences, orderDocuments } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
+import { payByCardUrl } from "../orders/booking-links.server.ts";
 import type { OrderRow, OrderStudent } from "../orders/records.server.ts";
 
 /**
@@ -81,6 +82,11 @@ export interface DocumentSnapshot {
     bank: { accountName: string; sortCode?: string; accountNumber?: string; iban?: string } | null;
     /** Without bank details: how the seller asks to be paid (PAYMENT_INSTRUCTIONS), if set. */
     instructions?: string | null;
+    /**
+     * When card payments were on at issue: the booker's page, where the balance is paid by card
+     * (decision 0042). Invoices issued before it have none.
+     */
+    cardUrl?: string | null;
   } | null;
   /** Receipts: when and how it was paid. */
   paid: { at: string; method: string } | null;
@@ -287,6 +293,7 @@ export async function issueInvoice(
             reference,
             bank: seller.bank ?? null,
             instructions: seller.bank ? null : seller.paymentInstructions,
+            cardUrl: config.stripe.secretKey ? payByCardUrl(order.id, issuedAt) : null,
           }
         : null,
     paid:

@@ -327,6 +327,19 @@ class DocumentDrawing {
     this.y += 12;
   }
 
+  /** "Pay by card online", a link to the booker's page (the address is too long to print). */
+  private cardLink(url: string): void {
+    this.ensureSpace(30);
+    this.font(false, 9.5);
+    const lead = "Or pay by card online: ";
+    this.doc.text(winAnsiText(lead), MARGIN, this.y, { continued: true, lineGap: 1 });
+    this.doc
+      .fillColor("#1d4ed8")
+      .text("open your booking and choose Pay by card", { link: url, underline: true });
+    this.doc.fillColor(INK);
+    this.y += this.height(lead, CONTENT_WIDTH) + 16;
+  }
+
   /** How to pay (invoice), when it was paid (receipt), or what is credited and why. */
   private closing(): void {
     const s = this.s;
@@ -355,6 +368,7 @@ class DocumentDrawing {
             ]
           : [["Payment reference", reference]],
       );
+      if (payment?.cardUrl) this.cardLink(payment.cardUrl);
     } else if (s.kind === "receipt" && s.paid) {
       this.section("Payment received", [
         `Paid in full on ${formatDocumentDate(s.paid.at)} by ${s.paid.method.toLowerCase()}. Thank you; nothing more is due.`,

@@ -12,7 +12,9 @@ import { calendarFileFor } from "../catalogue/date-invitations.server.ts";
 import { db } from "../db/client.server.ts";
 import { accessDetails, certificates, orderEvents, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
-import { documentsOfOrder } from "../invoices/documents.server.ts";
+import { currentInvoice, documentsOfOrder } from "../invoices/documents.server.ts";
+import { cardPaymentOffered, invoiceCardReturn } from "../payments/invoice-card.server.ts";
+import { balanceOf } from "./payments.server.ts";
 import { bookingLinkExpiry, bookingToken, readBookingToken } from "./booking-links.server.ts";
 import { bookerMoveOf } from "./move-requests.server.ts";
 import { changeWindow, hasBookerPage, holdersOf, holdsItsPlaces } from "./booking-rules.server.ts";
@@ -47,7 +49,11 @@ export async function bookerPage(
 }
 
 /** The page of an order that has one (as `bookingAccess` answered it). */
-export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Promise<BookerPage> {
+export async function bookerPageOf(
+  order: OrderRow,
+  now: Date = new Date(),
+  cardPayment: BookerPage["cardPayment"] = null,
+): Promise<BookerPage> {
   const [date, holders, documents, issued, access] = await Promise.all([
     bookedDateOf(db(), order.courseDateId),
     holdersOf(db(), order),
@@ -69,6 +75,7 @@ export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Pro
   const move = await bookerMoveOf(order, date, now);
   const movedOut = await movedOutOf(order, now);
   const held = holdsItsPlaces(order);
+  const payByCard = await payByCardOf(order);
   const places: BookerPlace[] = Array.from({ length: order.quantity }, (_, i) => {
     const holder = holders.get(i + 1);
     const certificate = issued.find((c) => c.position === i + 1);
@@ -124,7 +131,31 @@ export async function bookerPageOf(order: OrderRow, now: Date = new Date()): Pro
     calendar: held && date !== null && date.state === "scheduled",
     move,
     movedOut,
+    payByCard,
+    cardPayment,
   };
+}
+
+/**
+ * The page on the booker's return from paying by card: the payment read from Stripe and recorded
+ * (once, whoever reports it first), then the order as it is now.
+ */
+export async function bookerPageAfterCard(
+  order: OrderRow,
+  cardSession: string | null,
+): Promise<BookerPage> {
+  if (!cardSession) return bookerPageOf(order);
+  const returned = await invoiceCardReturn(order, cardSession);
+  const [now] = await db().select().from(orders).where(eq(orders.id, order.id));
+  return bookerPageOf(now ?? order, new Date(), returned);
+}
+
+/** "Pay by card": what the unpaid invoice still asks for, when card payments are on. */
+async function payByCardOf(order: OrderRow): Promise<BookerPage["payByCard"]> {
+  if (!cardPaymentOffered(order)) return null;
+  const invoice = await currentInvoice(db(), order.id);
+  if (!invoice || invoice.kind !== "invoice") return null;
+  return { owedCents: balanceOf(order), invoiceNumber: invoice.number };
 }
 
 /** The bookings some of this order's places were moved into (its 'places_moved' events). */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { bookingPath } from "#app/lib/orders/booking.ts";
+import { PAY_BY_CARD_ANCHOR, bookingPath } from "#app/lib/orders/booking.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { confirmationAllowed } from "../abuse.server.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
@@ -49,6 +49,14 @@ export function bookingToken(orderId: string, expiresAt: Date): string {
 /** The page's absolute address, for an e-mail. */
 export function bookingUrl(orderId: string, endsAt: Date | null, now: Date = new Date()): string {
   return `${config.publicUrl}${bookingPath(bookingToken(orderId, bookingLinkExpiry(endsAt, now)))}`;
+}
+
+/**
+ * Where an invoice is paid by card (decision 0042): the booker's page, at its "Pay by card"
+ * section. Printed on the invoice, so it lasts as any link sent at its issue does.
+ */
+export function payByCardUrl(orderId: string, issuedAt: Date): string {
+  return `${bookingUrl(orderId, null, issuedAt)}#${PAY_BY_CARD_ANCHOR}`;
 }
 
 export type BookingLink =

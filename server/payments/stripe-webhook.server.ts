@@ -17,11 +17,27 @@ import type { OrderActor } from "../orders/events.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
 import { recordPaymentAfterCancellation, transitionOrder } from "../orders/state-machine.server.ts";
 import { recordRefund } from "./refund-records.server.ts";
+import { isInvoiceBalanceSession, recordInvoiceCardPayment } from "./invoice-card.server.ts";
 import { orderForSession, rememberPaymentIntent, type SessionLike } from "./stripe.server.ts";
 import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checkout Session events                                                                      */
+
+/**
+ * A Checkout Session paying an invoice's balance (decision 0042): its payment is recorded on the
+ * order once per session (a replayed event finds it recorded); an expired one changes nothing.
+ */
+async function invoiceBalanceWebhook(event: Stripe.Event): Promise<WebhookResponse> {
+  if (statusForEvent(event) !== "paid") return { status: 200, body: { received: true } };
+  try {
+    await recordInvoiceCardPayment(event.data.object as Stripe.Checkout.Session);
+    return { status: 200, body: { received: true } };
+  } catch (error) {
+    log.error({ err: error, eventId: event.id }, "could not record an invoice's card payment");
+    return { status: 500, body: { received: false, error: "Could not process the event" } };
+  }
+}
 
 export interface WebhookResponse {
   status: number;
@@ -88,6 +104,9 @@ export async function handleStripeWebhook(
     return { status: 400, body: { received: false, error: "Malformed event" } };
   }
   if (isRefundEvent(event.type)) return refundWebhook(event);
+  if (isInvoiceBalanceSession(event.data.object as { metadata?: Stripe.Metadata | null })) {
+    return invoiceBalanceWebhook(event);
+  }
   const to = statusForEvent(event);
   if (!to) return { status: 200, body: { received: true } };
   const session = event.data.object as SessionLike;

@@ -27,6 +27,19 @@ export const STUDENT_INTENT = "student";
 /** The admin order page's 'E-mail the booking link to the buyer'. */
 export const BOOKING_LINK_INTENT = "bookingLink";
 
+/** The booker's page's "Pay by card" (decision 0042): its form and the section's anchor. */
+export const PAY_BY_CARD_FORM = "pay_by_card";
+export const PAY_BY_CARD_ANCHOR = "pay";
+
+export const PAY_BY_CARD_MESSAGES = {
+  notOwed: "Nothing is owed on this booking now, so there is nothing to pay by card.",
+  unavailable:
+    "Card payment could not be started just now. Please try again in a few minutes, or pay by bank transfer.",
+  paid: (amount: string) =>
+    `Thank you: your card payment of ${amount} has been received. Your receipt is on its way by e-mail.`,
+  pending: "Thank you: your card payment is being confirmed and will show here shortly.",
+} as const;
+
 /** 'Find my booking': the address the booking was made with. */
 export const findBookingSchema = newsletterSchema;
 
@@ -129,6 +142,13 @@ export interface BookerPage {
     allPlacesOnly: boolean;
     open: MoveRequestView | null;
   } | null;
+  /**
+   * "Pay by card" (decision 0042): what is owed on the invoice, when card payments are on and
+   * the invoice is unpaid; null otherwise.
+   */
+  payByCard: { owedCents: number; invoiceNumber: string } | null;
+  /** What the return from a card payment said ('paid': recorded; 'pending': not yet). */
+  cardPayment: { state: "paid" | "pending"; amountCents: number } | null;
 }
 
 /**

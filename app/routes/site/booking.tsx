@@ -1,4 +1,6 @@
-import { Link, data, isRouteErrorResponse, useActionData, useRouteError } from "react-router";
+import { Form, Link, data, isRouteErrorResponse, useActionData, useRouteError } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { FORM_FIELD } from "#app/lib/inquiries/schemas.ts";
 import { CalendarPlus, FileText } from "lucide-react";
 import { MoveRequestForm, StudentForm } from "#app/components/site/booking-forms.tsx";
 import { formatDate } from "#app/lib/admin/time.ts";
@@ -9,6 +11,9 @@ import { keepFormOnFailure } from "#app/lib/forms.ts";
 import {
   BOOKING_MESSAGES,
   BOOKINGS_PATH,
+  PAY_BY_CARD_ANCHOR,
+  PAY_BY_CARD_FORM,
+  PAY_BY_CARD_MESSAGES,
   changesUntilText,
   type BookerPage,
 } from "#app/lib/orders/booking.ts";
@@ -16,7 +21,7 @@ import { MOVE_REQUEST_FORM } from "#app/lib/orders/moves.ts";
 import { pageMeta } from "#app/lib/ui/seo.ts";
 import { clientAddress } from "#server/abuse.server.ts";
 import { bookingPageAction } from "#server/forms/booking-actions.server.ts";
-import { bookerPageOf, bookingAccess } from "#server/orders/booker-page.server.ts";
+import { bookerPageAfterCard, bookingAccess } from "#server/orders/booker-page.server.ts";
 import type { Route } from "./+types/booking";
 
 /**
@@ -26,7 +31,7 @@ import type { Route } from "./+types/booking";
  * no referrer leaves it (the link is the key).
  */
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const access = await bookingAccess(params.token, clientAddress(context));
   if (!access.ok) {
     const headers: HeadersInit = access.retryAfter
@@ -34,7 +39,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       : {};
     throw data({ status: access.status }, { status: access.status, headers });
   }
-  return { page: await bookerPageOf(access.order) };
+  // Back from paying the invoice by card: the payment is read from Stripe, not the address.
+  const cardSession = new URL(request.url).searchParams.get("card_session");
+  return { page: await bookerPageAfterCard(access.order, cardSession) };
 }
 
 export const action = bookingPageAction;
@@ -75,6 +82,7 @@ export default function Booking({ loaderData, params }: Route.ComponentProps) {
           calendarHref={page.calendar ? `${base}/calendar.ics` : null}
         />
       ) : null}
+      {page.payByCard || page.cardPayment ? <PayByCardSection page={page} /> : null}
       <StudentsSection page={page} />
       {page.move ? <MoveSection move={page.move} places={page.places} /> : null}
       <section aria-labelledby="documents-heading" className="grid gap-3">
@@ -252,6 +260,56 @@ function StudentsSection({ page }: { page: BookerPage }) {
           .
         </p>
       ))}
+    </section>
+  );
+}
+
+/**
+ * "Pay by card" (decision 0042): what the invoice still asks for, and a button to Stripe's payment
+ * page (made when pressed, for the amount owed then). A plain post: it works before the page's
+ * scripts run. Back from paying, what Stripe said.
+ */
+function PayByCardSection({ page }: { page: BookerPage }) {
+  const answer: unknown = useActionData();
+  const refused =
+    typeof answer === "object" &&
+    answer !== null &&
+    "form" in answer &&
+    answer.form === PAY_BY_CARD_FORM &&
+    "message" in answer
+      ? String(answer.message)
+      : null;
+  const returned = page.cardPayment;
+  return (
+    <section id={PAY_BY_CARD_ANCHOR} aria-labelledby="pay-heading" className="grid gap-3">
+      <h2 id="pay-heading" className="text-xl font-semibold">
+        Pay by card
+      </h2>
+      {returned ? (
+        <p role="status" data-testid="card-payment" className="rounded-lg border p-4 text-sm">
+          {returned.state === "paid"
+            ? PAY_BY_CARD_MESSAGES.paid(formatPence(returned.amountCents))
+            : PAY_BY_CARD_MESSAGES.pending}
+        </p>
+      ) : null}
+      {page.payByCard ? (
+        <Form method="post" className="grid gap-3">
+          <input type="hidden" name={FORM_FIELD} value={PAY_BY_CARD_FORM} />
+          <p className="text-sm">
+            {formatPence(page.payByCard.owedCents)} is owed on invoice{" "}
+            {page.payByCard.invoiceNumber}. You can pay it by card now; you will be taken to our
+            payment provider, Stripe.
+          </p>
+          <div>
+            <Button type="submit">Pay {formatPence(page.payByCard.owedCents)} by card</Button>
+          </div>
+          {refused ? (
+            <p role="alert" className="text-sm text-destructive">
+              {refused}
+            </p>
+          ) : null}
+        </Form>
+      ) : null}
     </section>
   );
 }

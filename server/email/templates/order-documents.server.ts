@@ -112,19 +112,25 @@ function howToPay(invoice: DocumentSnapshot, reference: string): { html: string;
     : (invoice.payment?.instructions ?? "Please reply to this e-mail for our bank details.");
   const referenceNote = `Please use your order reference ${reference} as the payment reference.`;
   const access = "Course access will be provided once payment is received.";
+  const card = invoice.payment?.cardUrl;
   return {
     html:
       `<h2 style="font-size:16px">How to pay</h2><p>${escapeHtml(pay)}</p>` +
       (bankRows.length
         ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rowsHtml(bankRows)}</table>`
         : "") +
-      `<p><strong>${escapeHtml(referenceNote)}</strong></p><p>${escapeHtml(access)}</p>`,
+      `<p><strong>${escapeHtml(referenceNote)}</strong></p>` +
+      (card
+        ? `<p>Or <a href="${escapeHtml(card)}">pay by card online</a> on your booking's page.</p>`
+        : "") +
+      `<p>${escapeHtml(access)}</p>`,
     text: [
       "How to pay:",
       pay,
       ...(bankRows.length ? [rowsText(bankRows)] : []),
       "",
       referenceNote,
+      ...(card ? [`Or pay by card online on your booking's page: ${card}`] : []),
       access,
     ],
   };
