@@ -38,13 +38,27 @@ export function freshNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
+/**
+ * Where a form may send the browser: this site, and Stripe's payment pages (the booker's "Pay by
+ * card" is a plain post that Stripe Checkout answers). Tests point Stripe at a fake on another
+ * origin (STRIPE_API_BASE), whose payment page is allowed too.
+ */
+const STRIPE_TEST_BASE = config.stripe.apiBase;
+const FORM_TARGETS = [
+  "'self'",
+  "https://checkout.stripe.com",
+  ...(STRIPE_TEST_BASE
+    ? [`${STRIPE_TEST_BASE.protocol}://${STRIPE_TEST_BASE.host}:${STRIPE_TEST_BASE.port}`]
+    : []),
+];
+
 // The policy but for its script sources, the same for every page: built once.
 const OTHER_DIRECTIVES = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: https:",
   "font-src 'self'",
   "connect-src 'self'",
-  "form-action 'self' https://checkout.stripe.com",
+  `form-action ${FORM_TARGETS.join(" ")}`,
   "frame-ancestors 'none'",
   "base-uri 'self'",
   "object-src 'none'",

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { londonDate } from "#app/lib/admin/time.ts";
-import { PAY_BY_CARD_ANCHOR } from "#app/lib/orders/booking.ts";
+import { CARD_SESSION_PARAM, PAY_BY_CARD_ANCHOR } from "#app/lib/orders/booking.ts";
 import { hitRateLimit } from "../abuse.server.ts";
 import { db } from "../db/client.server.ts";
 import { isUuid } from "../db/sql.server.ts";
@@ -61,7 +61,7 @@ export function invoiceCardSessionParams(
     metadata,
     payment_intent_data: { metadata },
     // Stripe replaces {CHECKOUT_SESSION_ID} itself; it must stay literal here.
-    success_url: `${pageUrl}?card_session={CHECKOUT_SESSION_ID}#${PAY_BY_CARD_ANCHOR}`,
+    success_url: `${pageUrl}?${CARD_SESSION_PARAM}={CHECKOUT_SESSION_ID}#${PAY_BY_CARD_ANCHOR}`,
     cancel_url: `${pageUrl}#${PAY_BY_CARD_ANCHOR}`,
     expires_at: bucket + SESSION_LIFETIME_S,
   };

@@ -4,14 +4,14 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { test } from "#tests/support/e2e-test.ts";
-import { mailKindsTo, uniqueEmail } from "#tests/support/checkout-page.ts";
+import { mailKindsTo, placeOrder, uniqueEmail } from "#tests/support/checkout-page.ts";
 import {
   bookDateByInvoice,
   dateCheckoutUrl,
   openDateAsAdmin,
   townOfThisRun,
 } from "#tests/support/course-dates-page.ts";
-import { expectToast, holdScripts } from "#tests/support/e2e-fixtures.ts";
+import { expectToast, holdScripts, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 import { outboxDir } from "#tests/support/e2e-sites.ts";
 
 /**
@@ -19,7 +19,8 @@ import { outboxDir } from "#tests/support/e2e-sites.ts";
  * opens the page from the link in their confirmation e-mail — without JavaScript it shows the
  * booking whole — and gives place 2 to a colleague, typing before the page's scripts have run;
  * the booker, the old and the new student are e-mailed. 'Find my booking' e-mails the link again;
- * a link with one character changed opens nothing.
+ * a link with one character changed opens nothing. An invoice is paid by card from the page its
+ * e-mail links to, pressed before the page's scripts have run.
  */
 
 const COURSE = "dark-web-investigations-for-fraud-teams";
@@ -36,7 +37,7 @@ function emlFiles(): string[] {
 }
 
 /** The path of the booking link in the latest e-mail of `kind` to `address` (the .eml written). */
-async function bookingLinkIn(address: string, kind: string): Promise<string> {
+async function bookingLinkIn(address: string, kind: string, anchor = ""): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(
@@ -47,7 +48,9 @@ async function bookingLinkIn(address: string, kind: string): Promise<string> {
           if (!new RegExp(`^X-NightWatch-Kind: ${kind}$`, "im").test(head)) continue;
           if (!head.toLowerCase().includes(address.toLowerCase())) continue;
           const mail = await simpleParser(raw);
-          const found = /https?:\/\/[^\s/]+(\/bookings\/[^\s]+)/.exec(mail.text ?? "");
+          const found = new RegExp(`https?://[^\\s/]+(/bookings/[^\\s#]+${anchor})`).exec(
+            mail.text ?? "",
+          );
           if (found) link = found[1];
         }
         return link !== undefined;
@@ -96,8 +99,8 @@ test("a booker opens their page from the confirmation and gives a place to a col
     await expect(plain.getByTestId("place-2")).toContainText("Student1 Smith");
     await expect(plain.getByRole("link", { name: "Add to calendar" })).toBeVisible();
     await expect(plain.getByText(/You can name or change students here until/)).toBeVisible();
-    // The address is the key: no link followed from the page passes it on.
-    await expect(plain.locator('meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
+    // The address is the key: no link followed from the page passes it to another site.
+    await expect(plain.locator('meta[name="referrer"]')).toHaveAttribute("content", "same-origin");
   } finally {
     await noScripts.close();
   }
@@ -211,4 +214,45 @@ test("a booker asks to move one place to another date and staff approve it in on
   );
   await expect.poll(() => mailKindsTo(booker), { timeout: 20_000 }).toContain("order_moved");
   await booking.context().close();
+});
+
+test("an invoice is paid by card from the booker's page its e-mail links to", async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail("pay-by-card");
+  await placeOrder(request, "invoice", { firstName: "Penny", email, company: "Penny Ltd" });
+  await signInAsAdmin(page);
+  await page.goto(`/admin/payments?q=${encodeURIComponent(email)}`);
+  const row = page.getByRole("table", { name: "Orders" }).locator("tbody tr");
+  await expect(row).toHaveCount(1);
+  const orderId = (await row.getAttribute("data-order-id"))!;
+  const invoiced = await page.request.post("/admin/payments", {
+    form: { intent: "status", orderId, status: "invoiced" },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(invoiced.status()).toBeLessThan(400);
+
+  // The invoice's e-mail links to the page's "Pay by card".
+  const link = await bookingLinkIn(email, "invoice_issued", "#pay");
+  const buyer = await page.context().browser()!.newPage();
+  const release = await holdScripts(buyer);
+  await buyer.goto(link, { waitUntil: "commit" });
+  const section = buyer.getByRole("region", { name: "Pay by card" });
+  await expect(section).toContainText(/£295\.00 is owed on invoice INV-/);
+  await section.getByRole("button", { name: "Pay £295.00 by card" }).click();
+  release();
+  // Stripe's payment page (the fake's), then back to the booking.
+  await buyer.waitForURL(/\/pay\/cs_/);
+  await buyer.getByRole("button", { name: /^Pay / }).click();
+  await expect(buyer.getByTestId("card-payment")).toHaveText(
+    "Thank you: your card payment of £295.00 has been received. Your receipt is on its way by e-mail.",
+  );
+  await expect(buyer.getByTestId("booking-status")).toHaveText("Paid");
+  await expect(buyer.getByRole("button", { name: /by card/ })).toHaveCount(0);
+  await buyer.close();
+
+  await page.goto(`/admin/payments/${orderId}`);
+  await expect(page.getByRole("list", { name: "Payments" })).toContainText("£295.00 by card on");
+  await expect(page.getByText("Paid in full", { exact: true })).toBeVisible();
 });

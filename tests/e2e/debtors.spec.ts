@@ -8,7 +8,8 @@ import { siteDatabaseUrl } from "#tests/support/e2e-sites.ts";
 /**
  * Who owes what in Chromium on the production build: an invoice issued today is not yet due;
  * another, dated back to have been due 40 UK days ago, is 40 days overdue and sits in the 31–60
- * bucket; staff pause and resume its reminders, with scripts and without.
+ * bucket; staff pause and resume its reminders, with scripts and without; a part payment
+ * recorded on the order page leaves the balance owed.
  */
 
 /**
@@ -117,4 +118,22 @@ test("unpaid invoices by age; an overdue one's reminders paused and resumed", as
   const timeline = page.getByRole("list", { name: "Timeline" });
   await expect(timeline.locator('li[data-kind="reminders_paused"]')).toHaveCount(1);
   await expect(timeline.locator('li[data-kind="reminders_resumed"]')).toHaveCount(1);
+
+  // £95.00 arrives: the invoice now owes the rest.
+  await page.getByRole("button", { name: "Record Payment" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("textbox", { name: "Amount (£)" }).fill("95");
+  await dialog.getByRole("combobox", { name: "Method" }).selectOption("cheque");
+  await dialog.getByRole("button", { name: "Record Payment" }).click();
+  await expectToast(page, "Payment Recorded", "Recorded: £95.00 received. £200.00 still owed.");
+  await expect(timeline.locator('li[data-kind="payment_received"]')).toContainText(
+    "£95.00 by cheque",
+  );
+  await page.goto("/admin/debtors");
+  await expect(
+    page
+      .getByRole("table", { name: "Unpaid invoices" })
+      .locator("tbody tr")
+      .filter({ hasText: late.company }),
+  ).toContainText("£200.00");
 });

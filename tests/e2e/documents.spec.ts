@@ -3,12 +3,13 @@ import { expect, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { unzipSync } from "fflate";
 import { test } from "#tests/support/e2e-test.ts";
-import { signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import { expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 import { placeOrder } from "#tests/support/checkout-page.ts";
 
 /**
  * The document register in Chromium on the production build: a month with an invoice, a card
- * payment's receipt and a cancelled invoice's credit note; the screen's sums, the register CSV,
+ * payment's receipt, a cancelled invoice's credit note, an invoice part paid and one paid and
+ * part refunded by bank (both recorded on the order page); the screen's sums, the register CSV,
  * Xero's import and the ZIP of PDFs, each read back and checked against the others.
  */
 
@@ -64,8 +65,20 @@ test("a month's documents: the screen's sums, the register CSV, Xero's import an
     email: `carl.${tag}@example.com`,
     company: `Carl ${tag} Ltd`,
   };
+  const dot = {
+    firstName: `Dot${tag}`,
+    email: `dot.${tag}@example.com`,
+    company: `Dot ${tag} Ltd`,
+  };
+  const eve = {
+    firstName: `Eve${tag}`,
+    email: `eve.${tag}@example.com`,
+    company: `Eve ${tag} Ltd`,
+  };
   await placeOrder(request, "invoice", ivy);
   await placeOrder(request, "invoice", cid);
+  await placeOrder(request, "invoice", dot);
+  await placeOrder(request, "invoice", eve);
   const stripePage = await placeOrder(request, "card", carl);
   const paid = await request.post(stripePage, { maxRedirects: 0 });
   expect(paid.status()).toBe(303);
@@ -77,6 +90,32 @@ test("a month's documents: the screen's sums, the register CSV, Xero's import an
   await setStatus(page, cidOrder, { status: "invoiced" });
   await setStatus(page, cidOrder, { status: "canceled", reason: "Withdrawn by the buyer" });
 
+  // Dot's finance team pays £100.00 of the invoice: recorded on the order page as it arrived.
+  const dotOrder = await orderIdOf(page, dot.email);
+  await setStatus(page, dotOrder, { status: "invoiced" });
+  await page.goto(`/admin/payments/${dotOrder}`);
+  await page.getByRole("button", { name: "Record Payment" }).click();
+  const payment = page.getByRole("dialog");
+  await payment.getByRole("textbox", { name: "Amount (£)" }).fill("100.00");
+  await payment.getByRole("textbox", { name: "Reference" }).fill(`DOT ${tag}`);
+  await payment.getByRole("button", { name: "Record Payment" }).click();
+  await expectToast(page, "Payment Recorded", "Recorded: £100.00 received. £195.00 still owed.");
+  const received = page.getByRole("list", { name: "Payments" });
+  await expect(received).toContainText(`£100.00 by bank transfer on`);
+  await expect(received).toContainText(`(ref DOT ${tag})`);
+  await expect(page.getByText("£195.00 owed")).toBeVisible();
+
+  // Eve paid in full, then £54.00 was paid back by bank transfer: a credit note.
+  const eveOrder = await orderIdOf(page, eve.email);
+  await setStatus(page, eveOrder, { status: "invoiced" });
+  await setStatus(page, eveOrder, { status: "paid" });
+  await page.goto(`/admin/payments/${eveOrder}`);
+  await page.getByRole("button", { name: "Record Bank Refund" }).click();
+  const refund = page.getByRole("dialog");
+  await refund.getByRole("textbox", { name: "Amount (£)" }).fill("54.00");
+  await refund.getByRole("button", { name: "Record Refund" }).click();
+  await expectToast(page, "Refund Recorded", /^Recorded: £54\.00 refunded; credit note CN-/);
+
   await page.goto("/admin/dashboard");
   await page
     .getByRole("navigation", { name: "Admin" })
@@ -85,8 +124,15 @@ test("a month's documents: the screen's sums, the register CSV, Xero's import an
   await expect(page.getByRole("heading", { name: "Documents", level: 1 })).toBeVisible();
   const rows = page.getByRole("table", { name: "Documents" }).locator("tbody tr");
   const ours = rows.filter({ hasText: tag });
-  await expect(ours).toHaveCount(4);
+  await expect(ours).toHaveCount(7);
   await expect(rows.filter({ hasText: ivy.company })).toContainText("Awaiting payment");
+  await expect(rows.filter({ hasText: dot.company })).toContainText("Part paid");
+  await expect(
+    rows.filter({ hasText: eve.company }).filter({ hasText: "Credit note" }),
+  ).toContainText("−£54.00");
+  await expect(
+    rows.filter({ hasText: eve.company }).filter({ hasNotText: "Credit note" }),
+  ).toContainText("Part refunded");
   await expect(rows.filter({ hasText: carl.company })).toContainText("Paid");
   const credit = rows.filter({ hasText: cid.company }).filter({ hasText: "Credit note" });
   await expect(credit).toContainText("−£295.00");

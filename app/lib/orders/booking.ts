@@ -30,6 +30,8 @@ export const BOOKING_LINK_INTENT = "bookingLink";
 /** The booker's page's "Pay by card" (decision 0042): its form and the section's anchor. */
 export const PAY_BY_CARD_FORM = "pay_by_card";
 export const PAY_BY_CARD_ANCHOR = "pay";
+/** The query parameter Stripe's return to the booker's page carries its Checkout Session in. */
+export const CARD_SESSION_PARAM = "card_session";
 
 export const PAY_BY_CARD_MESSAGES = {
   notOwed: "Nothing is owed on this booking now, so there is nothing to pay by card.",

@@ -1,6 +1,7 @@
 import type { HeadersArgs } from "react-router";
 import { ALL_DATES_PARAM, COURSE_DATE_PARAM } from "../catalogue/course-dates.ts";
 import { OFFER_PARAM } from "../catalogue/waiting-list.ts";
+import { CARD_SESSION_PARAM } from "../orders/booking.ts";
 
 /**
  * Lets any HTTP cache (a CDN, the site's own page cache) keep a public page for a minute and
@@ -15,7 +16,8 @@ export const PUBLIC_PAGE_CACHE = "public, max-age=0, s-maxage=60, stale-while-re
  * `licence` (the File Interrogator page's form), `quote` (a course's quote form without
  * JavaScript), `token` (unsubscribe), `invoice` and `session_id` (the checkout's success page),
  * `date` (the checkout of a course date, and a date's waiting list), `dates` (a course page
- * listing all its dates), `offer` (a waiting list offer's link to the checkout).
+ * listing all its dates), `offer` (a waiting list offer's link to the checkout), `card_session`
+ * (the booker's page, back from paying an invoice by card).
  * The site's page cache keeps and renders a page by its path and these alone, so `?utm_source=…`,
  * `?fbclid=…` or any parameter no page reads gets the same cached copy (server/page-cache.server.ts).
  * A page that starts reading a new parameter adds it here.
@@ -31,6 +33,7 @@ export const PAGE_QUERY_PARAMETERS: readonly string[] = [
   COURSE_DATE_PARAM,
   ALL_DATES_PARAM,
   OFFER_PARAM,
+  CARD_SESSION_PARAM,
 ];
 
 /** Whether a response's headers declare it shareable between visitors (see PUBLIC_PAGE_CACHE). */

@@ -11,6 +11,7 @@ import { keepFormOnFailure } from "#app/lib/forms.ts";
 import {
   BOOKING_MESSAGES,
   BOOKINGS_PATH,
+  CARD_SESSION_PARAM,
   PAY_BY_CARD_ANCHOR,
   PAY_BY_CARD_FORM,
   PAY_BY_CARD_MESSAGES,
@@ -40,7 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw data({ status: access.status }, { status: access.status, headers });
   }
   // Back from paying the invoice by card: the payment is read from Stripe, not the address.
-  const cardSession = new URL(request.url).searchParams.get("card_session");
+  const cardSession = new URL(request.url).searchParams.get(CARD_SESSION_PARAM);
   return { page: await bookerPageAfterCard(access.order, cardSession) };
 }
 
@@ -58,8 +59,10 @@ export const meta: Route.MetaFunction = (args) => [
     description: "Your NightWatch course booking.",
     noindex: true,
   }),
-  // The address is the key to the booking: no link followed from the page carries it on.
-  { name: "referrer", content: "no-referrer" },
+  // The address is the key to the booking: no link followed from the page carries it to another
+  // site. 'same-origin', not 'no-referrer': under 'no-referrer' a browser posts the page's own
+  // forms with `Origin: null`, which the action's cross-site check refuses.
+  { name: "referrer", content: "same-origin" },
 ];
 
 const DOCUMENT_NAMES = { invoice: "Invoice", receipt: "Receipt", credit_note: "Credit note" };
