@@ -76,6 +76,7 @@ export default [
       route("payments/:orderId", "routes/admin/order.tsx"),
       route("documents", "routes/admin/documents.tsx"),
       route("debtors", "routes/admin/debtors.tsx"),
+      route("settings", "routes/admin/settings.tsx"),
       route("newsletter", "routes/admin/newsletter-redirect.tsx"),
       route("newsletter-subscriptions", "routes/admin/newsletter-subscriptions.tsx"),
       route("courses", "routes/admin/courses.tsx"),

@@ -12,6 +12,11 @@ import { configuredTarget, describeTarget } from "./db/target.server.ts";
 import { refuseWritesWhenDiskLow, startDiskWatch, stopDiskWatch } from "./disk-space.server.ts";
 import { startOutboxWorker, stopOutboxWorker } from "./email/worker.server.ts";
 import { startRetentionSchedule, stopRetentionSchedule } from "./privacy/retention.server.ts";
+import {
+  onSellerSettingsChange,
+  startSellerSettings,
+  stopSellerSettings,
+} from "./seller-settings.server.ts";
 import { ensureInitialAdmin } from "./auth/accounts.server.ts";
 import { loadSharedAuthSecret } from "./auth/secret.server.ts";
 import { log, requestScope } from "./log.server.ts";
@@ -91,6 +96,8 @@ const pageCache = createPageCache({
   render: (request) => handleRequest(request, requestContext()),
 });
 onCatalogueChange(() => pageCache.clear());
+// Pages show the seller's name and address in their footer.
+onSellerSettingsChange(() => pageCache.clear());
 app.use(pageCache.middleware);
 // Brotli's default window (4 MiB) gives every compressed response ≈ 10 MB of encoder state. It is
 // freed when the response ends, but the C allocator keeps much of it in its per-thread arenas: in
@@ -134,6 +141,8 @@ export async function start(): Promise<void> {
         "(create more admins with `npm run admin:create -- --email you@example.com`).",
     );
   }
+  // The seller's settings saved on the admin Settings screen, over the environment's.
+  await startSellerSettings();
   if (!config.seller.bank) {
     log.warn(
       config.seller.paymentInstructions
@@ -152,6 +161,7 @@ export async function stop(): Promise<void> {
   // Let the message being sent finish before the database goes.
   await stopOutboxWorker();
   await stopRetentionSchedule();
+  stopSellerSettings();
   await closeDatabase();
   stopDiskWatch();
 }

@@ -203,20 +203,6 @@ const schema = z.object({
       ),
     )
     .transform((days) => [...new Set(days.filter((d) => d > 0))].sort((a, b) => b - a)),
-  // Unpaid invoices (decision 0040): the buyer is reminded this many days after the due date
-  // (0: on the day it is due), one reminder per number, e.g. 0,14; "none" sends no reminders.
-  INVOICE_REMINDER_DAYS: optionalString
-    .transform((v) => (v === "none" ? [] : (v ?? "0,14").split(",").map((s) => s.trim())))
-    .pipe(
-      z.array(
-        z
-          .string()
-          .regex(/^\d{1,3}$/, "must be whole numbers of days separated by commas, e.g. 0,14, or none")
-          .transform(Number)
-          .pipe(z.number().max(365, "at most 365 days after the due date")),
-      ),
-    )
-    .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
   // /metrics (Prometheus): served only to a bearer of this token; unset, there is no such page.
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // On SIGTERM: how long /readyz fails while requests are still served (for a load balancer to
@@ -391,3 +377,14 @@ function stripeApiBase(value: string): { host: string; port: number; protocol: "
 if (existsSync(".env") && typeof process.loadEnvFile === "function") process.loadEnvFile(".env");
 
 export const config = loadConfig();
+
+/**
+ * The environment's values of `keys` as typed ('' when unset), before any check: the seller
+ * settings staff may change start from these (server/seller-settings.server.ts).
+ */
+export function environmentValues<Key extends string>(keys: readonly Key[]): Record<Key, string> {
+  return Object.fromEntries(keys.map((key) => [key, process.env[key]?.trim() ?? ""])) as Record<
+    Key,
+    string
+  >;
+}

@@ -59,6 +59,23 @@ export const sellerSettings = {
   PAYMENT_INSTRUCTIONS: optionalString.pipe(
     z.string().max(400, "at most 400 characters: it is printed on every invoice").optional(),
   ),
+  // Unpaid invoices (decision 0040): the buyer is reminded this many days after the due date
+  // (0: on the day it is due), one reminder per number, e.g. 0,14; "none" sends no reminders.
+  INVOICE_REMINDER_DAYS: optionalString
+    .transform((v) => (v === "none" ? [] : (v ?? "0,14").split(",").map((s) => s.trim())))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^\d{1,3}$/,
+            "must be whole numbers of days separated by commas, e.g. 0,14, or none",
+          )
+          .transform(Number)
+          .pipe(z.number().max(365, "at most 365 days after the due date")),
+      ),
+    )
+    .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
   // Bank details printed on invoices for payment by transfer.
   BANK_ACCOUNT_NAME: optionalString,
   BANK_SORT_CODE: optionalString.pipe(

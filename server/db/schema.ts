@@ -986,6 +986,20 @@ export const formSubmissions = pgTable(
  * Secrets every instance must share, made once by whichever starts first (decision 0032): the
  * auth secret when BETTER_AUTH_SECRET is not set and the site runs on PostgreSQL.
  */
+/**
+ * The seller's details as staff set them on the Settings screen (decision 0043), one row per
+ * setting, named as its environment variable and kept as typed. A setting with no row takes its
+ * environment value (or its default); issued documents keep the values they were issued with.
+ */
+export const sellerSettingsTable = pgTable("seller_settings", {
+  key: text("key").primaryKey(),
+  /** As typed ('' = not set); read through the same checks as the environment's. */
+  value: text("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The admin's e-mail. */
+  updatedBy: text("updated_by").notNull(),
+});
+
 export const appSecrets = pgTable("app_secrets", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),

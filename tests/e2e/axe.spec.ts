@@ -154,6 +154,7 @@ const ADMIN: Record<string, Visit[]> = {
   "/admin/payments": [{ name: "payments", url: "/admin/payments", phone: true }],
   "/admin/payments/:orderId": [{ name: "order", url: "/admin/payments/:orderId", phone: true }],
   "/admin/debtors": [{ name: "debtors", url: "/admin/debtors", phone: true }],
+  "/admin/settings": [{ name: "settings", url: "/admin/settings", phone: true }],
   "/admin/documents": [{ name: "documents", url: "/admin/documents?from=2000-01-01", phone: true }],
   "/admin/newsletter": [{ name: "newsletter (redirect)", url: "/admin/newsletter", only: "1366" }],
   "/admin/newsletter-subscriptions": [

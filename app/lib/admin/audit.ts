@@ -23,6 +23,7 @@ export const AUDIT_SUBJECTS = [
   "subscription",
   "admin",
   "privacy",
+  "settings",
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 
@@ -44,6 +45,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   subscription: "Newsletter subscriptions",
   admin: "Staff",
   privacy: "Data requests",
+  settings: "Settings",
   auth: "Sign-ins",
 };
 
@@ -145,6 +147,8 @@ const ACTION_LABELS: Record<string, string> = {
   "order.billing": "Corrected billing details",
   "order.reissue": "Corrected and re-issued the invoice",
   "order.refund": "Recorded refund",
+  "order.payment": "Recorded payment",
+  "settings.seller": "Changed seller settings",
   "order.refund_status": "Refund status changed",
   "order.release": "Released held order",
   "order.student": "Booker changed a student",

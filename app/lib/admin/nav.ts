@@ -14,6 +14,7 @@ export const ADMIN_NAV = [
   { to: "/admin/partners", label: "Partners" },
   { to: "/admin/trainers", label: "Trainers" },
   { to: "/admin/about", label: "About Page" },
+  { to: "/admin/settings", label: "Settings" },
 ] as const;
 
 /**

@@ -1,0 +1,6 @@
+CREATE TABLE "seller_settings" (
+	"key" text PRIMARY KEY NOT NULL,
+	"value" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_by" text NOT NULL
+);
