@@ -18,7 +18,7 @@ import { nudgeOutbox } from "../email/worker.server.ts";
 import { invoiceReminderEmail } from "../orders/emails.server.ts";
 import { recordOrderEvent } from "../orders/events.server.ts";
 import { studentsOfOrder, type OrderRow } from "../orders/records.server.ts";
-import type { DocumentRow, DocumentSnapshot } from "./documents.server.ts";
+import { inForce, type DocumentRow, type DocumentSnapshot } from "./documents.server.ts";
 
 /**
  * Who owes what (docs/decisions/0040-who-owes-what.md): the invoiced orders not yet paid, each
@@ -39,8 +39,6 @@ export function dueInvoiceReminder(overdue: number, days: readonly number[]): nu
   return reached.length ? Math.max(...reached) : null;
 }
 
-/** The invoice in force of an invoiced order: none replaced it. */
-const inForce = sql`not exists (select 1 from ${orderDocuments} r where r.replaces_document_id = ${orderDocuments.id})`;
 const credited = sql<string>`coalesce((select sum(c.total_amount_cents) from ${orderDocuments} c where c.credits_document_id = ${orderDocuments.id}), 0)::bigint`;
 
 interface OpenInvoice {
@@ -56,7 +54,7 @@ async function openInvoices(orderId?: string): Promise<OpenInvoice[]> {
     .from(orders)
     .innerJoin(
       orderDocuments,
-      and(eq(orderDocuments.orderId, orders.id), eq(orderDocuments.kind, "invoice"), inForce),
+      and(eq(orderDocuments.orderId, orders.id), eq(orderDocuments.kind, "invoice"), inForce()),
     )
     .where(and(eq(orders.status, "invoiced"), orderId ? eq(orders.id, orderId) : undefined))
     .orderBy(asc(orderDocuments.issuedAt));
@@ -188,7 +186,7 @@ async function remindInvoice(
     const [open] = await tx
       .select({ invoice: orderDocuments, credited })
       .from(orderDocuments)
-      .where(and(eq(orderDocuments.id, invoiceId), inForce));
+      .where(and(eq(orderDocuments.id, invoiceId), inForce()));
     if (!open) return 0;
     const overdue = daysOverdue(dueDateOf(open.invoice), now);
     if (dueInvoiceReminder(overdue, days) !== daysAfterDue) return 0;

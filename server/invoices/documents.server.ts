@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { creditedDocumentName, orderReference } from "#app/lib/orders/orders.ts";
 import { VAT_TREATMENT_WORDING, type VatTreatment } from "#app/lib/orders/place-of-supply.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
@@ -222,6 +222,14 @@ async function insertDocument(
   return row!;
 }
 
+/**
+ * The condition that the document whose id is `id` is in force: no correction replaced it. One
+ * definition for the order page, the Debtors screen and the Payments "Overdue" filter.
+ */
+export function inForce(id: SQL = sql`${orderDocuments.id}`): SQL {
+  return sql`not exists (select 1 from ${orderDocuments} as later where later.replaces_document_id = ${id})`;
+}
+
 /** The order's invoice or receipt in force: the one no correction has replaced. */
 export async function currentInvoice(
   tx: Transaction | Database,
@@ -234,7 +242,7 @@ export async function currentInvoice(
       and(
         eq(orderDocuments.orderId, orderId),
         inArray(orderDocuments.kind, ["invoice", "receipt"]),
-        sql`not exists (select 1 from ${orderDocuments} as later where later.replaces_document_id = ${orderDocuments.id})`,
+        inForce(),
       ),
     );
   return row ?? null;

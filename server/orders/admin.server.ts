@@ -20,6 +20,7 @@ import { containsPattern, isUuid } from "../db/sql.server.ts";
 import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
+import { inForce } from "../invoices/documents.server.ts";
 import { closeCheckoutSession } from "../payments/stripe.server.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { invoiceRequestEmails } from "./emails.server.ts";
@@ -159,7 +160,7 @@ function overdueCondition(now: Date): SQL {
     eq(orders.status, "invoiced"),
     sql`exists (select 1 from ${orderDocuments} d where d.order_id = ${orders.id}
       and d.kind = 'invoice'
-      and not exists (select 1 from ${orderDocuments} r where r.replaces_document_id = d.id)
+      and ${inForce(sql.raw("d.id"))}
       and (d.snapshot ->> 'dueDate')::timestamptz < ${today}::timestamptz)`,
   )!;
 }

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import * as settingsModule from "#app/routes/admin/settings.tsx";
-import { SELLER_SETTINGS_MESSAGES } from "#app/lib/admin/seller-settings.ts";
+import { SELLER_SETTING_KEYS, SELLER_SETTINGS_MESSAGES } from "#app/lib/admin/seller-settings.ts";
+import { sellerSettings } from "#server/config/seller.server.ts";
 import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, sellerSettingsTable } from "#server/db/schema.ts";
@@ -42,6 +43,10 @@ async function invoiced() {
 }
 
 describe("the seller settings", () => {
+  it("cover every seller setting the environment has", () => {
+    expect([...SELLER_SETTING_KEYS].sort()).toEqual(Object.keys(sellerSettings).sort());
+  });
+
   it("show the environment's values until saved, then the saved ones, in force for the next invoice", async () => {
     await refreshSellerSettings();
     const before = await sellerSettingsScreen();
