@@ -38,11 +38,10 @@ export const SELLER_SETTING_GROUPS = [
         label: "VAT number",
         hint: "Leave empty if not VAT-registered: no VAT is then charged or shown.",
       },
-      { key: "VAT_RATE_PERCENT", label: "VAT rate (%)", hint: "e.g. 20" },
+      { key: "VAT_RATE_PERCENT", label: "VAT rate (%)", placeholder: "20" },
       {
         key: "PRICES_INCLUDE_VAT",
         label: "Course prices include VAT",
-        hint: "true or false",
         choices: ["false", "true"],
       },
     ],
@@ -50,15 +49,16 @@ export const SELLER_SETTING_GROUPS = [
   {
     title: "Invoices and payment",
     fields: [
-      { key: "PAYMENT_TERMS_DAYS", label: "Payment terms (days)", hint: "e.g. 30" },
+      { key: "PAYMENT_TERMS_DAYS", label: "Payment terms (days)", placeholder: "30" },
       {
         key: "INVOICE_REMINDER_DAYS",
         label: "Reminder days after the due date",
-        hint: "e.g. 0,14 (0: on the due date), or none.",
+        hint: "Days separated by commas (0: on the due date), or none.",
+        placeholder: "0,14",
       },
       { key: "BANK_ACCOUNT_NAME", label: "Bank account name" },
-      { key: "BANK_SORT_CODE", label: "Sort code", hint: "e.g. 12-34-56" },
-      { key: "BANK_ACCOUNT_NUMBER", label: "Account number", hint: "8 digits" },
+      { key: "BANK_SORT_CODE", label: "Sort code", hint: "e.g. 12-34-56." },
+      { key: "BANK_ACCOUNT_NUMBER", label: "Account number", hint: "8 digits." },
       { key: "BANK_IBAN", label: "IBAN" },
       {
         key: "PAYMENT_INSTRUCTIONS",
@@ -66,7 +66,12 @@ export const SELLER_SETTING_GROUPS = [
         hint: "Printed on invoices when no bank details are set.",
         multiline: true,
       },
-      { key: "XERO_SALES_ACCOUNT_CODE", label: "Xero sales account", hint: "e.g. 200" },
+      {
+        key: "XERO_SALES_ACCOUNT_CODE",
+        label: "Xero sales account",
+        hint: "The account each invoice line is coded to in the Xero export.",
+        placeholder: "200",
+      },
     ],
   },
 ] as const satisfies readonly {
@@ -77,6 +82,8 @@ export const SELLER_SETTING_GROUPS = [
     hint?: string;
     multiline?: boolean;
     required?: boolean;
+    /** The value in force when the field is left empty (its default), shown in it. */
+    placeholder?: string;
     choices?: readonly string[];
   }[];
 }[];

@@ -57,6 +57,7 @@ export function SellerSettingsForm({
           {group.fields.map((field) => {
             const hint = [
               "hint" in field ? field.hint : null,
+              "placeholder" in field ? `Empty: ${field.placeholder}.` : null,
               fromEnvironment.has(field.key)
                 ? "From the site's configuration until saved here."
                 : null,
@@ -69,6 +70,7 @@ export function SellerSettingsForm({
               label: field.label,
               ...(hint ? { hint } : {}),
               ...("required" in field ? { required: true } : {}),
+              ...("placeholder" in field ? { placeholder: field.placeholder } : {}),
               defaultValue: form.initial(field.key, screen.values[field.key]),
             };
             if ("choices" in field) {
