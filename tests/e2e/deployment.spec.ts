@@ -61,6 +61,10 @@ test("behind a TLS-terminating proxy, forms, sign-in and client addresses work",
           message: "Sent through the TLS proxy.",
         },
       });
+    // The limit counts posts per clock minute: started in a minute's last seconds, the third post
+    // could fall in the next minute and pass. Wait for a fresh minute then.
+    const second = new Date().getSeconds();
+    if (second >= 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
     const first = await enquiry("198.51.100.7");
     expect(first.status()).toBe(200);
     expect(await first.text()).toContain("Message sent successfully!");
