@@ -8,7 +8,7 @@ import { currentInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
 import { balanceOf, recordPayment, type PaymentOutcome } from "../orders/payments.server.ts";
 import type { OrderRow } from "../orders/records.server.ts";
-import { isCardPaymentEnabled, stripe } from "./stripe.server.ts";
+import { isCardPaymentEnabled, isCheckoutSessionId, stripe } from "./stripe.server.ts";
 
 /**
  * Paying an invoice by card (docs/decisions/0042-payments-as-they-arrive.md): the invoice links
@@ -156,7 +156,7 @@ export async function invoiceCardReturn(
   order: OrderRow,
   sessionId: string,
 ): Promise<{ state: "paid" | "pending"; amountCents: number } | null> {
-  if (!/^cs_[A-Za-z0-9_]{1,250}$/.test(sessionId) || !isCardPaymentEnabled()) return null;
+  if (!isCheckoutSessionId(sessionId) || !isCardPaymentEnabled()) return null;
   let session: Stripe.Checkout.Session;
   try {
     session = await stripe().checkout.sessions.retrieve(sessionId);

@@ -165,16 +165,21 @@ type Match =
   | { ok: true; order: OrderRow & { courseSlug: string | null } }
   | { ok: false; reason: "no_order" | "mismatch" };
 
+/** What a Stripe Checkout Session id looks like. */
+const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
+
+/** Whether `value` can be a Checkout Session id (anything else must not reach Stripe or SQL). */
+export function isCheckoutSessionId(value: unknown): value is string {
+  return typeof value === "string" && SESSION_ID.test(value);
+}
+
 /**
  * The order a session pays for: by client_reference_id (our order id), else by the stored
  * session id; and only if the session is the order's own and charges exactly its total in GBP.
  */
-/** What a Stripe Checkout Session id looks like. */
-const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
-
 export async function orderForSession(session: SessionLike): Promise<Match> {
   // Only a Checkout Session id can name an order (and anything else must not reach SQL).
-  if (typeof session.id !== "string" || !SESSION_ID.test(session.id)) {
+  if (!isCheckoutSessionId(session.id)) {
     return { ok: false, reason: "no_order" };
   }
   let order = session.client_reference_id
@@ -251,7 +256,7 @@ export async function verifyCheckoutReturn(
   courseSlug: string,
   sessionId: string,
 ): Promise<PaymentVerification> {
-  if (!SESSION_ID.test(sessionId)) return { kind: "not_found" };
+  if (!isCheckoutSessionId(sessionId)) return { kind: "not_found" };
   // The database first: a session no order of ours names costs no call to Stripe, and a payment
   // already recorded (by an earlier visit or the webhook) is answered from here.
   const known = await findOrderByCheckoutSession(sessionId);

@@ -146,6 +146,19 @@ const nonceField = z
   .string({ error: PAYMENT_MESSAGES.formUnreadable })
   .check(z.regex(NONCE, { error: PAYMENT_MESSAGES.formUnreadable }));
 
+/**
+ * What both forms post beside their own date, method and note: the order, the amount (at most
+ * `maxCents`), the bank's reference and the dialog's nonce.
+ */
+function moneyEntryFields(maxCents?: number) {
+  return {
+    orderId: z.uuid({ error: PAYMENT_MESSAGES.formUnreadable }),
+    amountCents: amountField(maxCents),
+    reference: freeText(PAYMENT_REFERENCE_MAX_LENGTH, PAYMENT_MESSAGES.referenceTooLong),
+    nonce: nonceField,
+  };
+}
+
 export const PAYMENT_INTENT = "payment";
 export const BANK_REFUND_INTENT = "bankRefund";
 
@@ -156,13 +169,10 @@ export const BANK_REFUND_INTENT = "bankRefund";
  */
 export function paymentFormSchema(today?: string) {
   return z.object({
+    ...moneyEntryFields(),
     intent: z.literal(PAYMENT_INTENT),
-    orderId: z.uuid({ error: PAYMENT_MESSAGES.formUnreadable }),
-    amountCents: amountField(),
     receivedOn: dateField(today),
     method: z.enum(PAYMENT_RECEIVED_METHODS, { error: PAYMENT_MESSAGES.methodMissing }),
-    reference: freeText(PAYMENT_REFERENCE_MAX_LENGTH, PAYMENT_MESSAGES.referenceTooLong),
-    nonce: nonceField,
   });
 }
 
@@ -181,14 +191,11 @@ export const PAYMENT_FORM_FIELDS = [
 /** "Record Bank Refund" as posted: as a payment, with a note kept on the order. */
 export function bankRefundFormSchema(today?: string, maxCents?: number) {
   return z.object({
+    ...moneyEntryFields(maxCents),
     intent: z.literal(BANK_REFUND_INTENT),
-    orderId: z.uuid({ error: PAYMENT_MESSAGES.formUnreadable }),
-    amountCents: amountField(maxCents),
     refundedOn: dateField(today),
     method: z.enum(BANK_REFUND_METHODS, { error: PAYMENT_MESSAGES.methodMissing }),
-    reference: freeText(PAYMENT_REFERENCE_MAX_LENGTH, PAYMENT_MESSAGES.referenceTooLong),
     note: freeText(BANK_REFUND_NOTE_MAX_LENGTH, PAYMENT_MESSAGES.noteTooLong),
-    nonce: nonceField,
   });
 }
 
