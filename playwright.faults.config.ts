@@ -17,6 +17,7 @@ export default defineConfig({
   outputDir: `test-results/e2e-servers-${port}`,
   globalSetup: "./tests/support/build-setup.ts",
   webServer: undefined,
-  // One at a time, as before the suite had a site per worker: each boots its own servers.
-  workers: 1,
+  // Two files at a time: each boots its servers on ports of its own (E2E_PORT + 40 and up), and
+  // waits on them much of the time, so one file alone left a core idle.
+  workers: 2,
 });
