@@ -32,7 +32,7 @@ import {
   type OrderStudent,
 } from "./records.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
-import { revenue } from "./revenue.server.ts";
+import { revenueColumns, revenueCondition, toRevenue } from "./revenue.server.ts";
 import { adminActions, transitionOrder } from "./state-machine.server.ts";
 
 /**
@@ -193,20 +193,19 @@ function dateRangeCondition(filters: Pick<OrderFilters, "dates" | "from" | "to">
  */
 export async function orderStats(): Promise<OrderStats> {
   const count = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
-  const [[row], money] = await Promise.all([
-    db()
-      .select({
-        total: sql<number>`count(*)::int`,
-        pending: count(eq(orders.status, "pending")),
-        invoiced: count(eq(orders.status, "invoiced")),
-        paid: count(listStatusCondition("paid")),
-        refunded: count(and(eq(orders.status, "paid"), sql`${orders.refundedAmountCents} > 0`)!),
-        failed: count(eq(orders.status, "failed")),
-        canceled: count(eq(orders.status, "canceled")),
-      })
-      .from(orders),
-    revenue(),
-  ]);
+  // One pass over orders_money_idx for the counts and the revenue together.
+  const [row] = await db()
+    .select({
+      total: sql<number>`count(*)::int`,
+      pending: count(eq(orders.status, "pending")),
+      invoiced: count(eq(orders.status, "invoiced")),
+      paid: count(listStatusCondition("paid")),
+      refunded: count(and(eq(orders.status, "paid"), sql`${orders.refundedAmountCents} > 0`)!),
+      failed: count(eq(orders.status, "failed")),
+      canceled: count(eq(orders.status, "canceled")),
+      revenue: revenueColumns(revenueCondition()),
+    })
+    .from(orders);
   return {
     total: Number(row?.total ?? 0),
     pending: Number(row?.pending ?? 0),
@@ -215,7 +214,7 @@ export async function orderStats(): Promise<OrderStats> {
     refunded: Number(row?.refunded ?? 0),
     failed: Number(row?.failed ?? 0),
     canceled: Number(row?.canceled ?? 0),
-    revenue: money,
+    revenue: toRevenue(row?.revenue),
   };
 }
 

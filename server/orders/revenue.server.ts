@@ -21,18 +21,32 @@ export function revenueCondition(where?: SQL): SQL {
 /** One order's revenue without VAT: its net amount less the net share of what was refunded. */
 const netAfterRefunds = sql`case when ${orders.totalAmountCents} = 0 then 0 else ${orders.netAmountCents} - round(${orders.netAmountCents}::numeric * ${orders.refundedAmountCents} / ${orders.totalAmountCents}) end`;
 
+/**
+ * Revenue's sums as columns of a select over orders, counting only the orders of `only` (a
+ * FILTER clause) when given: so a query that reads every order for other figures (the Payments
+ * screen's counts) reads revenue in the same pass. Read them back with `toRevenue`.
+ */
+export function revenueColumns(only?: SQL) {
+  const filter = only ? sql` filter (where ${only})` : sql``;
+  return {
+    // bigint as text: a sum of many totals may exceed 2^31; pence stay exact up to 2^53.
+    paid: sql<string>`coalesce(sum(${orders.totalAmountCents})${filter}, 0)::text`,
+    refunded: sql<string>`coalesce(sum(${orders.refundedAmountCents})${filter}, 0)::text`,
+    exVat: sql<string>`coalesce(sum(${netAfterRefunds})${filter}, 0)::text`,
+    count: sql<number>`(count(*)${filter})::int`,
+  };
+}
+
 /** The revenue of the orders matching `where` (besides revenueCondition's own). */
 export async function revenue(where?: SQL): Promise<Revenue> {
-  const [row] = await db()
-    .select({
-      // bigint as text: a sum of many totals may exceed 2^31; pence stay exact up to 2^53.
-      paid: sql<string>`coalesce(sum(${orders.totalAmountCents}), 0)::text`,
-      refunded: sql<string>`coalesce(sum(${orders.refundedAmountCents}), 0)::text`,
-      exVat: sql<string>`coalesce(sum(${netAfterRefunds}), 0)::text`,
-      count: sql<number>`count(*)::int`,
-    })
-    .from(orders)
-    .where(revenueCondition(where));
+  const [row] = await db().select(revenueColumns()).from(orders).where(revenueCondition(where));
+  return toRevenue(row);
+}
+
+/** A row of `revenueColumns` as the Revenue figures. */
+export function toRevenue(
+  row: { paid: string; refunded: string; exVat: string; count: number } | undefined,
+): Revenue {
   const paidCents = Number(row?.paid ?? 0);
   const refundedCents = Number(row?.refunded ?? 0);
   return {

@@ -1,0 +1,1 @@
+CREATE INDEX "orders_money_idx" ON "orders" USING btree ("status","currency","total_amount_cents","refunded_amount_cents","net_amount_cents");
