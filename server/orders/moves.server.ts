@@ -3,18 +3,13 @@ import { and, eq, gt } from "drizzle-orm";
 import { dateWhere, formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import { MOVE_MESSAGES, type MovePriceChoice, type MoveTarget } from "#app/lib/orders/moves.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
-import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { bookedDateOf, placesLeftIn, placesOf } from "../catalogue/course-dates.server.ts";
-import {
-  attendeeEmail,
-  dateAttendees,
-  type DateAttendee,
-} from "../catalogue/date-invitations.server.ts";
+import { attendeeEmail, dateAttendees } from "../catalogue/date-invitations.server.ts";
 import { config } from "../config.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
 import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
-import { courseDates, courses, moveRequests, orderStudents, orders } from "../db/schema.ts";
+import { courseDates, courses, moveRequests, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails, type OutgoingEmail } from "../email/outbox.server.ts";
 import { renderOrderMoved, type MoveMoney } from "../email/templates/booking-moved.server.ts";
@@ -27,6 +22,7 @@ import { reissueInvoice, reissueRefusal } from "./billing.server.ts";
 import { bookingUrl } from "./booking-links.server.ts";
 import { holdsItsPlaces } from "./booking-rules.server.ts";
 import { invoiceIssuedEmail } from "./emails.server.ts";
+import { amountsFor, leavingAttendees, splitOff } from "./move-places.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
 import { priceToPence, supplyOf, vatTreatmentFor } from "./pricing.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
@@ -68,21 +64,6 @@ export type MoveOutcome =
 
 type Refused = Extract<MoveOutcome, { ok: false }>;
 const refused = (status: 404 | 409, message: string): Refused => ({ ok: false, status, message });
-
-/** An order's money for `quantity` places at `unitPriceCents`, on its own VAT terms. */
-function amountsFor(order: OrderRow, unitPriceCents: number, quantity: number) {
-  const amounts = lineAmounts(unitPriceCents * quantity, {
-    rateBasisPoints: order.vatRateBasisPoints,
-    pricesIncludeVat: order.pricesIncludeVat,
-  });
-  return {
-    unitPriceCents,
-    quantity,
-    netAmountCents: amounts.netCents,
-    vatAmountCents: amounts.vatCents,
-    totalAmountCents: amounts.totalCents,
-  };
-}
 
 /** Why an order cannot move at all (before any date is chosen), or null. */
 export function moveRefusal(order: OrderRow, from: DateRow | null, now: Date): string | null {
@@ -406,103 +387,4 @@ export async function moveOrder(
     }
   }
   return outcome;
-}
-
-/** The moving places' students booked on the old date (each gets that date's cancellation). */
-async function leavingAttendees(
-  tx: Transaction,
-  order: OrderRow,
-  moving: number[],
-): Promise<DateAttendee[]> {
-  const onDate = (await dateAttendees(tx, order.courseDateId!)).filter(
-    (a) => a.orderId === order.id,
-  );
-  if (moving.length === order.quantity || order.isBuyerStudent) return onDate;
-  const students = await tx
-    .select({ position: orderStudents.position, email: orderStudents.email })
-    .from(orderStudents)
-    .where(eq(orderStudents.orderId, order.id));
-  const emails = new Set(
-    students
-      .filter((s) => moving.includes(s.position + 1))
-      .map((s) => s.email.trim().toLowerCase()),
-  );
-  const staying = new Set(
-    students
-      .filter((s) => !moving.includes(s.position + 1))
-      .map((s) => s.email.trim().toLowerCase()),
-  );
-  // Someone holding a place that moves and one that stays keeps the old date in their calendar.
-  return onDate.filter((a) => {
-    const key = a.email.trim().toLowerCase();
-    return emails.has(key) && !staying.has(key);
-  });
-}
-
-/**
- * Some of an unsettled order's places split off into a new order on `to`: the same buyer,
- * billing details and status, the moved places' students (numbered from 1 again), their price on
- * the new date. The order keeps the other places at its own price.
- */
-async function splitOff(
-  tx: Transaction,
-  order: OrderRow,
-  moving: number[],
-  to: DateRow,
-  unit: number,
-  now: Date,
-): Promise<OrderRow> {
-  const staying = order.quantity - moving.length;
-  await tx
-    .update(orders)
-    .set({ ...amountsFor(order, order.unitPriceCents, staying), updatedAt: now })
-    .where(eq(orders.id, order.id));
-  const {
-    id: _id,
-    createdAt: _created,
-    updatedAt: _updated,
-    stripeCheckoutSessionId: _session,
-    stripePaymentIntentId: _intent,
-    paidAt: _paidAt,
-    paidAfterCancellationAt: _late,
-    refundedAmountCents: _refunded,
-    ...kept
-  } = order;
-  const [created] = await tx
-    .insert(orders)
-    .values({
-      ...kept,
-      courseDateId: to.id,
-      ...amountsFor(order, unit, moving.length),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  await recordOrderEvent(tx, created!.id, "created", "system", {
-    method: order.paymentMethod,
-    splitFrom: order.id,
-  });
-  const students = await tx.select().from(orderStudents).where(eq(orderStudents.orderId, order.id));
-  if (students.length > 0) {
-    await tx.delete(orderStudents).where(eq(orderStudents.orderId, order.id));
-    const renumber = (rows: typeof students, orderId: string, places: number[]) =>
-      rows
-        .filter((s) => places.includes(s.position + 1))
-        .map((s) => ({
-          orderId,
-          position: places.indexOf(s.position + 1),
-          firstName: s.firstName,
-          lastName: s.lastName,
-          email: s.email,
-        }));
-    const stayingPlaces = Array.from({ length: order.quantity }, (_, i) => i + 1).filter(
-      (p) => !moving.includes(p),
-    );
-    const rows = [
-      ...renumber(students, order.id, stayingPlaces),
-      ...renumber(students, created!.id, moving),
-    ];
-    if (rows.length > 0) await tx.insert(orderStudents).values(rows);
-  }
-  return created!;
 }
