@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { DocumentSnapshot } from "#server/invoices/documents.server.ts";
+import type { DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { drawDocumentPdf } from "#server/invoices/pdf.server.ts";
 import { percentile, round, table } from "./lib.ts";
 

@@ -6,7 +6,8 @@ import {
   type DebtBucket,
   type DebtorsScreen,
 } from "#app/lib/orders/debtors.ts";
-import { daysOverdue, orderDocumentHref, orderReference } from "#app/lib/orders/orders.ts";
+import { orderDocumentHref, orderReference } from "#app/lib/orders/orders.ts";
+import { daysOverdue } from "#app/lib/orders/order-filters.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { config } from "../config.server.ts";
@@ -18,7 +19,8 @@ import { nudgeOutbox } from "../email/worker.server.ts";
 import { invoiceReminderEmail } from "../orders/emails.server.ts";
 import { recordOrderEvent } from "../orders/events.server.ts";
 import { studentsOfOrder, type OrderRow } from "../orders/records.server.ts";
-import { inForce, type DocumentRow, type DocumentSnapshot } from "./documents.server.ts";
+import { inForce, type DocumentRow } from "./documents.server.ts";
+import { type DocumentSnapshot } from "./snapshot.server.ts";
 
 /**
  * Who owes what (docs/decisions/0040-who-owes-what.md): the invoiced orders not yet paid, each

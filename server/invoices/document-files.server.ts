@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { db, type Database } from "../db/client.server.ts";
 import { orderDocuments } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
-import type { DocumentSnapshot } from "./documents.server.ts";
+import type { DocumentSnapshot } from "./snapshot.server.ts";
 import { drawDocumentPdf } from "./pdf.server.ts";
 import { documentFilename } from "./pdf-text.server.ts";
 

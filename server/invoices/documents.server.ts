@@ -9,6 +9,7 @@ import { isUuid } from "../db/sql.server.ts";
 import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
 import { payByCardUrl } from "../orders/booking-links.server.ts";
 import type { OrderRow, OrderStudent } from "../orders/records.server.ts";
+import type { DocumentKind, DocumentLine, DocumentSnapshot } from "./snapshot.server.ts";
 
 /**
  * Invoices, VAT receipts and credit notes (decision 0015): numbered without gaps, issued inside the
@@ -23,87 +24,10 @@ import type { OrderRow, OrderStudent } from "../orders/records.server.ts";
  * receipts, with no VAT.
  */
 
-export type DocumentKind = "invoice" | "receipt" | "credit_note";
 export type DocumentRow = typeof orderDocuments.$inferSelect;
 
 /** The series each kind is numbered in: invoices and receipts share INV, credit notes have CN. */
 const SERIES: Record<DocumentKind, string> = { invoice: "INV", receipt: "INV", credit_note: "CN" };
-
-export interface DocumentLine {
-  description: string;
-  /** Who attends, printed under the description. */
-  detail: string[];
-  quantity: number;
-  /** Excluding VAT, in pence (rounded when prices include VAT). */
-  unitNetCents: number;
-  netCents: number;
-  vatRateBasisPoints: number;
-  vatCents: number;
-}
-
-/** Everything a document prints, as it was when issued (stored as JSON in order_documents). */
-export interface DocumentSnapshot {
-  kind: DocumentKind;
-  number: string;
-  /** 'VAT invoice', 'Invoice', 'VAT receipt', 'Receipt', 'Credit note'. */
-  title: string;
-  issuedAt: string;
-  /** The tax point: the invoice's date of issue, the payment's date for a receipt. */
-  timeOfSupply: string;
-  /** Invoices only: issued + payment terms. */
-  dueDate: string | null;
-  orderId: string;
-  orderReference: string;
-  currency: string;
-  vatRegistered: boolean;
-  pricesIncludeVat: boolean;
-  seller: {
-    legalName: string;
-    addressLines: string[];
-    companyNumber: string | null;
-    vatNumber: string | null;
-  };
-  customer: {
-    name: string;
-    organisation: string | null;
-    addressLines: string[];
-    email: string;
-    vatNumber: string | null;
-    poNumber: string | null;
-  };
-  lines: DocumentLine[];
-  netCents: number;
-  vatCents: number;
-  totalCents: number;
-  /** Invoices: how to pay. */
-  payment: {
-    termsDays: number;
-    reference: string;
-    bank: { accountName: string; sortCode?: string; accountNumber?: string; iban?: string } | null;
-    /** Without bank details: how the seller asks to be paid (PAYMENT_INSTRUCTIONS), if set. */
-    instructions?: string | null;
-    /**
-     * When card payments were on at issue: the booker's page, where the balance is paid by card
-     * (decision 0042). Invoices issued before it have none.
-     */
-    cardUrl?: string | null;
-  } | null;
-  /** Receipts: when and how it was paid. */
-  paid: { at: string; method: string } | null;
-  /**
-   * Credit notes: the document credited, with its title as issued ('VAT receipt'), and why.
-   * Credit notes issued before the title was kept have none: they credited invoices.
-   */
-  credits: { number: string; issuedAt: string; title?: string } | null;
-  /**
-   * Why no UK VAT is charged, in the words the rules ask for (decision 0041): reverse charge or
-   * outside the scope. Absent or null: UK VAT (and documents from before it was decided).
-   */
-  vatNote?: string | null;
-  /** An invoice issued with corrected details: the one it replaces (credited in full). */
-  replaces?: { number: string; issuedAt: string } | null;
-  reason: string | null;
-}
 
 /**
  * The next number of a series for `year`, taken inside `tx`. The upsert locks the series' row

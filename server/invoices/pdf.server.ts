@@ -1,7 +1,7 @@
 import { formatPence } from "#app/lib/format.ts";
 import { creditedDocumentName } from "#app/lib/orders/orders.ts";
 import { formatVatRate } from "#app/lib/orders/vat.ts";
-import type { DocumentLine, DocumentSnapshot } from "./documents.server.ts";
+import type { DocumentLine, DocumentSnapshot } from "./snapshot.server.ts";
 import { drawPdf } from "../pdf.server.ts";
 import { formatDocumentDate, winAnsiText } from "./pdf-text.server.ts";
 

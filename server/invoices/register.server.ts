@@ -3,7 +3,8 @@ import { zipSync } from "fflate";
 import type { AdminList } from "#app/lib/admin/list.ts";
 import { londonDate, startOfLondonDate, ukDate } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
-import { isPastDue, orderDocumentHref, type OrderDocumentKind } from "#app/lib/orders/orders.ts";
+import { orderDocumentHref, type OrderDocumentKind } from "#app/lib/orders/orders.ts";
+import { isPastDue } from "#app/lib/orders/order-filters.ts";
 import {
   REGISTER_PAGE_SIZE,
   REGISTER_PAYMENT_LABELS,
@@ -20,7 +21,8 @@ import { config } from "../config.server.ts";
 import { csvResponse, type CsvValue } from "../csv.server.ts";
 import { db } from "../db/client.server.ts";
 import { orderDocuments, orders } from "../db/schema.ts";
-import type { DocumentRow, DocumentSnapshot } from "./documents.server.ts";
+import type { DocumentRow } from "./documents.server.ts";
+import type { DocumentSnapshot } from "./snapshot.server.ts";
 import { drawDocumentPdf } from "./pdf.server.ts";
 import { documentFilename } from "./pdf-text.server.ts";
 

@@ -1,15 +1,14 @@
 import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import {
-  ORDERS_PAGE_SIZE,
   orderListStatus,
   orderReference,
   type OrderListStatus,
   type AdminOrder,
-  type OrderFilters,
   type OrderStats,
   type OrderStatus,
 } from "#app/lib/orders/orders.ts";
+import { ORDERS_PAGE_SIZE, type OrderFilters } from "#app/lib/orders/order-filters.ts";
 import type { AdminList } from "#app/lib/admin/list.ts";
 import { startOfLondonDate, startOfLondonDay } from "#app/lib/admin/time.ts";
 import { allOf, newestFirst, readListPage } from "../admin-list.server.ts";

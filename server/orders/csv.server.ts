@@ -6,8 +6,8 @@ import {
   PAYMENT_METHOD_LABELS,
   orderListStatus,
   orderReference,
-  type OrderFilters,
 } from "#app/lib/orders/orders.ts";
+import { type OrderFilters } from "#app/lib/orders/order-filters.ts";
 import { csvResponse, type CsvValue } from "../csv.server.ts";
 import { db } from "../db/client.server.ts";
 import { orderDocuments, orders } from "../db/schema.ts";

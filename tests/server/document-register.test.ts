@@ -7,8 +7,8 @@ import {
   issueCreditNote,
   issueInvoice,
   type DocumentRow,
-  type DocumentSnapshot,
 } from "#server/invoices/documents.server.ts";
+import { type DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { drawDocumentPdf } from "#server/invoices/pdf.server.ts";
 import {
   REGISTER_CSV_HEADER,

@@ -6,7 +6,7 @@ import { PAY_BY_CARD_MESSAGES, type BookerPage } from "#app/lib/orders/booking.t
 import { db } from "#server/db/client.server.ts";
 import { emailOutbox, orderPayments } from "#server/db/schema.ts";
 import { documentPdf } from "#server/invoices/document-files.server.ts";
-import type { DocumentSnapshot } from "#server/invoices/documents.server.ts";
+import type { DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { bookingLinkExpiry, bookingToken } from "#server/orders/booking-links.server.ts";
 import { recordPayment } from "#server/orders/payments.server.ts";

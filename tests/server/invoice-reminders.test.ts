@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { debtBucket } from "#app/lib/orders/debtors.ts";
-import { daysOverdue } from "#app/lib/orders/orders.ts";
+import { daysOverdue } from "#app/lib/orders/order-filters.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, emailOutbox, invoiceReminders, orderEvents, orders } from "#server/db/schema.ts";
 import {

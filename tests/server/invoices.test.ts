@@ -3,11 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import { db } from "#server/db/client.server.ts";
 import { orderDocuments, orders } from "#server/db/schema.ts";
-import {
-  allocateDocumentNumber,
-  issueCreditNote,
-  type DocumentSnapshot,
-} from "#server/invoices/documents.server.ts";
+import { allocateDocumentNumber, issueCreditNote } from "#server/invoices/documents.server.ts";
+import { type DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { transitionOrder } from "#server/orders/state-machine.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";

@@ -8,7 +8,8 @@ import {
 } from "#app/lib/orders/billing-form.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, emailOutbox, orderDocuments, orderEvents } from "#server/db/schema.ts";
-import { currentInvoice, type DocumentSnapshot } from "#server/invoices/documents.server.ts";
+import { currentInvoice } from "#server/invoices/documents.server.ts";
+import { type DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { drawDocumentPdf } from "#server/invoices/pdf.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";

@@ -7,8 +7,8 @@ import {
   CANCEL_REASON_REQUIRED,
   ORDER_NOTE_MAX_LENGTH,
   orderReference,
-  ALL_ORDERS,
 } from "#app/lib/orders/orders.ts";
+import { ALL_ORDERS } from "#app/lib/orders/order-filters.ts";
 import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { emailOutbox, orderEvents, orderStudents, orders } from "#server/db/schema.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { DocumentSnapshot } from "#server/invoices/documents.server.ts";
+import type { DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { documentPdf } from "#server/invoices/document-files.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";

@@ -1,4 +1,4 @@
-import { ALL_ORDERS } from "#app/lib/orders/orders.ts";
+import { ALL_ORDERS } from "#app/lib/orders/order-filters.ts";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { changeOrderStatusByAdmin, listOrders, orderStats } from "#server/orders/admin.server.ts";
 import { createOrder } from "#server/orders/create.server.ts";

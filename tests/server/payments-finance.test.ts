@@ -7,7 +7,7 @@ import {
   orderFiltersQuery,
   parseOrderFilters,
   type OrderFilters,
-} from "#app/lib/orders/orders.ts";
+} from "#app/lib/orders/order-filters.ts";
 import { db } from "#server/db/client.server.ts";
 import { orders } from "#server/db/schema.ts";
 import { issueCreditNote, issueInvoice } from "#server/invoices/documents.server.ts";

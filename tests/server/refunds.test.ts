@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { orderDocuments, orderRefunds } from "#server/db/schema.ts";
 import { documentPdf } from "#server/invoices/document-files.server.ts";
-import type { DocumentSnapshot } from "#server/invoices/documents.server.ts";
+import type { DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import {
   REFUND_REFUSALS,

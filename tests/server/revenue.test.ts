@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { orderListStatus, type OrderListStatus, ALL_ORDERS } from "#app/lib/orders/orders.ts";
+import { orderListStatus, type OrderListStatus } from "#app/lib/orders/orders.ts";
+import { ALL_ORDERS } from "#app/lib/orders/order-filters.ts";
 import { listOrders, orderStats } from "#server/orders/admin.server.ts";
 import { ORDER_CSV_HEADER, orderCsvRows } from "#server/orders/csv.server.ts";
 import { monthRevenue } from "#server/orders/dashboard.server.ts";

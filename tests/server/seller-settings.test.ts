@@ -6,7 +6,7 @@ import { sellerSettings } from "#server/config/seller.server.ts";
 import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, sellerSettingsTable } from "#server/db/schema.ts";
-import type { DocumentSnapshot } from "#server/invoices/documents.server.ts";
+import type { DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { refreshSellerSettings, sellerSettingsScreen } from "#server/seller-settings.server.ts";
 import { STAFF_EMAIL, useAdminPosts } from "#tests/support/admin-session.ts";

@@ -8,7 +8,7 @@ import {
 import { MOVE_MESSAGES } from "#app/lib/orders/moves.ts";
 import { BILLING } from "#tests/support/checkout.ts";
 import { documentPdf } from "#server/invoices/document-files.server.ts";
-import type { DocumentSnapshot } from "#server/invoices/documents.server.ts";
+import type { DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { createOrder } from "#server/orders/create.server.ts";
 import { moveOrder, moveTargets } from "#server/orders/moves.server.ts";

@@ -10,10 +10,10 @@ import {
   ORDER_STATUSES,
   PAYMENT_METHODS,
   orderReference,
-  parseOrderFilters,
   type OrderStatus,
   type PaymentMethod,
 } from "#app/lib/orders/orders.ts";
+import { parseOrderFilters } from "#app/lib/orders/order-filters.ts";
 import { isPurchasable, orderTotal, priceToPence } from "#server/orders/pricing.server.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
 import {

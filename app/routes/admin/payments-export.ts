@@ -1,6 +1,6 @@
 import { ordersCsvResponse } from "#server/orders/csv.server.ts";
 import { londonDate } from "#app/lib/admin/time.ts";
-import { parseOrderFilters } from "#app/lib/orders/orders.ts";
+import { parseOrderFilters } from "#app/lib/orders/order-filters.ts";
 import type { Route } from "./+types/payments-export";
 
 /**

@@ -36,19 +36,21 @@ import { formatDate, formatDateTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { keepFormOnFailure } from "#app/lib/forms.ts";
 import {
+  ORDER_RELEASED_MESSAGE,
+  PAYMENT_METHODS,
+  PAYMENT_METHOD_LABELS,
+  orderPageHref,
+  revenueHint,
+  type AdminOrder,
+} from "#app/lib/orders/orders.ts";
+import {
   ORDER_DATE_FIELDS,
   ORDER_DATE_FIELD_LABELS,
   ORDER_STATUS_FILTERS,
   ORDER_STATUS_FILTER_LABELS,
-  ORDER_RELEASED_MESSAGE,
-  PAYMENT_METHODS,
-  PAYMENT_METHOD_LABELS,
   orderFiltersQuery,
-  orderPageHref,
   parseOrderFilters,
-  revenueHint,
-  type AdminOrder,
-} from "#app/lib/orders/orders.ts";
+} from "#app/lib/orders/order-filters.ts";
 import type { Route } from "./+types/payments";
 
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */

@@ -6,7 +6,7 @@
  * (documentId); the rows and opening come from order.server.ts.
  */
 import { formatPence } from "#app/lib/format.ts";
-import type { DocumentSnapshot } from "../../invoices/documents.server.ts";
+import type { DocumentSnapshot } from "../../invoices/snapshot.server.ts";
 import {
   escapeHtml,
   headerText,
