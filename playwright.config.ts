@@ -130,7 +130,7 @@ function webServers(i: number) {
         // Admin sign-ins: the specs sign in a few times within a minute from one address.
         SIGN_IN_RATE_LIMIT_PER_MINUTE: "50",
         // Most specs sign in with a password only; two-factor sign-in has its own spec, and the
-        // rule that makes it compulsory is tested on the server (tests/server/two-factor.test.ts).
+        // rule that makes it compulsory is tested on the server (tests/server/two-factor-sessions.test.ts).
         REQUIRE_ADMIN_2FA: "false",
         STRIPE_SECRET_KEY: "sk_test_e2e_nightwatch",
         STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,

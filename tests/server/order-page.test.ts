@@ -1,98 +1,28 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import * as orderModule from "#app/routes/admin/order.tsx";
-import * as paymentsModule from "#app/routes/admin/payments.tsx";
-import {
-  CANCEL_REASON_MAX,
-  CANCEL_REASON_REQUIRED,
-  ORDER_NOTE_MAX_LENGTH,
-  orderReference,
-} from "#app/lib/orders/orders.ts";
+import { ORDER_NOTE_MAX_LENGTH, orderReference } from "#app/lib/orders/orders.ts";
 import { ALL_ORDERS } from "#app/lib/orders/order-filters.ts";
-import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
-import { emailOutbox, orderEvents, orderStudents, orders } from "#server/db/schema.ts";
+import { emailOutbox, orderEvents } from "#server/db/schema.ts";
 import {
   changeOrderStatusByAdmin,
   listOrders,
   referenceIdRange,
 } from "#server/orders/admin.server.ts";
 import { orderCsvRows } from "#server/orders/csv.server.ts";
-import { recordOrderEvent } from "#server/orders/events.server.ts";
 import { addOrderNote, orderPage } from "#server/orders/order-page.server.ts";
-import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-import { throughAdminLayout } from "#tests/support/route-middleware.ts";
-
-const orderRoute = throughAdminLayout(orderModule);
-const paymentsRoute = throughAdminLayout(paymentsModule);
+import { insertOrder } from "#tests/support/order-seed.ts";
 
 /**
  * The admin order page (decisions 0015, 0016): what its loader reads (details, billing, amounts,
- * timeline with who did what, notes), the note's validation on the server, the order search by
- * reference, company and students, and the page's guarded route.
+ * timeline with who did what, notes), the note's validation on the server, and the order search
+ * by reference, company and students. The page's guarded route: order-page-route.test.ts.
  */
 
 useFreshDatabase();
 
 const ADMIN = { id: "audit-test-admin", email: "finance@example.com" };
-const origin = new URL(config.publicUrl).origin;
-
-interface OrderSeed {
-  id?: string;
-  first?: string;
-  last?: string;
-  email?: string;
-  company?: string | null;
-  organisation?: string | null;
-  method?: "invoice" | "stripe";
-  students?: { firstName: string; lastName: string; email: string }[];
-}
-
-/** An order as the checkout stores it (with its 'created' event), inserted directly. */
-async function insertOrder(seed: OrderSeed = {}) {
-  const students = seed.students ?? [];
-  const quantity = Math.max(1, students.length);
-  return db().transaction(async (tx) => {
-    const [order] = await tx
-      .insert(orders)
-      .values({
-        ...(seed.id ? { id: seed.id } : {}),
-        status: "pending",
-        paymentMethod: seed.method ?? "invoice",
-        buyerFirstName: seed.first ?? "Ada",
-        buyerLastName: seed.last ?? "Lovelace",
-        buyerEmail: seed.email ?? "ada@example.com",
-        buyerPhone: "+44 20 7946 0000",
-        buyerCompany: seed.company === undefined ? "Analytical Engines Ltd" : seed.company,
-        courseTitleSnapshot: "OSINT Investigations Masterclass",
-        unitPriceCents: 100_000,
-        quantity,
-        isBuyerStudent: students.length === 0,
-        netAmountCents: 100_000 * quantity,
-        vatAmountCents: 20_000 * quantity,
-        vatRateBasisPoints: 2000,
-        totalAmountCents: 120_000 * quantity,
-        billingOrganisation:
-          seed.organisation === undefined ? "Engines Group plc" : seed.organisation,
-        billingAddressLine1: "1 Difference Street",
-        billingAddressLine2: "Floor 2",
-        billingTown: "London",
-        billingPostcode: "EC1A 1BB",
-        billingCountry: "United Kingdom",
-        poNumber: "PO-7781",
-        buyerVatNumber: "GB123456789",
-      })
-      .returning();
-    if (students.length) {
-      await tx
-        .insert(orderStudents)
-        .values(students.map((s, i) => ({ ...s, orderId: order!.id, position: i + 1 })));
-    }
-    await recordOrderEvent(tx, order!.id, "created", "buyer", { paymentMethod: "invoice" });
-    return order!;
-  });
-}
 
 const GRACE = { firstName: "Grace", lastName: "Hopper", email: "grace.hopper@navy.example" };
 const ALAN = { firstName: "Alan", lastName: "Turing", email: "alan@bletchley.example" };
@@ -332,141 +262,5 @@ describe("the Payments search", () => {
     expect(referenceIdRange("ada")).toBeNull();
     expect(referenceIdRange("1a2b3c4d9")).toBeNull();
     expect(referenceIdRange("NW-XYZ")).toBeNull();
-  });
-});
-
-describe("the order page's route", () => {
-  const request = (
-    path: string,
-    init: { method?: string; cookie?: string; body?: FormData } = {},
-  ) =>
-    new Request(`${origin}${path}`, {
-      method: init.method ?? "GET",
-      headers: { Origin: origin, ...(init.cookie ? { Cookie: init.cookie } : {}) },
-      body: init.body,
-    });
-  const form = (fields: Record<string, string>) => {
-    const body = new FormData();
-    for (const [k, v] of Object.entries(fields)) body.set(k, v);
-    return body;
-  };
-  const args = (req: Request, orderId: string) =>
-    ({ request: req, params: { orderId }, context: {} }) as never;
-  /** What a loader or action returned: `data()` (with its status) or a plain object (200). */
-  const unwrap = (result: unknown) => {
-    const d = result as { type?: string; data?: unknown; init?: { status?: number } | null };
-    if (d.type !== "DataWithResponseInit") return { status: 200, body: result };
-    return { status: d.init?.status ?? 200, body: d.data as Record<string, unknown> };
-  };
-  /** `fields` posted to an order's page through `route`'s action, as the signed-in admin. */
-  const postAsAdmin = async (
-    route: { action: (args: never) => unknown },
-    orderId: string,
-    cookie: string,
-    fields: Record<string, string>,
-  ) =>
-    unwrap(
-      await route.action(
-        args(
-          request(`/admin/payments/${orderId}`, { method: "POST", cookie, body: form(fields) }),
-          orderId,
-        ),
-      ),
-    );
-
-  it("loads an order, 404s an unknown one, stores valid notes only", async () => {
-    const cookie = await adminCookie();
-    const order = await insertOrder();
-    const loaded = await orderRoute.loader(
-      args(request(`/admin/payments/${order.id}`, { cookie }), order.id),
-    );
-    expect(unwrap(loaded).status).toBe(200);
-    expect(unwrap(loaded).body).toMatchObject({ page: { order: { id: order.id } } });
-    for (const id of ["00000000-0000-4000-8000-000000000000", "nope"]) {
-      const missing = unwrap(
-        await orderRoute.loader(args(request(`/admin/payments/${id}`, { cookie }), id)),
-      );
-      expect(missing).toEqual({ status: 404, body: { page: null } });
-    }
-
-    const post = (fields: Record<string, string>) =>
-      orderRoute.action(
-        args(
-          request(`/admin/payments/${order.id}`, { method: "POST", cookie, body: form(fields) }),
-          order.id,
-        ),
-      );
-    const empty = unwrap(await post({ intent: "note", text: "   " }));
-    expect(empty.status).toBe(400);
-    expect(empty.body).toMatchObject({ ok: false, fieldErrors: { text: "Please write a note" } });
-    const long = unwrap(
-      await post({ intent: "note", text: "y".repeat(ORDER_NOTE_MAX_LENGTH + 1) }),
-    );
-    expect(long.status).toBe(400);
-    expect(long.body).toMatchObject({
-      ok: false,
-      fieldErrors: { text: expect.stringMatching(/2,000/) },
-    });
-    expect(await noteCount(order.id)).toBe(0);
-
-    const added = unwrap(await post({ intent: "note", text: "Chased the PO." }));
-    expect(added.body).toMatchObject({ ok: true, form: "note" });
-    const [note] = await db().select().from(orderEvents).where(eq(orderEvents.kind, "note"));
-    expect(note).toMatchObject({ actor: "staff@example.com", detail: { text: "Chased the PO." } });
-  });
-
-  it("a change refused because the order moved on is a 409 naming its real status", async () => {
-    const cookie = await adminCookie();
-    const order = await insertOrder();
-    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
-    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
-    for (const route of [orderRoute, paymentsRoute]) {
-      const refused = await postAsAdmin(route, order.id, cookie, {
-        intent: "status",
-        orderId: order.id,
-        status: "paid",
-      });
-      expect(refused.status).toBe(409);
-      expect(refused.body).toMatchObject({
-        ok: false,
-        reason: "conflict",
-        message: `Failed to update order status: order ${orderReference(order.id)} was already marked Paid by someone else.`,
-      });
-    }
-  });
-
-  it("a cancel needs a reason, and passes it and the buyer notification choice on", async () => {
-    const cookie = await adminCookie();
-    const order = await insertOrder();
-    const post = (reason?: string) =>
-      postAsAdmin(orderRoute, order.id, cookie, {
-        intent: "status",
-        orderId: order.id,
-        status: "canceled",
-        notifyBuyer: "on",
-        ...(reason === undefined ? {} : { reason }),
-      });
-    for (const missing of [undefined, "   "]) {
-      const refused = await post(missing);
-      expect(refused.status).toBe(400);
-      expect(refused.body).toMatchObject({ ok: false, message: CANCEL_REASON_REQUIRED });
-    }
-    expect((await post("x".repeat(CANCEL_REASON_MAX + 1))).status).toBe(400);
-    const [untouched] = await db().select().from(orders).where(eq(orders.id, order.id));
-    expect(untouched!.status).toBe("pending");
-
-    const cancel = await post("  Duplicate of another booking  ");
-    expect(cancel.body).toMatchObject({ ok: true, status: "canceled" });
-    const [row] = await db().select().from(orders).where(eq(orders.id, order.id));
-    expect(row!.status).toBe("canceled");
-    const [event] = await db().select().from(orderEvents).where(eq(orderEvents.kind, "canceled"));
-    expect(event!.detail).toEqual({
-      cancelReason: "Duplicate of another booking",
-      notifyBuyer: true,
-    });
-    const page = await orderPage(order.id);
-    expect(page!.timeline.find((entry) => entry.kind === "canceled")!.detail).toBe(
-      "Duplicate of another booking · Buyer notified by e-mail",
-    );
   });
 });

@@ -1,5 +1,5 @@
-import { and, count, desc, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import {
   MAILBOX_CODE_EXPIRED,
   MAILBOX_CODE_WRONG,
@@ -12,121 +12,39 @@ import {
   turnOffTwoFactor,
 } from "#server/auth/account-security.server.ts";
 import { createAdmin, ensureInitialAdmin } from "#server/auth/accounts.server.ts";
-import { getAdmin, requireAdmin, type AdminUser } from "#server/auth/guard.server.ts";
+import { getAdmin, type AdminUser } from "#server/auth/guard.server.ts";
 import {
   handleAuthRequest,
   signInWithPassword,
   verifySecondFactor,
 } from "#server/auth/sign-in.server.ts";
-import { config } from "#server/config.server.ts";
 import { auditLog, emailOutbox, session, twoFactor, user } from "#server/db/schema.ts";
 import {
   origin,
   STAFF_EMAIL as EMAIL,
   STAFF_PASSWORD as PASSWORD,
-  thrown,
 } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { codeFor, wrongCode } from "#tests/support/totp.ts";
-import { throughAdminLayout } from "#tests/support/route-middleware.ts";
-
-const database = useFreshDatabase();
-
-// Addresses of their own per step: better-auth's per-address rate limits are tested elsewhere.
-let ip = 0;
-const nextIp = () => `192.0.2.${(ip++ % 250) + 1}`;
-
-function request(path: string, cookie?: string, method = "GET") {
-  return new Request(`${origin}${path}`, {
-    method,
-    headers: cookie ? { Cookie: cookie, Origin: origin } : { Origin: origin },
-  });
-}
-
-function cookieOf(headers: Headers, previous = ""): string {
-  const jar = new Map(
-    previous
-      .split("; ")
-      .filter(Boolean)
-      .map((c) => [c.slice(0, c.indexOf("=")), c] as const),
-  );
-  for (const set of headers.getSetCookie()) {
-    const pair = set.split(";")[0]!;
-    const name = pair.slice(0, pair.indexOf("="));
-    if (/Max-Age=0/i.test(set) || pair.endsWith("=")) jar.delete(name);
-    else jar.set(name, pair);
-  }
-  return [...jar.values()].join("; ");
-}
-
-async function passwordSignIn(): Promise<string> {
-  const result = await signInWithPassword(
-    request("/auth", undefined, "POST"),
-    { email: EMAIL, password: PASSWORD },
-    nextIp(),
-  );
-  expect(result.ok).toBe(true);
-  if (!result.ok) throw new Error("sign-in failed");
-  return cookieOf(result.headers);
-}
-
-/** The code of the latest mailbox-step e-mail to `to`. */
-async function mailedCode(to: string): Promise<string> {
-  const mails = await database()
-    .db.select({ text: emailOutbox.text })
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.toAddress, to), eq(emailOutbox.kind, "two_factor_mailbox_code")))
-    .orderBy(desc(emailOutbox.createdAt));
-  const code = /^\d{6}$/m.exec(mails[0]?.text ?? "")?.[0];
-  if (!code) throw new Error(`no mailbox code e-mailed to ${to}`);
-  return code;
-}
+import {
+  adminStartingTwoFactor,
+  adminWithTwoFactor,
+  cookieOf,
+  mailedCode,
+  nextIp,
+  passwordSignIn,
+  request,
+} from "#tests/support/two-factor.ts";
 
 /**
- * Step 1 of turning it on, as the account page goes through it: the password, and on a first
- * set-up the code e-mailed to the account with the password again.
+ * Two-factor sign-in for admins (decision 0017): turning it on with the password and a code from
+ * the app, signing in with a code or a backup code, the /auth page's two steps, turning it off,
+ * better-auth's endpoints closed to direct calls, and the e-mailed code that proves the mailbox
+ * on a first set-up. Which sessions it lets through, and REQUIRE_ADMIN_2FA:
+ * two-factor-sessions.test.ts.
  */
-async function beginSetup(cookie: string, admin: AdminUser) {
-  const post = () => request("/admin/account", cookie, "POST");
-  const first = await startTwoFactorSetup(post(), nextIp(), admin, PASSWORD);
-  if (!first.ok) throw new Error(first.message);
-  if ("setup" in first) return first;
-  expect(first.mailboxCodeSentTo).toBe(admin.email);
-  const code = await mailedCode(admin.email);
-  const second = await startTwoFactorSetup(post(), nextIp(), admin, PASSWORD, code);
-  if (!second.ok || !("setup" in second)) throw new Error("expected the set-up");
-  return second;
-}
 
-/** An admin signed in with their password who has started turning two-factor sign-in on. */
-async function adminStartingTwoFactor() {
-  const created = await createAdmin({ email: EMAIL, password: PASSWORD });
-  const cookie = await passwordSignIn();
-  const started = await beginSetup(cookie, created);
-  return { created, cookie, started };
-}
-
-/** An admin signed in with their password who has turned two-factor sign-in on. */
-async function adminWithTwoFactor() {
-  const { created, cookie: passwordCookie, started } = await adminStartingTwoFactor();
-  let cookie = passwordCookie;
-  expect(started.setup.qrSvg).toMatch(/^<svg/);
-  expect(started.setup.backupCodes).toHaveLength(10);
-  const secret = started.setup.secret;
-  expect(secret).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
-
-  const admin: AdminUser = { ...created };
-  const confirmed = await confirmTwoFactorSetup(
-    request("/admin/account", cookie, "POST"),
-    nextIp(),
-    admin,
-    codeFor(secret),
-  );
-  expect(confirmed.ok).toBe(true);
-  if (!confirmed.ok) throw new Error(confirmed.message);
-  cookie = cookieOf(confirmed.headers, cookie);
-  return { admin, secret, backupCodes: started.setup.backupCodes!, cookie };
-}
+const database = useFreshDatabase();
 
 describe("two-factor sign-in", () => {
   it("turning it on needs the password and a code from the app", async () => {
@@ -382,148 +300,6 @@ describe("two-factor sign-in", () => {
   }
 });
 
-describe("the second factor belongs to the session", () => {
-  const original = config.requireAdmin2fa;
-  afterEach(() => {
-    config.requireAdmin2fa = original;
-  });
-
-  it("a session signed in with the password before two-factor was turned on ends when it is", async () => {
-    await createAdmin({ email: EMAIL, password: PASSWORD });
-    const earlier = await passwordSignIn();
-    expect((await getAdmin(request("/admin/dashboard", earlier)))?.email).toBe(EMAIL);
-
-    const { admin, cookie } = await adminWithTwoFactorAfterSignIn();
-    // The session that turned it on goes on; the one that only had the password does not.
-    expect(await requireAdmin(request("/admin/dashboard", cookie))).toMatchObject({
-      twoFactorEnabled: true,
-      twoFactorVerified: true,
-    });
-    expect(await getAdmin(request("/admin/dashboard", earlier))).toBeNull();
-    for (const path of ["/admin/dashboard", "/admin/payments/export", "/admin/privacy/export"]) {
-      const refused = await thrown(requireAdmin(request(path, earlier)));
-      expect(refused.status, path).toBe(302);
-      expect(refused.headers.get("Location"), path).toMatch(/^\/auth/);
-    }
-    const invite = await thrown(requireAdmin(request("/admin/staff", earlier, "POST")));
-    expect(invite.status).toBe(401);
-
-    const { db } = database();
-    const sessions = await db.select().from(session).where(eq(session.userId, admin.id));
-    expect(sessions).toHaveLength(1);
-    expect(sessions[0]!.twoFactorVerified).toBe(true);
-    const [enabled] = await db
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.action, "admin.two_factor_enabled"));
-    expect(enabled!.after).toMatchObject({ otherSessionsEnded: 1 });
-  });
-
-  it("a password-only session of an account with two-factor on is ended by the guard, REQUIRE_ADMIN_2FA or not", async () => {
-    for (const required of [false, true]) {
-      config.requireAdmin2fa = required;
-      await database().db.delete(user);
-      const created = await createAdmin({ email: EMAIL, password: PASSWORD });
-      const cookie = await passwordSignIn();
-      // Two-factor turned on some other way than this session (as before sessions recorded it).
-      await database()
-        .db.update(user)
-        .set({ twoFactorEnabled: true })
-        .where(eq(user.id, created.id));
-      const refused = await thrown(requireAdmin(request("/admin/account", cookie)));
-      expect(refused.headers.get("Location"), String(required)).toBe(
-        "/auth?redirectTo=%2Fadmin%2Faccount",
-      );
-      expect(refused.headers.getSetCookie().join(), String(required)).toMatch(/session_token=;/);
-      expect(
-        await database().db.select().from(session).where(eq(session.userId, created.id)),
-      ).toHaveLength(0);
-    }
-  });
-
-  it("turning two-factor sign-in off ends every other session of the account", async () => {
-    const { admin, cookie, backupCodes } = await adminWithTwoFactor();
-    const other = await signInWithBackupCode(backupCodes[0]!);
-    expect(await getAdmin(request("/admin/dashboard", other))).not.toBeNull();
-    const off = await turnOffTwoFactor(
-      request("/admin/account", cookie, "POST"),
-      nextIp(),
-      admin,
-      PASSWORD,
-    );
-    expect(off.ok).toBe(true);
-    if (!off.ok) return;
-    expect(await getAdmin(request("/admin/dashboard", other))).toBeNull();
-    expect(
-      await getAdmin(request("/admin/dashboard", cookieOf(off.headers, cookie))),
-    ).toMatchObject({ twoFactorEnabled: false });
-  });
-
-  it("a code is accepted once, even by two sign-ins at the same moment", async () => {
-    const { secret } = await adminWithTwoFactor();
-    const challenges = await Promise.all([passwordStep(), passwordStep()]);
-    const code = codeFor(secret, 1);
-    const results = await Promise.all(
-      challenges.map((challenge) =>
-        verifySecondFactor(request("/auth", challenge, "POST"), { method: "totp", code }, nextIp()),
-      ),
-    );
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.find((r) => !r.ok)).toMatchObject({ code: "CODE_ALREADY_USED" });
-    const { db } = database();
-    const failed = await db
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.action, "auth.two_factor_failed"));
-    expect(failed.at(-1)?.after).toMatchObject({ reason: "CODE_ALREADY_USED" });
-  });
-
-  /** The password step of a sign-in with two-factor: the challenge cookie. */
-  async function passwordStep(): Promise<string> {
-    const first = await signInWithPassword(
-      request("/auth", undefined, "POST"),
-      { email: EMAIL, password: PASSWORD },
-      nextIp(),
-    );
-    if (!first.ok || !first.twoFactor) throw new Error("expected the code step");
-    return cookieOf(first.headers);
-  }
-
-  /** A sign-in with the password and a backup code (no code from the app is spent). */
-  async function signInWithBackupCode(code: string): Promise<string> {
-    const challenge = await passwordStep();
-    const verified = await verifySecondFactor(
-      request("/auth", challenge, "POST"),
-      { method: "backup_code", code },
-      nextIp(),
-    );
-    if (!verified.ok) throw new Error(verified.message);
-    return cookieOf(verified.headers, challenge);
-  }
-
-  /** adminWithTwoFactor for an admin already created (and signed in elsewhere). */
-  async function adminWithTwoFactorAfterSignIn() {
-    const cookie = await passwordSignIn();
-    const [created] = await database().db.select().from(user);
-    const admin: AdminUser = {
-      id: created!.id,
-      email: created!.email,
-      name: created!.name,
-      twoFactorEnabled: false,
-      twoFactorVerified: false,
-    };
-    const started = await beginSetup(cookie, admin);
-    const confirmed = await confirmTwoFactorSetup(
-      request("/admin/account", cookie, "POST"),
-      nextIp(),
-      admin,
-      codeFor(started.setup.secret),
-    );
-    if (!confirmed.ok) throw new Error(confirmed.message);
-    return { admin, cookie: cookieOf(confirmed.headers, cookie) };
-  }
-});
-
 describe("a first set-up proves the mailbox", () => {
   it("the password alone e-mails a code; only the password with that code reaches the set-up", async () => {
     const created = await createAdmin({ email: EMAIL, password: PASSWORD });
@@ -603,64 +379,5 @@ describe("a first set-up proves the mailbox", () => {
 
     await database().db.update(user).set({ initialAdmin: false, twoFactorEnrolledAt: new Date() });
     expect(await mailboxStepNeeded(admin)).toBe(false);
-  });
-});
-
-describe("REQUIRE_ADMIN_2FA", () => {
-  const original = config.requireAdmin2fa;
-  afterEach(() => {
-    config.requireAdmin2fa = original;
-  });
-
-  it("an admin without two-factor sign-in reaches only My Account", async () => {
-    config.requireAdmin2fa = true;
-    await createAdmin({ email: EMAIL, password: PASSWORD });
-    const cookie = await passwordSignIn();
-
-    const page = await thrown(requireAdmin(request("/admin/dashboard", cookie)));
-    expect(page.status).toBe(302);
-    expect(page.headers.get("Location")).toBe("/admin/account");
-
-    for (const denied of [
-      request("/admin/inquiries", cookie, "POST"),
-      request("/api/admin/media", cookie, "POST"),
-      request("/admin/inquiries/export", cookie),
-    ]) {
-      const response = await thrown(requireAdmin(denied));
-      if (denied.method === "GET") {
-        expect(response.headers.get("Location")).toBe("/admin/account");
-        continue;
-      }
-      expect(response.status).toBe(403);
-      expect(await response.json()).toMatchObject({ error: "two_factor_required" });
-    }
-
-    const account = throughAdminLayout(await import("#app/routes/admin/account.tsx"));
-    const args = (req: Request) =>
-      ({ request: req, params: {}, context: { clientIp: "192.0.2.200" } }) as never;
-    const data = (await account.loader(args(request("/admin/account", cookie)))) as {
-      twoFactorEnabled: boolean;
-      twoFactorRequired: boolean;
-    };
-    expect(data).toMatchObject({ twoFactorEnabled: false, twoFactorRequired: true });
-    // Behind the layout's guard, as in the app: the layout lets it through too.
-    const layout = throughAdminLayout(await import("#app/routes/admin/layout.tsx"));
-    await expect(layout.loader(args(request("/admin/account", cookie)))).resolves.toBeTruthy();
-    // And the dashboard's own loader does not.
-    const dashboard = throughAdminLayout(await import("#app/routes/admin/dashboard.tsx"));
-    const refused = await thrown(dashboard.loader(args(request("/admin/dashboard", cookie))));
-    expect(refused.headers.get("Location")).toBe("/admin/account");
-  });
-
-  it("with two-factor sign-in on, every admin page opens", async () => {
-    const { cookie } = await adminWithTwoFactor();
-    config.requireAdmin2fa = true;
-    expect(await requireAdmin(request("/admin/dashboard", cookie))).toMatchObject({
-      email: EMAIL,
-      twoFactorEnabled: true,
-    });
-    expect(await requireAdmin(request("/admin/inquiries", cookie, "POST"))).toMatchObject({
-      email: EMAIL,
-    });
   });
 });

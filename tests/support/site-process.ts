@@ -80,7 +80,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     LOG_LEVEL: "warn",
     BETTER_AUTH_SECRET: "bench-and-fault-tests-secret-0123456789abcdef",
     // These runs sign in with a password only (on by default in production, two-factor sign-in
-    // has its own tests: tests/server/two-factor.test.ts, tests/e2e/two-factor.spec.ts).
+    // has its own tests: tests/server/two-factor*.test.ts, tests/e2e/two-factor.spec.ts).
     REQUIRE_ADMIN_2FA: "false",
   });
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
