@@ -1,20 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import type { ActionFunctionArgs } from "react-router";
 import { DATE_MESSAGES } from "#app/lib/catalogue/course-dates.ts";
-import type { FormResult } from "#app/lib/inquiries/schemas.ts";
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
 import { waitingListHousekeeping } from "#server/catalogue/waiting-list-offers.server.ts";
 import { offerEntryNow, removeEntry } from "#server/catalogue/waiting-list-admin.server.ts";
 import { auditLog, courseDates, emailOutbox, waitingListEntries } from "#server/db/schema.ts";
-import { waitingListAction } from "#server/forms/waiting-list-action.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { loadCheckout } from "#server/payments/checkout.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { insertCourseDate } from "#tests/support/factories.ts";
-import { formRequest, freshIp } from "#tests/support/forms.ts";
 import { ADMIN, insertCourse } from "#tests/support/orders.ts";
-import { book, joinFields } from "#tests/support/waiting-list.ts";
+import { book, bookOk, entryOf, join, mailsTo } from "#tests/support/waiting-list.ts";
 
 /**
  * Waiting list offers (decision 0034): offers in the order of joining when places free up, an
@@ -29,34 +25,6 @@ const fake = await vi.hoisted(async () =>
 afterAll(() => fake.close());
 
 const database = useFreshDatabase();
-
-async function post(slug: string, fields: Record<string, string>, ip = freshIp()) {
-  const result = (await waitingListAction({
-    request: formRequest(fields, { path: `/courses/${slug}/waiting-list` }),
-    params: { slug },
-    context: { clientIp: ip },
-  } as unknown as ActionFunctionArgs)) as { data: FormResult; init?: ResponseInit | null };
-  return { status: result.init?.status ?? 200, body: result.data };
-}
-
-async function join(slug: string, dateId: string, email: string, places = 1) {
-  const answer = await post(slug, joinFields(dateId, email, places));
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-}
-
-async function bookOk(slug: string, dateId: string, n: number, places = 1) {
-  const outcome = await book(slug, dateId, n, places);
-  if (outcome.kind !== "invoice") throw new Error(`not booked: ${JSON.stringify(outcome)}`);
-  return outcome.orderId;
-}
-
-async function entryOf(email: string) {
-  const [entry] = await database()
-    .db.select()
-    .from(waitingListEntries)
-    .where(eq(waitingListEntries.email, email));
-  return entry!;
-}
 
 async function statesOf(dateId: string) {
   const rows = await database()
@@ -78,13 +46,6 @@ async function offerTokenFor(email: string): Promise<string> {
   const token = /[?&]offer=([A-Za-z0-9_-]+)/.exec(text)?.[1];
   if (!token) throw new Error(`no offer e-mailed to ${email}`);
   return token;
-}
-
-async function mailsTo(email: string, kind: string) {
-  return database()
-    .db.select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.toAddress, email), eq(emailOutbox.kind, kind)));
 }
 
 async function placesLeft(course: { id: string; price: string | null }, dateId: string) {

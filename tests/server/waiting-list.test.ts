@@ -1,26 +1,23 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import type { ActionFunctionArgs } from "react-router";
 import {
   CONSENT_REQUIRED,
   PLACES_MESSAGE,
   WAITING_LIST_MESSAGES,
 } from "#app/lib/catalogue/waiting-list.ts";
-import { HONEYPOT_FIELD, type FormResult } from "#app/lib/inquiries/schemas.ts";
+import { HONEYPOT_FIELD } from "#app/lib/inquiries/schemas.ts";
 import { plannedErasure } from "#app/lib/admin/privacy.ts";
 import { createCourseDate } from "#server/catalogue/course-date-admin.server.ts";
 import { listUpcomingDates } from "#server/catalogue/course-dates.server.ts";
 import { deleteEndedEntries } from "#server/catalogue/waiting-list-offers.server.ts";
-import { emailOutbox, waitingListEntries } from "#server/db/schema.ts";
-import { waitingListAction } from "#server/forms/waiting-list-action.server.ts";
+import { waitingListEntries } from "#server/db/schema.ts";
 import { erasePersonalData } from "#server/privacy/erase.server.ts";
 import { personalDataCsvRows } from "#server/privacy/export.server.ts";
 import { findPersonalData } from "#server/privacy/find.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { insertCourseDate } from "#tests/support/factories.ts";
-import { formRequest, freshIp } from "#tests/support/forms.ts";
 import { ADMIN, insertCourse } from "#tests/support/orders.ts";
-import { book, joinFields } from "#tests/support/waiting-list.ts";
+import { bookOk, entryOf, join, joinFields, mailsTo, post } from "#tests/support/waiting-list.ts";
 
 /**
  * Waiting lists (decision 0034): joining (checked again on the server, a bot stored and marked,
@@ -34,41 +31,6 @@ const fake = await vi.hoisted(async () =>
 afterAll(() => fake.close());
 
 const database = useFreshDatabase();
-
-async function post(slug: string, fields: Record<string, string>, ip = freshIp()) {
-  const result = (await waitingListAction({
-    request: formRequest(fields, { path: `/courses/${slug}/waiting-list` }),
-    params: { slug },
-    context: { clientIp: ip },
-  } as unknown as ActionFunctionArgs)) as { data: FormResult; init?: ResponseInit | null };
-  return { status: result.init?.status ?? 200, body: result.data };
-}
-
-async function join(slug: string, dateId: string, email: string, places = 1) {
-  const answer = await post(slug, joinFields(dateId, email, places));
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-}
-
-async function bookOk(slug: string, dateId: string, n: number, places = 1) {
-  const outcome = await book(slug, dateId, n, places);
-  if (outcome.kind !== "invoice") throw new Error(`not booked: ${JSON.stringify(outcome)}`);
-  return outcome.orderId;
-}
-
-async function entryOf(email: string) {
-  const [entry] = await database()
-    .db.select()
-    .from(waitingListEntries)
-    .where(eq(waitingListEntries.email, email));
-  return entry!;
-}
-
-async function mailsTo(email: string, kind: string) {
-  return database()
-    .db.select()
-    .from(emailOutbox)
-    .where(and(eq(emailOutbox.toAddress, email), eq(emailOutbox.kind, kind)));
-}
 
 async function placesLeft(course: { id: string; price: string | null }, dateId: string) {
   return (await listUpcomingDates(course.id, course.price)).find((d) => d.id === dateId)!
