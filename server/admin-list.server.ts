@@ -61,8 +61,6 @@ export async function readListPage<Table extends TableWithId, Item>(
     page: number;
     pageSize: number;
     knownTotal?: number;
-    /** How to count the matches, when the list has a cheaper way than `where` on the table. */
-    count?: () => Promise<number>;
     toItem: (row: Table["$inferSelect"]) => Item;
   },
 ): Promise<AdminList<Item>> {
@@ -75,15 +73,13 @@ export async function readListPage<Table extends TableWithId, Item>(
       .orderBy(...(newest ? order.newestFirst : order.oldestFirst))
       .limit(limit)
       .offset(offset);
-  const counting =
-    options.count ??
-    (async () =>
-      (
-        await db()
-          .select({ n: orm.count() })
-          .from(table as PgTable)
-          .where(where)
-      )[0]?.n ?? 0);
+  const counting = async () =>
+    (
+      await db()
+        .select({ n: orm.count() })
+        .from(table as PgTable)
+        .where(where)
+    )[0]?.n ?? 0;
   // The first page (where a search lands) is read while the matches are counted: a search's
   // cost is then the slower of the two, not both.
   const [total, firstIds] =

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   orderListStatus,
@@ -78,36 +78,65 @@ export function referenceIdRange(search: string): { from: string; to: string } |
 
 /**
  * The Payments search: the orders whose reference, buyer (name, e-mail), company (as typed or
- * as billed), course, PO number or named students (name, e-mail) contain the text. Written as
- * `id IN (… UNION …)` rather than one OR, so each part can use its own index: the buyer part is
- * exactly the trigram index's expression, the reference part a range of the primary key.
+ * as billed), course, PO number or named students (name, e-mail) contain the text, each with
+ * when it was placed (the list's order). Written as a UNION rather than one OR, so each part
+ * can use its own index: the buyer part is exactly the trigram index's expression, the
+ * reference part a range of the primary key.
  */
-function orderSearchIds(search: string): SQL {
+function orderSearchRows(search: string): SQL {
   const pattern = containsPattern(search);
   const range = referenceIdRange(search);
   const byReference = range
-    ? sql` union select ${orders.id} from ${orders} where ${orders.id} between ${range.from}::uuid and ${range.to}::uuid`
+    ? sql` union select ${orders.id}, ${orders.createdAt} from ${orders} where ${orders.id} between ${range.from}::uuid and ${range.to}::uuid`
     : sql``;
-  return sql`select ${orders.id} from ${orders} where ${orderSearchText} like ${pattern}
+  return sql`select ${orders.id}, ${orders.createdAt} from ${orders} where ${orderSearchText} like ${pattern}
     union
-    select ${orders.id} from ${orders} where lower(coalesce(${orders.billingOrganisation}, '') || ' ' || coalesce(${orders.poNumber}, '')) like ${pattern}
+    select ${orders.id}, ${orders.createdAt} from ${orders} where lower(coalesce(${orders.billingOrganisation}, '') || ' ' || coalesce(${orders.poNumber}, '')) like ${pattern}
     union
-    select ${orderStudents.orderId} from ${orderStudents} where ${studentSearchText} like ${pattern}${byReference}`;
+    select ${orderStudents.orderId}, ${orders.createdAt} from ${orderStudents} join ${orders} on ${orders.id} = ${orderStudents.orderId} where ${studentSearchText} like ${pattern}${byReference}`;
 }
 
 function orderSearchCondition(search: string): SQL {
-  return sql`${orders.id} in (${orderSearchIds(search)})`;
+  return sql`${orders.id} in (select found.id from (${orderSearchRows(search)}) as found)`;
 }
 
 /**
- * How many orders a search alone matches: the ids its parts find, counted as they are (no join
- * back to every order, which the list's own count would make).
+ * A page of a search alone and how many orders it matches, from one pass over what the search
+ * finds: the matches carry their date, so the page is sorted from them (a join back to every
+ * order to learn the dates was a scan of the table) and counted by the same query. A page past
+ * the end shows the last one, as every list does.
  */
-async function countSearch(search: string): Promise<number> {
-  const [row] = await db()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(sql`(${orderSearchIds(search)}) as found`);
-  return Number(row?.n ?? 0);
+async function searchPage(
+  search: string,
+  requestedPage: number,
+  pageSize: number,
+): Promise<{ ids: string[]; total: number; page: number; pageCount: number }> {
+  const read = (page: number) =>
+    db()
+      .select({ id: sql<string>`found.id`, total: sql<number>`(count(*) over ())::int` })
+      .from(sql`(${orderSearchRows(search)}) as found`)
+      .orderBy(sql`found.created_at desc nulls last`, sql`found.id desc nulls last`)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+  const page = Math.max(1, requestedPage);
+  let rows = await read(page);
+  if (rows.length === 0 && page > 1) {
+    // Past the end (or nothing found): count, then read the last page if there is one.
+    const [counted] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sql`(${orderSearchRows(search)}) as found`);
+    const total = Number(counted?.n ?? 0);
+    const last = Math.max(1, Math.ceil(total / pageSize));
+    rows = total > 0 ? await read(last) : [];
+  }
+  const total = Number(rows[0]?.total ?? 0);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  return {
+    ids: rows.map((r) => r.id),
+    total,
+    page: Math.min(page, pageCount),
+    pageCount,
+  };
 }
 
 /** The orders of a status as shown (orderListStatus): refunds split the paid ones three ways. */
@@ -251,16 +280,34 @@ export async function listOrders(
 ): Promise<AdminList<AdminOrder>> {
   const searchOnly =
     filters.search && !filters.status && !filters.method && !filters.from && !filters.to;
-  const list = await readListPage(orders, {
-    where: orderFilterCondition(filters),
-    order: LIST_ORDER,
-    page: filters.page,
-    pageSize,
-    count: searchOnly ? () => countSearch(filters.search) : undefined,
-    toItem: (row) => row,
-  });
+  const list = searchOnly
+    ? await searchedOrders(filters.search, filters.page, pageSize)
+    : await readListPage(orders, {
+        where: orderFilterCondition(filters),
+        order: LIST_ORDER,
+        page: filters.page,
+        pageSize,
+        toItem: (row) => row,
+      });
   const students = await studentsOfOrders(list.items.map((r) => r.id));
   return { ...list, items: list.items.map((r) => toAdminOrder(r, students.get(r.id) ?? [])) };
+}
+
+/** A page of a search alone (searchPage), with its orders' rows. */
+async function searchedOrders(
+  search: string,
+  page: number,
+  pageSize: number,
+): Promise<AdminList<OrderRow>> {
+  const found = await searchPage(search, page, pageSize);
+  const items = found.ids.length
+    ? await db()
+        .select()
+        .from(orders)
+        .where(inArray(orders.id, found.ids))
+        .orderBy(...LIST_ORDER.newestFirst)
+    : [];
+  return { items, total: found.total, page: found.page, pageCount: found.pageCount };
 }
 
 export type AdminStatusChange =

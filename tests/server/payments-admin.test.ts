@@ -132,6 +132,15 @@ describe("the admin Payments screen's queries", () => {
       3,
     );
     expect(beyond.page).toBe(2);
+
+    // A search pages the same way, newest first, and past its end shows its last page.
+    const searched = (page: number) =>
+      listOrders({ ...ALL_ORDERS, search: "osint", status: null, method: null, page }, 3);
+    expect((await searched(1)).items.map((o) => o.buyerFirstName)).toEqual(["Dan", "Carol", "Bob"]);
+    const searchedBeyond = await searched(9);
+    expect(searchedBeyond).toMatchObject({ page: 2, pageCount: 2, total: 4 });
+    expect(searchedBeyond.items.map((o) => o.buyerFirstName)).toEqual(["Alice"]);
+    expect(await search("nothing like it")).toMatchObject({ items: [], total: 0, page: 1 });
   });
 
   it("the server refuses every transition the machine forbids", async () => {
