@@ -15,7 +15,7 @@ import { runSsrBench } from "./ssr.ts";
  *   bundle     JS/CSS per public page, gzipped, from the manifest; no admin editor on public
  *              pages; then the JS Chromium downloads on load and after using a form
  *   lighthouse Lighthouse mobile on /, the catalogue and a course page (npm run bench:lighthouse)
- *   scale      catalogue and admin lists at volume on PostgreSQL
+ *   scale      catalogue and admin lists at volume, on PostgreSQL and PGlite side by side
  *   soak       memory (RSS, heap, WebAssembly) under minutes of mixed traffic and form posts,
  *              then idle and after a forced collection (on PostgreSQL with --postgres)
  *   pdf        an invoice / credit note drawn as PDF: time per document (median of N) and size

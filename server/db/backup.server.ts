@@ -97,8 +97,8 @@ export async function restoreBackup(options: {
     throw new Error(`${options.file} is not a backup of this site (no ${DATABASE_DUMP}).`);
   }
   const { takenAt } = JSON.parse(readFileSync(manifestFile, "utf8")) as { takenAt: string };
-  const { PGlite } = await import("@electric-sql/pglite");
-  const client = await PGlite.create(dbDir, {
+  const { openPGlite } = await import("./pglite.server.ts");
+  const client = await openPGlite(dbDir, {
     loadDataDir: new Blob([readFileSync(dumpFile)]),
   });
   let heldEmails: number;

@@ -97,7 +97,7 @@ export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
       },
     };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
+  const { openPGlite } = await import("./pglite.server.ts");
   let release = () => {};
   let client;
   if (target.kind === "pglite") {
@@ -115,13 +115,13 @@ export async function connect(target: DatabaseTarget): Promise<DatabaseHandle> {
       }
       const dir = path.join(target.dataDir, "db");
       ensurePrivateDir(dir);
-      client = await PGlite.create(dir);
+      client = await openPGlite(dir);
     } catch (error) {
       release();
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await openPGlite();
   }
   const handle = await wrapPGlite(client, release);
   if (target.kind !== "pglite") return handle;

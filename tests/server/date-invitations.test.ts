@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   dateChangedEmails,
   invitationFor,
@@ -9,13 +9,10 @@ import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
 import { courseDates, emailOutbox } from "#server/db/schema.ts";
 import { queueEmails } from "#server/email/outbox.server.ts";
-import { OutboxWorker, smtpMailer } from "#server/email/worker.server.ts";
-import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
-import { book, parse } from "#tests/support/date-invitations.ts";
+import { book, mailsOfKind, onlineDate, paid, parse } from "#tests/support/date-invitations.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { drain, useOutbox } from "#tests/support/outbox-worker.ts";
 import { insertCourse, insertCourseDate } from "#tests/support/factories.ts";
-import { ADMIN } from "#tests/support/orders.ts";
-import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink.ts";
 
 /**
  * Calendar invitations for dated bookings (decision 0033): the iCalendar text is read back with
@@ -25,34 +22,7 @@ import { startSmtpSink, type SmtpSink } from "#tests/support/smtp-sink.ts";
  */
 const database = useFreshDatabase();
 
-let sink: SmtpSink | undefined;
-const workers: OutboxWorker[] = [];
-afterEach(async () => {
-  for (const w of workers.splice(0)) await w.stop();
-  await sink?.close();
-  sink = undefined;
-});
-
-async function paid(orderId: string) {
-  expect((await changeOrderStatusByAdmin(orderId, "invoiced", ADMIN)).ok).toBe(true);
-  expect((await changeOrderStatusByAdmin(orderId, "paid", ADMIN)).ok).toBe(true);
-}
-
-async function mailsOfKind(kind: string) {
-  return database()
-    .db.select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.kind, kind))
-    .orderBy(emailOutbox.toAddress);
-}
-
-const onlineDate = {
-  format: "online" as const,
-  venueName: null,
-  venueTown: null,
-  venueAddress: null,
-  joiningDetails: "Teams: https://meet.example.com/room-42",
-};
+const { worker, smtpSink } = useOutbox();
 
 describe("calendar invitations", () => {
   it("read back by another parser: stable UID per date and student, UTC times, sequence, REQUEST and CANCEL", async () => {
@@ -212,7 +182,7 @@ describe("calendar invitations", () => {
   });
 
   it("the worker sends a message's invitation as invite.ics, typed with its method", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     const course = await insertCourse();
     const date = await insertCourseDate(course.id);
     const student = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" };
@@ -231,11 +201,7 @@ describe("calendar invitations", () => {
         calendar,
       })),
     );
-    const w = new OutboxWorker({ mailer: smtpMailer(sink.url) });
-    workers.push(w);
-    while ((await w.runOnce()) > 0) {
-      // until nothing is due
-    }
+    await drain(worker(sink.url));
     expect(sink.messages).toHaveLength(2);
     for (const message of sink.messages) {
       const method = message.parsed.subject as keyof typeof calendars;

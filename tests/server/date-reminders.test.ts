@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { invitationUid } from "#server/catalogue/date-invitations.server.ts";
 import { dueReminder, sendDueReminders } from "#server/catalogue/date-reminders.server.ts";
 import { config, loadConfig } from "#server/config.server.ts";
-import { courseDateReminders, courseDates, emailOutbox } from "#server/db/schema.ts";
+import { courseDateReminders, courseDates } from "#server/db/schema.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { transitionOrder } from "#server/orders/state-machine.server.ts";
-import { book, parse } from "#tests/support/date-invitations.ts";
+import { book, mailsOfKind, onlineDate, paid, parse } from "#tests/support/date-invitations.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { insertCourse, insertCourseDate } from "#tests/support/factories.ts";
 import { ADMIN } from "#tests/support/orders.ts";
@@ -24,27 +24,6 @@ const DAY = 24 * HOUR;
 
 /** `ms` from now, in whole seconds (what an iCalendar time can carry; staff type minutes). */
 const fromNow = (ms: number) => new Date(Math.floor((Date.now() + ms) / 1000) * 1000);
-
-async function paid(orderId: string) {
-  expect((await changeOrderStatusByAdmin(orderId, "invoiced", ADMIN)).ok).toBe(true);
-  expect((await changeOrderStatusByAdmin(orderId, "paid", ADMIN)).ok).toBe(true);
-}
-
-async function mailsOfKind(kind: string) {
-  return database()
-    .db.select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.kind, kind))
-    .orderBy(emailOutbox.toAddress);
-}
-
-const onlineDate = {
-  format: "online" as const,
-  venueName: null,
-  venueTown: null,
-  venueAddress: null,
-  joiningDetails: "Teams: https://meet.example.com/room-42",
-};
 
 describe("reminders before a date starts", () => {
   it("the N-day reminder is due during the N-th day before the start, and never later", () => {

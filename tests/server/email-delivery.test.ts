@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { config } from "#server/config.server.ts";
 import { emailOutbox } from "#server/db/schema.ts";
 import { queueEmails } from "#server/email/outbox.server.ts";
@@ -11,17 +11,11 @@ import {
   OutboxWorker,
   smtpMailer,
   startOutboxWorker,
-  stopOutboxWorker,
 } from "#server/email/worker.server.ts";
 import { createEnquiry } from "#server/inquiries/inquiries.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-import {
-  freePort,
-  startDroppingRelay,
-  startSmtpSink,
-  waitFor,
-  type SmtpSink,
-} from "#tests/support/smtp-sink.ts";
+import { drain, useOutbox } from "#tests/support/outbox-worker.ts";
+import { freePort, startDroppingRelay, waitFor } from "#tests/support/smtp-sink.ts";
 
 /**
  * The e-mail outbox's delivery through a real SMTP server: each message sent exactly once through
@@ -32,26 +26,7 @@ import {
 
 const database = useFreshDatabase();
 
-let sink: SmtpSink | undefined;
-const workers: OutboxWorker[] = [];
-afterEach(async () => {
-  await stopOutboxWorker();
-  for (const w of workers.splice(0)) await w.stop();
-  await sink?.close();
-  sink = undefined;
-});
-
-function worker(url: string, extra: Partial<ConstructorParameters<typeof OutboxWorker>[0]> = {}) {
-  const w = new OutboxWorker({ mailer: smtpMailer(url), pollMs: 50, ...extra });
-  workers.push(w);
-  return w;
-}
-
-async function drain(w: OutboxWorker) {
-  while ((await w.runOnce()) > 0) {
-    // until nothing is due
-  }
-}
+const { worker, smtpSink } = useOutbox();
 
 describe("e-mails after an inquiry, through a real SMTP server", () => {
   it("outage: SMTP closed, then refusing, 20 inquiries, SMTP back → every message exactly once", async () => {
@@ -88,7 +63,7 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
 
     // A server that answers but refuses every recipient for a while (temporary error).
     let refusing = true;
-    sink = await startSmtpSink({
+    const sink = await smtpSink({
       port,
       reject: () =>
         refusing ? Object.assign(new Error("Try again later"), { responseCode: 451 }) : null,
@@ -118,7 +93,7 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
   });
 
   it("two workers claiming at once never send a message twice (FOR UPDATE SKIP LOCKED)", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     for (let i = 0; i < 15; i++) {
       await createEnquiry({
         name: `V${i}`,
@@ -137,7 +112,7 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
   });
 
   it("a claim whose worker died is taken over after its lease; gives up after maxAttempts", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     const [row] = await queueEmails(database().db, [
       { kind: "test", to: "a@example.com", subject: "s", html: "<p>h</p>", text: "t" },
     ]);
@@ -208,7 +183,7 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
   });
 
   it("a relay cutting the connection mid-DATA: each message is delivered once", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     // Every other connection is cut after the message's first bytes, until six have been.
     let connections = 0;
     const relay = await startDroppingRelay(sink, () => connections++ % 2 === 0 && connections < 12);
@@ -275,8 +250,8 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
         message: "m",
       });
       const w = new OutboxWorker({ mailer: fileMailer(dir) });
-      workers.push(w);
       await drain(w);
+      await w.stop();
       const files = readdirSync(dir).filter((f) => f.endsWith(".eml"));
       expect(files).toHaveLength(2);
       const confirmation = readFileSync(

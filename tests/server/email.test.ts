@@ -1,12 +1,12 @@
 import type { AddressObject } from "mailparser";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { inquiryAction } from "#server/forms/inquiry-action.server.ts";
 import { config } from "#server/config.server.ts";
 import { courses, emailOutbox, inquiries } from "#server/db/schema.ts";
-import { OutboxWorker, smtpMailer, stopOutboxWorker } from "#server/email/worker.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
+import { drain, useOutbox } from "#tests/support/outbox-worker.ts";
 import { callAction, formRequest, withGuards } from "#tests/support/forms.ts";
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from "#tests/support/smtp-sink.ts";
+import type { ReceivedMail } from "#tests/support/smtp-sink.ts";
 
 /**
  * The e-mails an inquiry sends (each form's admin alert and visitor confirmation: recipients,
@@ -16,26 +16,7 @@ import { startSmtpSink, type ReceivedMail, type SmtpSink } from "#tests/support/
 
 const database = useFreshDatabase();
 
-let sink: SmtpSink | undefined;
-const workers: OutboxWorker[] = [];
-afterEach(async () => {
-  await stopOutboxWorker();
-  for (const w of workers.splice(0)) await w.stop();
-  await sink?.close();
-  sink = undefined;
-});
-
-function worker(url: string, extra: Partial<ConstructorParameters<typeof OutboxWorker>[0]> = {}) {
-  const w = new OutboxWorker({ mailer: smtpMailer(url), pollMs: 50, ...extra });
-  workers.push(w);
-  return w;
-}
-
-async function drain(w: OutboxWorker) {
-  while ((await w.runOnce()) > 0) {
-    // until nothing is due
-  }
-}
+const { worker, smtpSink } = useOutbox();
 
 const addresses = (a: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value.map((v) => v.address));
@@ -58,7 +39,7 @@ async function post(fields: Record<string, string>, pathName = "/contact") {
 
 describe("e-mails after an inquiry, through a real SMTP server", () => {
   it("enquiry: admin alert with every field, visitor confirmation, HTML escaped", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     const inquiry = await post({
       form: "enquiry",
       name: "Jane <b>Doe</b>",
@@ -120,7 +101,7 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
   });
 
   it("home enquiry without a service: the confirmation speaks of our cybersecurity services", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     await post({ form: "enquiry", name: "Al", email: "al@example.com", message: "Hi" }, "/");
     await drain(worker(sink.url));
     const { admin, visitor } = byKind(sink.messages);
@@ -130,7 +111,7 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
   });
 
   it("licence quote: licensing team, 2 business days, licence count and use case", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     const inquiry = await post(
       {
         form: "licence",
@@ -162,7 +143,7 @@ describe("e-mails after an inquiry, through a real SMTP server", () => {
   });
 
   it("course quote: course title from the database, modality, attendees, budget, next steps", async () => {
-    sink = await startSmtpSink();
+    const sink = await smtpSink();
     const [course] = await database()
       .db.insert(courses)
       .values({ slug: "intro", title: "Introduction to Counter Fraud", status: "published" })

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as orderModule from "#app/routes/admin/order.tsx";
 import * as paymentsModule from "#app/routes/admin/payments.tsx";
@@ -15,7 +15,7 @@ import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-import { insertOrder } from "#tests/support/order-seed.ts";
+import { insertOrder, noteCount } from "#tests/support/order-seed.ts";
 import { throughAdminLayout } from "#tests/support/route-middleware.ts";
 
 const orderRoute = throughAdminLayout(orderModule);
@@ -31,14 +31,6 @@ useFreshDatabase();
 
 const ADMIN = { id: "audit-test-admin", email: "finance@example.com" };
 const origin = new URL(config.publicUrl).origin;
-
-async function noteCount(orderId: string) {
-  const [row] = await db()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(orderEvents)
-    .where(sql`${orderEvents.orderId} = ${orderId} and ${orderEvents.kind} = 'note'`);
-  return Number(row!.n);
-}
 
 describe("the order page's route", () => {
   const request = (

@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ORDER_NOTE_MAX_LENGTH, orderReference } from "#app/lib/orders/orders.ts";
 import { ALL_ORDERS } from "#app/lib/orders/order-filters.ts";
 import { db } from "#server/db/client.server.ts";
-import { emailOutbox, orderEvents } from "#server/db/schema.ts";
+import { emailOutbox } from "#server/db/schema.ts";
 import {
   changeOrderStatusByAdmin,
   listOrders,
@@ -12,7 +11,7 @@ import {
 import { orderCsvRows } from "#server/orders/csv.server.ts";
 import { addOrderNote, orderPage } from "#server/orders/order-page.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-import { insertOrder } from "#tests/support/order-seed.ts";
+import { insertOrder, noteCount } from "#tests/support/order-seed.ts";
 
 /**
  * The admin order page (decisions 0015, 0016): what its loader reads (details, billing, amounts,
@@ -26,14 +25,6 @@ const ADMIN = { id: "audit-test-admin", email: "finance@example.com" };
 
 const GRACE = { firstName: "Grace", lastName: "Hopper", email: "grace.hopper@navy.example" };
 const ALAN = { firstName: "Alan", lastName: "Turing", email: "alan@bletchley.example" };
-
-async function noteCount(orderId: string) {
-  const [row] = await db()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(orderEvents)
-    .where(sql`${orderEvents.orderId} = ${orderId} and ${orderEvents.kind} = 'note'`);
-  return Number(row!.n);
-}
 
 describe("the order page's data", () => {
   it("details, billing, students, amounts, and a timeline of events and e-mails with who did it", async () => {

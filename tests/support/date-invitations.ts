@@ -1,8 +1,14 @@
 import ICAL from "ical.js";
 import type { CheckoutValues } from "#app/lib/checkout.ts";
 import type { PaymentMethod } from "#app/lib/orders/orders.ts";
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { db } from "#server/db/client.server.ts";
+import { emailOutbox } from "#server/db/schema.ts";
+import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { createOrder } from "#server/orders/create.server.ts";
 import { BILLING } from "#tests/support/checkout.ts";
+import { ADMIN } from "#tests/support/orders.ts";
 
 /**
  * Dated bookings and their calendar invitations in server tests: an iCalendar text read back
@@ -62,3 +68,27 @@ export async function book(
   if (!result.ok) throw new Error(`the booking was refused: ${result.reason}`);
   return result.order;
 }
+
+/** An order invoiced and then paid by staff, each step allowed. */
+export async function paid(orderId: string) {
+  expect((await changeOrderStatusByAdmin(orderId, "invoiced", ADMIN)).ok).toBe(true);
+  expect((await changeOrderStatusByAdmin(orderId, "paid", ADMIN)).ok).toBe(true);
+}
+
+/** The queued e-mails of a kind, by recipient. */
+export async function mailsOfKind(kind: string) {
+  return db()
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.kind, kind))
+    .orderBy(emailOutbox.toAddress);
+}
+
+/** An online date's place: no venue, a joining link. */
+export const onlineDate = {
+  format: "online" as const,
+  venueName: null,
+  venueTown: null,
+  venueAddress: null,
+  joiningDetails: "Teams: https://meet.example.com/room-42",
+};

@@ -37,9 +37,9 @@ let pgliteDump: Blob | undefined;
 export async function freshDatabase(): Promise<DatabaseHandle> {
   const base = databaseUrlForTests();
   if (!base) {
-    const { PGlite } = await import("@electric-sql/pglite");
+    const { openPGlite } = await import("#server/db/pglite.server.ts");
     pgliteDump ??= new Blob([readFileSync(inject("pgliteTemplate"))]);
-    return wrapPGlite(await PGlite.create({ loadDataDir: pgliteDump }));
+    return wrapPGlite(await openPGlite(undefined, { loadDataDir: pgliteDump }));
   }
   const { default: pg } = await import("pg");
   const name = `nw_test_${randomBytes(6).toString("hex")}`;

@@ -17,8 +17,8 @@ export default async function setup(project: TestProject) {
 }
 
 async function pgliteTemplate(project: TestProject) {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const client = await PGlite.create();
+  const { openPGlite } = await import("#server/db/pglite.server.ts");
+  const client = await openPGlite();
   const handle = await wrapPGlite(client);
   let dump: Blob;
   try {

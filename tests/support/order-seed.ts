@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import { db } from "#server/db/client.server.ts";
-import { orderStudents, orders } from "#server/db/schema.ts";
+import { orderEvents, orderStudents, orders } from "#server/db/schema.ts";
 import { recordOrderEvent } from "#server/orders/events.server.ts";
 
 /**
@@ -61,4 +62,13 @@ export async function insertOrder(seed: OrderSeed = {}) {
     await recordOrderEvent(tx, order!.id, "created", "buyer", { paymentMethod: "invoice" });
     return order!;
   });
+}
+
+/** How many staff notes an order's timeline holds. */
+export async function noteCount(orderId: string) {
+  const [row] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orderEvents)
+    .where(sql`${orderEvents.orderId} = ${orderId} and ${orderEvents.kind} = 'note'`);
+  return Number(row!.n);
 }

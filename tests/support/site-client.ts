@@ -72,8 +72,8 @@ export async function withSiteDatabase<T>(
       await client.end();
     }
   }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const db = await PGlite.create(path.join(ref.dataDir, "db"));
+  const { openPGlite } = await import("#server/db/pglite.server.ts");
+  const db = await openPGlite(path.join(ref.dataDir, "db"));
   try {
     return await task(
       async <R>(sql: string, params?: unknown[]) => (await db.query<R>(sql, params)).rows,
