@@ -363,18 +363,19 @@ export async function runScaleBench(options: { buildDir: string; requests: numbe
 
   const pgRows = postgres ? measuredOnly(postgres.pages) : [];
   const liteRows = measuredOnly(embedded.pages);
-  const paths = [...new Set([...pgRows, ...liteRows].map((r) => r.path))];
-  const cell = (rows: Measured[], p: string, key: "p50Ms" | "p95Ms") =>
-    rows.find((r) => r.path === p)?.[key] ?? "—";
+  // Matched by name: a date's checkout has each database's own date id in its path.
+  const names = [...new Set([...pgRows, ...liteRows].map((r) => r.name))];
+  const cell = (rows: Measured[], name: string, key: "p50Ms" | "p95Ms") =>
+    rows.find((r) => r.name === name)?.[key] ?? "—";
   console.log(
     `\nAt volume (${options.requests} sequential requests each, signed in for /admin), PostgreSQL and the embedded PGlite side by side\n`,
   );
   console.log(
     table(
       ["page", "KB", "PG p50", "PG p95", "PGlite p50", "PGlite p95"],
-      paths.map((p) => [
-        p,
-        [...pgRows, ...liteRows].find((r) => r.path === p)!.htmlKb,
+      names.map((p) => [
+        [...pgRows, ...liteRows].find((r) => r.name === p)!.path,
+        [...pgRows, ...liteRows].find((r) => r.name === p)!.htmlKb,
         cell(pgRows, p, "p50Ms"),
         cell(pgRows, p, "p95Ms"),
         cell(liteRows, p, "p50Ms"),
