@@ -5,7 +5,7 @@ import { recordAudit, type AuditActor } from "../audit.server.ts";
 import type { Transaction } from "../db/client.server.ts";
 import { orderDocuments, orderEvents, orderRefunds, orders } from "../db/schema.ts";
 import { queueEmails } from "../email/outbox.server.ts";
-import { issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
+import { inForce, issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
 import { recordOrderEvent, type OrderActor } from "../orders/events.server.ts";
 import { studentsOfOrder, type OrderRow } from "../orders/records.server.ts";
@@ -125,12 +125,22 @@ async function ensureCreditableDocument(tx: Transaction, order: OrderRow): Promi
   });
 }
 
-/** The total of the order's credit notes so far (on a card order, all come from refunds). */
+/**
+ * What the order's credit notes have credited of its invoice or receipt in force: money given
+ * back or owed back. A corrected invoice's credit note cancels the invoice it replaced, in full,
+ * and is not counted: the refunds of the corrected one are credited against it.
+ */
 async function creditedSoFar(tx: Transaction, orderId: string): Promise<number> {
   const [row] = await tx
     .select({ total: sql<number>`coalesce(sum(${orderDocuments.totalAmountCents}), 0)::int` })
     .from(orderDocuments)
-    .where(and(eq(orderDocuments.orderId, orderId), eq(orderDocuments.kind, "credit_note")));
+    .where(
+      and(
+        eq(orderDocuments.orderId, orderId),
+        eq(orderDocuments.kind, "credit_note"),
+        inForce(sql`${orderDocuments.creditsDocumentId}`),
+      ),
+    );
   return Number(row?.total ?? 0);
 }
 

@@ -16,6 +16,7 @@ import {
 import { debtorsScreen } from "#server/invoices/debtors.server.ts";
 import { registerDocuments } from "#server/invoices/register.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
+import { correctBilling, storedBilling } from "#server/orders/billing.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
 import { recordPayment } from "#server/orders/payments.server.ts";
 import { useAdminPosts } from "#tests/support/admin-session.ts";
@@ -311,6 +312,41 @@ describe("refunds paid by bank", () => {
     expect(again).toMatchObject({ status: 409, body: { message: PAYMENT_MESSAGES.fullyRefunded } });
     expect(await db().select().from(orderRefunds)).toHaveLength(2);
     expect((await orderPage(order.id))!.bankRefundableCents).toBeNull();
+  });
+
+  it("on a corrected invoice are credited against the invoice that replaced it", async () => {
+    const order = await invoicedOrder();
+    const corrected = await correctBilling(
+      ADMIN,
+      order.id,
+      { ...storedBilling(order), poNumber: "PO-CORRECTED-1" },
+      { reissue: true },
+    );
+    expect(corrected.ok).toBe(true);
+    expect((await changeOrderStatusByAdmin(order.id, "paid", ADMIN)).ok).toBe(true);
+    const answer = await bankRefund(order.id, {
+      amountCents: "580.00",
+      refundedOn: londonDate(),
+    });
+    expect(answer).toMatchObject({ status: 200, body: { ok: true } });
+    const documents = await db()
+      .select()
+      .from(orderDocuments)
+      .where(eq(orderDocuments.orderId, order.id))
+      .orderBy(orderDocuments.issuedAt, orderDocuments.number);
+    const [first, second] = documents.filter((d) => d.kind === "invoice");
+    const credits = documents.filter((d) => d.kind === "credit_note");
+    // The correction's credit note cancels the first invoice in full; the refund's credits the
+    // corrected one, for the amount refunded.
+    expect(credits.map((c) => [c.creditsDocumentId, c.totalAmountCents])).toEqual([
+      [first!.id, first!.totalAmountCents],
+      [second!.id, 58_000],
+    ]);
+    const [refund] = await db()
+      .select()
+      .from(orderRefunds)
+      .where(eq(orderRefunds.orderId, order.id));
+    expect(refund!.creditNoteId).toBe(credits[1]!.id);
   });
 
   it("are recorded on a paid card order too, and refused on an unpaid one", async () => {
