@@ -4,12 +4,12 @@
  * Session events move the order through `transitionOrder`; refund.* events are read here into
  * the facts `recordRefund` (refund-records.server.ts) records.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import type { OrderStatus } from "#app/lib/orders/orders.ts";
 import { config } from "../config.server.ts";
 import { db } from "../db/client.server.ts";
-import { orders, stripeEvents } from "../db/schema.ts";
+import { orderPayments, orders, stripeEvents } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
@@ -240,13 +240,24 @@ function refundObject(value: unknown): RefundObject | null {
   };
 }
 
-/** The order a refund belongs to: the one our metadata names, else the one paid by its intent. */
-async function orderOfRefund(refund: RefundObject): Promise<OrderRow | null> {
+/**
+ * The order a refund belongs to: the one our metadata names, else the card order paid by its
+ * intent, else the invoice order one of whose card payments it was (an invoice paid by card on
+ * the booker's page: the payment's reference is its intent).
+ */
+async function orderOfRefund(
+  refund: RefundObject,
+): Promise<{ order: OrderRow; invoicePayment: boolean } | null> {
   const named = refund.metadata.order_id;
   if (named && isUuid(named)) {
     const [order] = await db().select().from(orders).where(eq(orders.id, named));
-    if (order && (!order.stripePaymentIntentId || !refund.payment_intent)) return order;
-    if (order && order.stripePaymentIntentId === refund.payment_intent) return order;
+    if (!order) return null;
+    if (!order.stripePaymentIntentId || !refund.payment_intent) {
+      return { order, invoicePayment: false };
+    }
+    if (order.stripePaymentIntentId === refund.payment_intent) {
+      return { order, invoicePayment: false };
+    }
     return null;
   }
   if (!refund.payment_intent) return null;
@@ -254,7 +265,15 @@ async function orderOfRefund(refund: RefundObject): Promise<OrderRow | null> {
     .select()
     .from(orders)
     .where(eq(orders.stripePaymentIntentId, refund.payment_intent));
-  return order ?? null;
+  if (order) return { order, invoicePayment: false };
+  const [paid] = await db()
+    .select({ order: orders })
+    .from(orderPayments)
+    .innerJoin(orders, eq(orders.id, orderPayments.orderId))
+    .where(
+      and(eq(orderPayments.method, "card"), eq(orderPayments.reference, refund.payment_intent)),
+    );
+  return paid ? { order: paid.order, invoicePayment: true } : null;
 }
 
 /** An admin's address as the site put it in the refund's metadata; anyone else is Stripe. */
@@ -284,11 +303,21 @@ export async function applyRefundEvent(event: {
     log.error({ eventId: event.id, type: event.type }, "Stripe refund event without a refund");
     return { kind: "ignored" };
   }
-  const order = await orderOfRefund(refund);
-  if (!order || order.paymentMethod !== "stripe") {
+  const found = await orderOfRefund(refund);
+  if (!found || (!found.invoicePayment && found.order.paymentMethod !== "stripe")) {
     log.error(
       { eventId: event.id, refundId: refund.id, paymentIntent: refund.payment_intent },
       "Stripe refund for no known card order: not recorded (refund made in Stripe for another payment?)",
+    );
+    return { kind: "ignored" };
+  }
+  const order = found.order;
+  // A paid invoice's card payment refunded is credited as a refund by bank is. On an invoice
+  // still owed, money given back is not a credit of the sale: staff record it by hand.
+  if (found.invoicePayment && order.status !== "paid") {
+    log.error(
+      { eventId: event.id, refundId: refund.id, orderId: order.id, status: order.status },
+      "Stripe refund of a card payment on an invoice not yet paid: not recorded, record it by hand",
     );
     return { kind: "ignored" };
   }

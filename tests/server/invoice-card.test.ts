@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import * as bookingRoute from "#app/routes/site/booking.tsx";
 import { PAY_BY_CARD_MESSAGES, type BookerPage } from "#app/lib/orders/booking.ts";
 import { db } from "#server/db/client.server.ts";
-import { emailOutbox, orderPayments } from "#server/db/schema.ts";
+import { emailOutbox, orderPayments, orderRefunds } from "#server/db/schema.ts";
 import { documentPdf } from "#server/invoices/document-files.server.ts";
 import type { DocumentSnapshot } from "#server/invoices/snapshot.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
@@ -22,7 +22,8 @@ import { pdfText } from "#tests/support/pdf-text.ts";
  * Paying an invoice by card, against the fake Stripe API on loopback with the real SDK and a real
  * database: the invoice (PDF and e-mail) links to the booker's page; its "Pay by card" makes a
  * Checkout Session for what is owed then; Stripe's webhook and the buyer's return record the
- * payment once; it pays the order; and a payment the order can no longer take is not recorded.
+ * payment once; it pays the order; a refund of it made in Stripe's dashboard is credited on the
+ * paid invoice; and a payment the order can no longer take is not recorded.
  */
 const fake = await vi.hoisted(async () =>
   (await import("../support/fake-stripe.ts")).startFakeStripeForShopTests(),
@@ -146,6 +147,72 @@ describe("an invoice paid by card", () => {
       status: 409,
       message: PAY_BY_CARD_MESSAGES.notOwed,
     });
+  });
+
+  it("a refund of its card payment made in Stripe's dashboard is credited on the paid invoice, once", async () => {
+    const { order, token } = await invoicedOrder();
+    const session = sessionOf((await payByCard(token)).location);
+    fake.pay(session.id);
+    expect(
+      (await deliver(fake.event("checkout.session.completed", fake.sessions.get(session.id)!)))
+        .status,
+    ).toBe(200);
+    const [card] = await paymentsOf(order.id);
+    const refund = await fake.refundInDashboard(card!.reference!, { amount: 25_000 });
+    const event = fake.event("refund.created", refund);
+    expect(await deliver(event)).toEqual({ status: 200, body: { received: true } });
+    expect(await deliver(event)).toMatchObject({ body: { duplicate: true } });
+
+    const refunds = await db()
+      .select()
+      .from(orderRefunds)
+      .where(eq(orderRefunds.orderId, order.id));
+    expect(refunds).toMatchObject([
+      { stripeRefundId: refund.id, amountCents: 25_000, status: "succeeded", actor: "stripe" },
+    ]);
+    const all = await documents(order.id);
+    expect(all.map((d) => d.kind).sort()).toEqual(["credit_note", "invoice"]);
+    const invoice = all.find((d) => d.kind === "invoice");
+    const credit = all.find((d) => d.kind === "credit_note");
+    expect(credit).toMatchObject({
+      kind: "credit_note",
+      creditsDocumentId: invoice!.id,
+      totalAmountCents: 25_000,
+    });
+    expect(refunds[0]!.creditNoteId).toBe(credit!.id);
+    expect(await orderRow(order.id)).toMatchObject({ status: "paid", refundedAmountCents: 25_000 });
+  });
+
+  it("a dashboard refund of a card payment on an invoice still owed is not credited", async () => {
+    const { order } = await invoicedOrder();
+    await recordPayment(
+      order.id,
+      {
+        amountCents: 10_000,
+        receivedOn: new Date().toISOString().slice(0, 10),
+        method: "card",
+        reference: "pi_test_part_payment",
+      },
+      { actor: "stripe", admin: null },
+      new Date(),
+    );
+    const refund = {
+      id: "re_test_part_payment",
+      object: "refund",
+      amount: 10_000,
+      currency: "gbp",
+      status: "succeeded",
+      payment_intent: "pi_test_part_payment",
+      reason: null,
+      metadata: {},
+      failure_reason: null,
+    };
+    expect(await deliver(fake.event("refund.created", refund as never))).toEqual({
+      status: 200,
+      body: { received: true },
+    });
+    expect(await db().select().from(orderRefunds)).toEqual([]);
+    expect(await orderRow(order.id)).toMatchObject({ status: "invoiced", refundedAmountCents: 0 });
   });
 
   it("records nothing for a session paid after the order was cancelled, and ignores a forged return", async () => {
