@@ -163,9 +163,10 @@ async function seed(query: Query) {
     [SCALE.subscribers],
   );
   const datedCourse = await seedDates(query);
-  // What autovacuum does to a table at steady state (statistics, and the visibility map that
-  // lets counts read an index alone): a server run with autovacuum off would otherwise be
-  // measured in the state right after a bulk load, which no running site stays in.
+  // The state a running site is kept in — by autovacuum on PostgreSQL, by the hourly
+  // housekeeping on PGlite (decision 0045): statistics, and the visibility map that lets counts
+  // read an index alone. A server run with autovacuum off would otherwise be measured right
+  // after a bulk load.
   await query("vacuum analyze");
   const counts = await query<{ courses: string; orders: string; inquiries: string }>(
     `select (select count(*) from courses where status = 'published') as courses,

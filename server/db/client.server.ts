@@ -7,6 +7,7 @@ import { log } from "../log.server.ts";
 import { ensurePrivateDir, PRIVATE_DIR_MODE, tightenTree } from "../private-files.server.ts";
 import * as schema from "./schema.ts";
 import { lockDataDirectory } from "./lock.server.ts";
+import { vacuumDueTables } from "./maintenance.server.ts";
 
 /**
  * The one way the app reaches the database: `db()`. It is a PGlite (embedded PostgreSQL)
@@ -27,6 +28,11 @@ export interface DatabaseHandle {
    * holds: server/db/backup.server.ts).
    */
   dumpDataDir?: () => Promise<Blob>;
+  /**
+   * PGlite only: vacuums and analyses the tables due, which nothing else does for it
+   * (maintenance.server.ts). PostgreSQL's autovacuum needs no help.
+   */
+  maintain?: () => Promise<{ vacuumed: number; analysed: number; ms: number }>;
   /** A PostgreSQL pool's connections (for /metrics); PGlite has none. */
   poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -156,6 +162,7 @@ export async function wrapPGlite(client: PGlite, release = () => {}): Promise<Da
     // One connection in one process: readiness is an answer to a trivial query, in time.
     ready: () => withTimeout(client.query("select 1").then(() => undefined)),
     dumpDataDir: () => client.dumpDataDir("gzip"),
+    maintain: () => vacuumDueTables((text) => client.query(text)),
     close: async () => {
       try {
         await client.close();
@@ -199,6 +206,15 @@ export function databaseReady(): Promise<void> {
 export function db(): Database {
   if (!current) throw new Error("The database is not open (openDatabase() was not called).");
   return current.db;
+}
+
+/** The open database's upkeep where it has none of its own (PGlite); null on PostgreSQL. */
+export async function maintainDatabase(): Promise<{
+  vacuumed: number;
+  analysed: number;
+  ms: number;
+} | null> {
+  return (await current?.maintain?.()) ?? null;
 }
 
 /** Opens (and locks, for PGlite) the database, applies pending migrations and makes it current. */

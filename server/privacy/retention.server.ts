@@ -5,7 +5,7 @@
 import * as orm from "drizzle-orm";
 import { recordAudit } from "../audit.server.ts";
 import { config } from "../config.server.ts";
-import { db } from "../db/client.server.ts";
+import { db, maintainDatabase } from "../db/client.server.ts";
 import { auditLog, emailOutbox, inquiries, rateLimit } from "../db/schema.ts";
 import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
@@ -182,9 +182,9 @@ let retentionTimer: NodeJS.Timeout | undefined;
 
 let retentionRun: Promise<void> | undefined;
 
-function runRetention(): void {
+function runRetention(upkeep = true): void {
   // One run at a time in this process; a run still going when the next is due is left to finish.
-  retentionRun ??= retentionPass().finally(() => {
+  retentionRun ??= retentionPass(upkeep).finally(() => {
     retentionRun = undefined;
   });
 }
@@ -193,7 +193,7 @@ function runRetention(): void {
 let failures = 0;
 let retryTimer: NodeJS.Timeout | undefined;
 
-async function retentionPass(): Promise<void> {
+async function retentionPass(upkeep: boolean): Promise<void> {
   // Every step writes: none while the disk is nearly full (the next hourly run catches up).
   if (diskLow()) {
     log.warn("retention run skipped: the disk is nearly full");
@@ -216,6 +216,16 @@ async function retentionPass(): Promise<void> {
     const invoiceReminders = await sendInvoiceReminders();
     if (invoiceReminders) log.info({ emails: invoiceReminders }, "unpaid invoice reminders queued");
     if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
+    // The embedded database has no autovacuum: its statistics and free space are kept here,
+    // on the hourly runs (not the one at start, while the site is being warmed up). A failure is
+    // the upkeep's own: the retention run still succeeded.
+    if (upkeep) {
+      await maintainDatabase().then(
+        (done) => done && log.info(done, "embedded database vacuumed and analysed"),
+        (error: unknown) =>
+          log.warn({ err: boundedError(error) }, "embedded database upkeep failed: next hour"),
+      );
+    }
     failures = 0;
     jobSucceeded("retention");
     if (result.inquiries) log.info(result, "old inquiries anonymised (retention period)");
@@ -254,7 +264,7 @@ export function boundedError(error: unknown): { type: string; code?: string; mes
 /** Hourly in the background (unref'd: it never keeps the process alive); a first run at start. */
 export function startRetentionSchedule(intervalMs: number = RETENTION_INTERVAL_MS): void {
   if (retentionTimer) return;
-  runRetention();
+  runRetention(false);
   retentionTimer = setInterval(runRetention, intervalMs);
   retentionTimer.unref();
 }
