@@ -221,7 +221,9 @@ async function retentionPass(upkeep: boolean): Promise<void> {
     // the upkeep's own: the retention run still succeeded.
     if (upkeep) {
       await maintainDatabase().then(
-        (done) => done && log.info(done, "embedded database vacuumed and analysed"),
+        (done) => {
+          if (done && done.analysed) log.info(done, "embedded database vacuumed and analysed");
+        },
         (error: unknown) =>
           log.warn({ err: boundedError(error) }, "embedded database upkeep failed: next hour"),
       );
