@@ -1,15 +1,16 @@
-import { and, asc, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import {
   DASHBOARD_ORDER_COUNT,
-  type DashboardLatePayment,
+  type DashboardOwedBack,
   type DashboardOrder,
   type MonthRevenue,
 } from "#app/lib/orders/dashboard.ts";
 import { londonMonth } from "#app/lib/admin/time.ts";
 import { orderListStatus, orderReference } from "#app/lib/orders/orders.ts";
 import { db } from "../db/client.server.ts";
-import { orders } from "../db/schema.ts";
+import { orderPayments, orders } from "../db/schema.ts";
 import { LIST_ORDER } from "./admin.server.ts";
+import { bankRefundableCents } from "./payments.server.ts";
 import { revenue } from "./revenue.server.ts";
 
 /**
@@ -53,34 +54,38 @@ export async function latestOrders(limit = DASHBOARD_ORDER_COUNT): Promise<Dashb
 }
 
 /**
- * Cancelled card orders that were paid all the same (the buyer paid on a checkout page still
- * open) and are not yet refunded in full, oldest first: money staff owe back.
+ * Money staff owe back on cancelled orders, oldest first: card orders paid all the same (the
+ * buyer paid on a checkout page still open) and not yet refunded in full, and invoice orders
+ * cancelled after money had arrived (a part payment, then the order or its date cancelled) and
+ * not yet paid back — what bankRefundableCents allows to refund.
  */
-export async function unrefundedLatePayments(): Promise<DashboardLatePayment[]> {
+export async function owedBackOnCancelledOrders(): Promise<DashboardOwedBack[]> {
+  // When the money came: the late card payment, else the last payment recorded on the invoice.
+  const paidAt = sql<Date>`coalesce(${orders.paidAfterCancellationAt},
+    (select max(p.created_at) from ${orderPayments} p where p.order_id = ${orders.id}))`;
   const rows = await db()
-    .select({
-      id: orders.id,
-      buyerFirstName: orders.buyerFirstName,
-      buyerLastName: orders.buyerLastName,
-      totalAmountCents: orders.totalAmountCents,
-      refundedAmountCents: orders.refundedAmountCents,
-      paidAfterCancellationAt: orders.paidAfterCancellationAt,
-    })
+    .select({ order: orders, paidAt })
     .from(orders)
     .where(
-      and(
-        isNotNull(orders.paidAfterCancellationAt),
-        lt(orders.refundedAmountCents, orders.totalAmountCents),
+      or(
+        and(
+          isNotNull(orders.paidAfterCancellationAt),
+          lt(orders.refundedAmountCents, orders.totalAmountCents),
+        ),
+        and(
+          eq(orders.status, "canceled"),
+          gt(orders.receivedAmountCents, orders.refundedAmountCents),
+        ),
       ),
     )
-    .orderBy(asc(orders.paidAfterCancellationAt))
+    .orderBy(asc(paidAt))
     .limit(50);
-  return rows.map((row) => ({
-    id: row.id,
-    reference: orderReference(row.id),
-    buyerName: `${row.buyerFirstName} ${row.buyerLastName}`,
-    owedCents: row.totalAmountCents - row.refundedAmountCents,
-    paidAt: row.paidAfterCancellationAt!.toISOString(),
+  return rows.map(({ order, paidAt: at }) => ({
+    id: order.id,
+    reference: orderReference(order.id),
+    buyerName: `${order.buyerFirstName} ${order.buyerLastName}`,
+    owedCents: bankRefundableCents(order),
+    paidAt: new Date(at).toISOString(),
   }));
 }
 

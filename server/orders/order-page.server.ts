@@ -26,7 +26,12 @@ import { bookedDateOf } from "../catalogue/course-dates.server.ts";
 import { holdersOf } from "./booking-rules.server.ts";
 import { moveRefusal, moveTargets } from "./moves.server.ts";
 import { openMoveRequest } from "./move-requests.server.ts";
-import { balanceOf, bankRefundRefusal, paymentsOf } from "./payments.server.ts";
+import {
+  balanceOf,
+  bankRefundableCents,
+  bankRefundRefusal,
+  paymentsOf,
+} from "./payments.server.ts";
 import { orderTimeline } from "./order-timeline.server.ts";
 
 /**
@@ -115,9 +120,7 @@ function pageOf(
         }
       : null,
     today: londonDate(),
-    bankRefundableCents: bankRefundRefusal(order)
-      ? null
-      : order.totalAmountCents - order.refundedAmountCents,
+    bankRefundableCents: bankRefundRefusal(order) ? null : bankRefundableCents(order),
     billingForm: correctableBilling(order, documents),
     access,
     documents: documents.map(documentLink),

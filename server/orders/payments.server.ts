@@ -203,16 +203,33 @@ export type BankRefundOutcome =
 
 /** Why an order cannot take a bank refund now, or null. */
 export function bankRefundRefusal(order: OrderRow): string | null {
-  if (order.status !== "paid" && !order.paidAfterCancellationAt) {
-    return PAYMENT_MESSAGES.notRefundable;
-  }
-  if (order.refundedAmountCents >= order.totalAmountCents) return PAYMENT_MESSAGES.fullyRefunded;
+  const paidBefore = order.status === "paid" || order.paidAfterCancellationAt !== null;
+  if (!paidBefore && !receivedBeforeCancelling(order)) return PAYMENT_MESSAGES.notRefundable;
+  if (bankRefundableCents(order) <= 0) return PAYMENT_MESSAGES.fullyRefunded;
   return null;
 }
 
+/** A cancelled invoice order that had received money: what it received is owed back. */
+function receivedBeforeCancelling(order: OrderRow): boolean {
+  return order.status === "canceled" && order.receivedAmountCents > 0;
+}
+
 /**
- * Records money paid back outside Stripe on a paid order (card or invoice): up to what is left to
- * refund, dated as paid, credited by a credit note e-mailed to the buyer.
+ * What is left to pay back: on a paid order (or one paid after it was cancelled), its total less
+ * what was refunded; on an invoice order cancelled after money arrived, what it received less
+ * what was refunded — the cancellation's credit note already took the whole invoice off.
+ */
+export function bankRefundableCents(order: OrderRow): number {
+  const paid = receivedBeforeCancelling(order)
+    ? Math.min(order.receivedAmountCents, order.totalAmountCents)
+    : order.totalAmountCents;
+  return paid - order.refundedAmountCents;
+}
+
+/**
+ * Records money paid back outside Stripe on a paid order (card or invoice), or on an invoice
+ * order cancelled after money arrived: up to what is left to pay back (bankRefundableCents), dated
+ * as paid, credited by a credit note e-mailed to the buyer where the sale was not credited yet.
  */
 export async function recordBankRefund(
   orderId: string,
@@ -239,7 +256,7 @@ export async function recordBankRefund(
     }
     const refusal = bankRefundRefusal(order);
     if (refusal) return { ok: false, status: 409, message: refusal };
-    const left = order.totalAmountCents - order.refundedAmountCents;
+    const left = bankRefundableCents(order);
     if (input.amountCents > left) {
       const message = PAYMENT_MESSAGES.refundTooLarge(left);
       return { ok: false, status: 400, message, field: "amountCents" };

@@ -4,7 +4,7 @@ import { PAID_AT_STRIPE_MESSAGE } from "#app/lib/orders/orders.ts";
 import { db } from "#server/db/client.server.ts";
 import { auditLog, emailOutbox, orderDocuments, orders } from "#server/db/schema.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
-import { unrefundedLatePayments } from "#server/orders/dashboard.server.ts";
+import { owedBackOnCancelledOrders } from "#server/orders/dashboard.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
 import { refundOrder } from "#server/payments/refunds.server.ts";
 import { verifyCheckoutReturn } from "#server/payments/stripe.server.ts";
@@ -106,7 +106,7 @@ describe("a payment that still lands on a cancelled order", () => {
     expect(page.paidAfterCancellationAt).not.toBeNull();
     expect(page.refundable).toBe(true);
     expect(page.timeline.map((e) => e.title)).toContain("Paid after cancellation");
-    expect(await unrefundedLatePayments()).toEqual([
+    expect(await owedBackOnCancelledOrders()).toEqual([
       expect.objectContaining({ id: order.id, owedCents: row.totalAmountCents }),
     ]);
     expect(await mailsOf(order.id, "paid_after_cancellation_alert")).toHaveLength(1);
@@ -133,7 +133,7 @@ describe("a payment that still lands on a cancelled order", () => {
       .where(eq(orderDocuments.orderId, order.id));
     expect(documents.map((d) => d.kind).sort()).toEqual(["credit_note", "receipt"]);
     expect(await mailsOf(order.id, "order_refund")).toHaveLength(1);
-    expect(await unrefundedLatePayments()).toEqual([]);
+    expect(await owedBackOnCancelledOrders()).toEqual([]);
   });
 
   it("the buyer's return to the success page records it too, once, before any webhook", async () => {

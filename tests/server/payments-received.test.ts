@@ -17,6 +17,7 @@ import { debtorsScreen } from "#server/invoices/debtors.server.ts";
 import { registerDocuments } from "#server/invoices/register.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { correctBilling, storedBilling } from "#server/orders/billing.server.ts";
+import { owedBackOnCancelledOrders } from "#server/orders/dashboard.server.ts";
 import { orderPage } from "#server/orders/order-page.server.ts";
 import { recordPayment } from "#server/orders/payments.server.ts";
 import { useAdminPosts } from "#tests/support/admin-session.ts";
@@ -347,6 +348,52 @@ describe("refunds paid by bank", () => {
       .from(orderRefunds)
       .where(eq(orderRefunds.orderId, order.id));
     expect(refund!.creditNoteId).toBe(credits[1]!.id);
+  });
+
+  it("on an invoice cancelled after a part payment pay back what it received: on the Dashboard until then", async () => {
+    const order = await invoicedOrder();
+    const paid = await payment(order.id, { amountCents: "200.00", receivedOn: londonDate() });
+    expect(paid.status).toBe(200);
+    const cancelled = await changeOrderStatusByAdmin(order.id, "canceled", ADMIN, {
+      reason: "Training no longer needed",
+    });
+    expect(cancelled.ok).toBe(true);
+
+    // Nothing is owed now; the £200 received is owed back.
+    expect(await owedBackOnCancelledOrders()).toMatchObject([{ id: order.id, owedCents: 20_000 }]);
+    expect((await orderPage(order.id))!.bankRefundableCents).toBe(20_000);
+    expect(
+      await bankRefund(order.id, { amountCents: "200.01", refundedOn: londonDate() }),
+    ).toMatchObject({
+      status: 400,
+      body: { fieldErrors: { amountCents: PAYMENT_MESSAGES.refundTooLarge(20_000) } },
+    });
+    const back = await bankRefund(order.id, { amountCents: "200.00", refundedOn: londonDate() });
+    expect(back).toMatchObject({ status: 200, body: { ok: true } });
+
+    // The cancellation credited the whole invoice: no second credit note for the money.
+    const credits = await db()
+      .select()
+      .from(orderDocuments)
+      .where(and(eq(orderDocuments.orderId, order.id), eq(orderDocuments.kind, "credit_note")));
+    expect(credits.map((c) => c.totalAmountCents)).toEqual([order.totalAmountCents]);
+    const [mail] = await db()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.orderId, order.id), eq(emailOutbox.kind, "order_refund")));
+    expect(mail!.text).toContain("We have refunded £200.00 by bank transfer.");
+    expect(await owedBackOnCancelledOrders()).toEqual([]);
+    expect((await orderPage(order.id))!.bankRefundableCents).toBeNull();
+
+    // A cancelled invoice that received nothing has nothing to pay back.
+    const unpaid = await invoicedOrder();
+    await changeOrderStatusByAdmin(unpaid.id, "canceled", ADMIN, { reason: "Duplicate" });
+    expect(
+      await bankRefund(unpaid.id, { amountCents: "1", refundedOn: londonDate() }),
+    ).toMatchObject({
+      status: 409,
+      body: { message: PAYMENT_MESSAGES.notRefundable },
+    });
   });
 
   it("are recorded on a paid card order too, and refused on an unpaid one", async () => {

@@ -26,14 +26,17 @@ export interface DashboardOrder {
   createdAt: string;
 }
 
-/** A cancelled order paid all the same, not yet refunded in full (the Dashboard's alert). */
-export interface DashboardLatePayment {
+/**
+ * A cancelled order with money to pay back (the Dashboard's alert): paid all the same after it
+ * was cancelled, or cancelled after money had arrived.
+ */
+export interface DashboardOwedBack {
   id: string;
   reference: string;
   buyerName: string;
   /** What is still owed back, in pence. */
   owedCents: number;
-  /** When the payment arrived (ISO). */
+  /** When the money arrived or was recorded (ISO). */
   paidAt: string;
 }
 

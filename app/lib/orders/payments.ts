@@ -43,7 +43,7 @@ export const PAYMENT_MESSAGES = {
   notFound: "Order not found",
   notInvoice: "Payments are recorded on orders paid by invoice; a card order is paid at checkout",
   notOwed: "Payments can be recorded once the order is invoiced, and not once it is cancelled",
-  notRefundable: "Only a paid order can be refunded",
+  notRefundable: "Only a paid order, or a cancelled one that had received money, can be refunded",
   fullyRefunded: "This order has already been refunded in full",
   refundTooLarge: (left: number) =>
     left > 0

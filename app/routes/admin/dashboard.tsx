@@ -19,7 +19,7 @@ import { logFailure } from "#server/db/errors.server.ts";
 import {
   latestOrders,
   monthRevenue,
-  unrefundedLatePayments,
+  owedBackOnCancelledOrders,
 } from "#server/orders/dashboard.server.ts";
 import {
   AdminPageHeader,
@@ -32,7 +32,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/car
 import {
   emptyMonthRevenue,
   formatLondonMonth,
-  type DashboardLatePayment,
+  type DashboardOwedBack,
   type DashboardOrder,
   type MonthRevenue,
 } from "#app/lib/orders/dashboard.ts";
@@ -62,7 +62,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const admin = signedInAdmin(context);
   const now = new Date();
   // Each part on its own: orders that cannot be read do not hide the inquiries, nor the reverse.
-  const [inquiries, orders, revenue, latePayments] = await Promise.all([
+  const [inquiries, orders, revenue, owedBack] = await Promise.all([
     orLogged(
       "inquiries",
       async () => {
@@ -77,7 +77,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       () => monthRevenue(now),
       emptyMonthRevenue(londonMonth(now).start),
     ),
-    orLogged("late payments", () => unrefundedLatePayments(), [] as DashboardLatePayment[]),
+    orLogged("money owed back", () => owedBackOnCancelledOrders(), [] as DashboardOwedBack[]),
   ]);
   // One clock for the server render and the browser's hydration.
   return {
@@ -86,7 +86,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     latest: inquiries.latest,
     orders,
     revenue,
-    latePayments,
+    owedBack,
     now: now.getTime(),
   };
 }
@@ -177,15 +177,15 @@ function LatestList({
 }
 
 /** Cancelled orders paid all the same: money to refund, first thing on the page. */
-function LatePayments({ payments }: { payments: DashboardLatePayment[] }) {
+function OwedBack({ payments }: { payments: DashboardOwedBack[] }) {
   return (
     <section
-      aria-labelledby="late-payments-heading"
+      aria-labelledby="owed-back-heading"
       className="mb-6 rounded-lg border border-destructive bg-destructive/5 p-4"
     >
-      <h2 id="late-payments-heading" className="font-semibold">
-        Paid after cancellation: {payments.length} {payments.length === 1 ? "order" : "orders"} to
-        refund
+      <h2 id="owed-back-heading" className="font-semibold">
+        Money to pay back: {payments.length} cancelled {payments.length === 1 ? "order" : "orders"}{" "}
+        to refund
       </h2>
       <ul className="mt-2 grid gap-1 text-sm">
         {payments.map((payment) => (
@@ -206,13 +206,13 @@ function LatePayments({ payments }: { payments: DashboardLatePayment[] }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, counts, latest, orders, revenue, latePayments, now } = loaderData;
+  const { email, counts, latest, orders, revenue, owedBack, now } = loaderData;
   const month = formatLondonMonth(revenue.monthStart);
   return (
     <>
       <AdminPageHeader title="Admin Dashboard" description={`Welcome back, ${email}`} />
 
-      {latePayments.length > 0 ? <LatePayments payments={latePayments} /> : null}
+      {owedBack.length > 0 ? <OwedBack payments={owedBack} /> : null}
 
       <section aria-label="Inquiry counts" className="grid grid-cols-2 gap-4 lg:grid-cols-5">
         <StatCard label="New" value={counts.new} icon={Inbox} tone="info" />

@@ -290,7 +290,18 @@ export function PaymentsSection({ page }: { page: AdminOrderPage }) {
         <span>
           {formatPence(payments.receivedCents)} received of {formatPence(page.amounts.totalCents)}
         </span>
-        {payments.receivedCents > 0 || page.order.status === "invoiced" ? (
+        {page.order.status === "canceled" ? (
+          // Cancelled: nothing is owed; what was received is owed back until it is refunded.
+          payments.receivedCents > 0 ? (
+            page.bankRefundableCents ? (
+              <Badge variant="destructive">
+                {formatPence(page.bankRefundableCents)} to pay back
+              </Badge>
+            ) : (
+              <Badge variant="outline">Paid back</Badge>
+            )
+          ) : null
+        ) : payments.receivedCents > 0 || page.order.status === "invoiced" ? (
           <BalanceBadge balanceCents={payments.balanceCents} />
         ) : null}
       </div>
