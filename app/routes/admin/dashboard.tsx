@@ -176,7 +176,7 @@ function LatestList({
   );
 }
 
-/** Cancelled orders paid all the same: money to refund, first thing on the page. */
+/** Cancelled orders with money to pay back (paid after cancelling, or before): first on the page. */
 function OwedBack({ payments }: { payments: DashboardOwedBack[] }) {
   return (
     <section
