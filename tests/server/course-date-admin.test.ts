@@ -6,7 +6,6 @@ import {
   END_BEFORE_START,
   START_IN_PAST,
   VENUE_REQUIRED,
-  type CourseDateFormValues,
 } from "#app/lib/catalogue/course-date-form.ts";
 import {
   cancelCourseDate,
@@ -17,8 +16,8 @@ import {
 } from "#server/catalogue/course-date-admin.server.ts";
 import { listAdminDates } from "#server/catalogue/course-date-list.server.ts";
 import { db } from "#server/db/client.server.ts";
-import { auditLog, courseDates } from "#server/db/schema.ts";
-import { insertOrder, NOW, ONLINE } from "#tests/support/course-dates.ts";
+import { auditLog } from "#server/db/schema.ts";
+import { insertOrder, newDate, NOW, ONLINE, storedDates } from "#tests/support/course-dates.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { ADMIN, insertCourse } from "#tests/support/orders.ts";
 
@@ -31,13 +30,6 @@ import { ADMIN, insertCourse } from "#tests/support/orders.ts";
 
 useFreshDatabase();
 
-async function newDate(courseId: string, values: Partial<CourseDateFormValues> = {}) {
-  const result = await createCourseDate(ADMIN, { ...ONLINE, course_id: courseId, ...values }, NOW);
-  if (!result.ok) throw new Error(`date refused: ${result.message}`);
-  return result.date;
-}
-
-const storedDates = () => db().select().from(courseDates).orderBy(asc(courseDates.startsAt));
 const auditRows = () =>
   db()
     .select()

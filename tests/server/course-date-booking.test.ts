@@ -16,7 +16,13 @@ import { loadCheckout, submitCheckout } from "#server/payments/checkout.server.t
 import { releaseLapsedHolds } from "#server/payments/lapsed-holds.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { insertCourseDate } from "#tests/support/factories.ts";
-import { ADMIN, checkoutForm, insertCourse, orderRow } from "#tests/support/orders.ts";
+import {
+  ADMIN,
+  checkoutForm,
+  datedBookingFields,
+  insertCourse,
+  orderRow,
+} from "#tests/support/orders.ts";
 
 /**
  * Booking dated places (decision 0033): the checkout takes places under a lock on the date, so the
@@ -38,23 +44,7 @@ function book(slug: string, dateId: string, n: number, intent: "invoice" | "card
     slug,
     checkoutForm({
       intent,
-      firstName: "Buyer",
-      lastName: `Number${n}`,
-      email: `buyer${n}@example.com`,
-      courseDateId: dateId,
-      ...(places === 1
-        ? { studentMode: "self" }
-        : {
-            studentMode: "others",
-            quantity: String(places),
-            ...Object.fromEntries(
-              Array.from({ length: places }, (_, i) => [
-                [`students[${i}].firstName`, "Student"],
-                [`students[${i}].lastName`, `${n}-${i}`],
-                [`students[${i}].email`, `student${n}-${i}@example.com`],
-              ]).flat(),
-            ),
-          }),
+      ...datedBookingFields(n, dateId, places),
     }),
     `client-${n}`,
   );

@@ -1,10 +1,6 @@
-import { asc } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { VENUE_REQUIRED, type CourseDateFormValues } from "#app/lib/catalogue/course-date-form.ts";
-import {
-  cancelRefusedMessage,
-  createCourseDate,
-} from "#server/catalogue/course-date-admin.server.ts";
+import { VENUE_REQUIRED } from "#app/lib/catalogue/course-date-form.ts";
+import { cancelRefusedMessage } from "#server/catalogue/course-date-admin.server.ts";
 import {
   DATES_PAGE_SIZE,
   listAdminDatePage,
@@ -15,9 +11,15 @@ import { courseDates } from "#server/db/schema.ts";
 import * as datesModule from "#app/routes/admin/dates.tsx";
 import { config } from "#server/config.server.ts";
 import { adminCookie } from "#tests/support/admin-session.ts";
-import { insertOrder, NOW, ONLINE, type OrderValues } from "#tests/support/course-dates.ts";
+import {
+  insertOrder,
+  newDate,
+  NOW,
+  storedDates,
+  type OrderValues,
+} from "#tests/support/course-dates.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
-import { ADMIN, formData, insertCourse } from "#tests/support/orders.ts";
+import { formData, insertCourse } from "#tests/support/orders.ts";
 import { throughAdminLayout } from "#tests/support/route-middleware.ts";
 
 /**
@@ -28,14 +30,6 @@ import { throughAdminLayout } from "#tests/support/route-middleware.ts";
  */
 
 useFreshDatabase();
-
-async function newDate(courseId: string, values: Partial<CourseDateFormValues> = {}) {
-  const result = await createCourseDate(ADMIN, { ...ONLINE, course_id: courseId, ...values }, NOW);
-  if (!result.ok) throw new Error(`date refused: ${result.message}`);
-  return result.date;
-}
-
-const storedDates = () => db().select().from(courseDates).orderBy(asc(courseDates.startsAt));
 
 describe("the Dates screen's list", () => {
   it("counts sold, held and free places and revenue from a mix of orders", async () => {

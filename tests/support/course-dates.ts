@@ -1,6 +1,9 @@
 import type { CourseDateFormValues } from "#app/lib/catalogue/course-date-form.ts";
+import { asc } from "drizzle-orm";
+import { createCourseDate } from "#server/catalogue/course-date-admin.server.ts";
 import { db } from "#server/db/client.server.ts";
-import { orders } from "#server/db/schema.ts";
+import { courseDates, orders } from "#server/db/schema.ts";
+import { ADMIN } from "#tests/support/orders.ts";
 
 /**
  * Course dates as the admin enters them (decision 0033), and orders on them, for the server
@@ -58,3 +61,13 @@ export async function insertOrder(courseId: string, dateId: string, o: OrderValu
     .returning();
   return row!;
 }
+
+/** A date of `courseId` created by an admin as the Dates screen does (ONLINE, then `values`). */
+export async function newDate(courseId: string, values: Partial<CourseDateFormValues> = {}) {
+  const result = await createCourseDate(ADMIN, { ...ONLINE, course_id: courseId, ...values }, NOW);
+  if (!result.ok) throw new Error(`date refused: ${result.message}`);
+  return result.date;
+}
+
+/** Every stored date, earliest first. */
+export const storedDates = () => db().select().from(courseDates).orderBy(asc(courseDates.startsAt));

@@ -94,3 +94,29 @@ export function formData(fields: Record<string, string>) {
 export function checkoutForm(fields: Record<string, string>) {
   return formData({ ...BILLING_FORM, ...fields });
 }
+
+/**
+ * The checkout fields of buyer `n` booking `places` on `dateId`: the buyer's own place, or that
+ * many named students of their own.
+ */
+export function datedBookingFields(n: number, dateId: string, places = 1): Record<string, string> {
+  return {
+    firstName: "Buyer",
+    lastName: `Number${n}`,
+    email: `buyer${n}@example.com`,
+    courseDateId: dateId,
+    ...(places === 1
+      ? { studentMode: "self" }
+      : {
+          studentMode: "others",
+          quantity: String(places),
+          ...Object.fromEntries(
+            Array.from({ length: places }, (_, i) => [
+              [`students[${i}].firstName`, "Student"],
+              [`students[${i}].lastName`, `${n}-${i}`],
+              [`students[${i}].email`, `student${n}-${i}@example.com`],
+            ]).flat(),
+          ),
+        }),
+  };
+}

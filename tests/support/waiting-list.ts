@@ -7,7 +7,7 @@ import { emailOutbox, waitingListEntries } from "#server/db/schema.ts";
 import { waitingListAction } from "#server/forms/waiting-list-action.server.ts";
 import { formRequest, freshIp } from "#tests/support/forms.ts";
 import { submitCheckout } from "#server/payments/checkout.server.ts";
-import { checkoutForm } from "#tests/support/orders.ts";
+import { checkoutForm, datedBookingFields } from "#tests/support/orders.ts";
 
 /**
  * Waiting lists in server tests: the fields of a join request as the waiting list form posts
@@ -42,24 +42,8 @@ export async function book(slug: string, dateId: string, n: number, places = 1, 
     slug,
     checkoutForm({
       intent: "invoice",
-      firstName: "Buyer",
-      lastName: `Number${n}`,
-      email: `buyer${n}@example.com`,
-      courseDateId: dateId,
+      ...datedBookingFields(n, dateId, places),
       ...(offer ? { waiting_list_offer: offer } : {}),
-      ...(places === 1
-        ? { studentMode: "self" }
-        : {
-            studentMode: "others",
-            quantity: String(places),
-            ...Object.fromEntries(
-              Array.from({ length: places }, (_, i) => [
-                [`students[${i}].firstName`, "Student"],
-                [`students[${i}].lastName`, `${n}-${i}`],
-                [`students[${i}].email`, `student${n}-${i}@example.com`],
-              ]).flat(),
-            ),
-          }),
     }),
     `client-${n}`,
   );
