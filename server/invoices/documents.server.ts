@@ -226,6 +226,7 @@ export async function issueInvoice(
             bank: seller.bank ?? null,
             instructions: seller.bank ? null : seller.paymentInstructions,
             cardUrl: config.stripe.secretKey ? payByCardUrl(order.id, issuedAt) : null,
+            ...(order.receivedAmountCents > 0 ? { receivedCents: order.receivedAmountCents } : {}),
           }
         : null,
     paid:
@@ -233,7 +234,9 @@ export async function issueInvoice(
         ? { at: (options.paidAt ?? issuedAt).toISOString(), method: "Card" }
         : null,
     credits: null,
-    replaces: replaced ? { number: replaced.number, issuedAt: replaced.issuedAt } : null,
+    replaces: replaced
+      ? { number: replaced.number, issuedAt: replaced.issuedAt, title: replaced.title }
+      : null,
     vatNote: vatRegistered ? VAT_TREATMENT_WORDING[order.vatTreatment as VatTreatment] : null,
     reason: null,
   };

@@ -182,7 +182,10 @@ class DocumentDrawing {
       ["Time of supply", s.kind === "credit_note" ? null : formatDocumentDate(s.timeOfSupply)],
       ["Due date", s.dueDate ? formatDocumentDate(s.dueDate) : null],
       ...creditsRows(s.credits),
-      ["Replaces invoice", s.replaces?.number ?? null],
+      [
+        /receipt/i.test(s.replaces?.title ?? "") ? "Replaces receipt" : "Replaces invoice",
+        s.replaces?.number ?? null,
+      ],
       ["Order reference", s.orderReference],
       ["Your PO number", s.customer.poNumber],
     ];
@@ -346,9 +349,16 @@ class DocumentDrawing {
     if (s.kind === "invoice") {
       const payment = s.payment;
       const reference = payment?.reference ?? s.orderReference;
+      // Re-invoiced after money arrived (decision 0046): what was received, and the rest asked.
+      const received = payment?.receivedCents ?? 0;
+      const asked = received > 0 ? s.totalCents - received : s.totalCents;
+      const what =
+        received > 0
+          ? `We have received ${formatPence(received)} of this total. Please pay the balance of ${formatPence(asked)}`
+          : `Please pay ${formatPence(asked)}`;
       const due = s.dueDate
-        ? `Please pay ${formatPence(s.totalCents)} by ${formatDocumentDate(s.dueDate)}${payment ? ` (${payment.termsDays} days from the date of issue)` : ""}.`
-        : `Please pay ${formatPence(s.totalCents)}.`;
+        ? `${what} by ${formatDocumentDate(s.dueDate)}${payment ? ` (${payment.termsDays} days from the date of issue)` : ""}.`
+        : `${what}.`;
       const bank = payment?.bank;
       this.section(
         "How to pay",

@@ -64,6 +64,11 @@ export interface DocumentSnapshot {
      * (decision 0042). Invoices issued before it have none.
      */
     cardUrl?: string | null;
+    /**
+     * What the order had received when the invoice was issued (an order re-invoiced after a
+     * move to a dearer date, decision 0046): the invoice asks for the rest. Absent or 0: none.
+     */
+    receivedCents?: number;
   } | null;
   /** Receipts: when and how it was paid. */
   paid: { at: string; method: string } | null;
@@ -78,6 +83,6 @@ export interface DocumentSnapshot {
    */
   vatNote?: string | null;
   /** An invoice issued with corrected details: the one it replaces (credited in full). */
-  replaces?: { number: string; issuedAt: string } | null;
+  replaces?: { number: string; issuedAt: string; title?: string } | null;
   reason: string | null;
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import {
+  BILLING_CORRECTED,
   BILLING_LOCKED,
   REISSUE_CREDITED,
   REISSUE_NOT_INVOICED,
@@ -128,7 +129,7 @@ export async function correctBilling(
       .where(eq(orders.id, order.id))
       .returning();
     const reissued = issued
-      ? await reissueInvoice(tx, updated!, issued, admin, "Billing details corrected")
+      ? await reissueInvoice(tx, updated!, issued, admin, BILLING_CORRECTED)
       : null;
     const pick = (from: BillingDetails) => Object.fromEntries(changed.map((k) => [k, from[k]]));
     await recordOrderEvent(tx, order.id, "billing_corrected", admin.email, {

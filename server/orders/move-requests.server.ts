@@ -44,8 +44,7 @@ function viewOf(request: RequestRow, to: DateRow, order: OrderRow, unitOnDate: n
       endsAt: to.endsAt.toISOString(),
       where: dateWhere(to),
     },
-    keepPriceOnly:
-      order.status === "paid" && unitOnDate !== null && unitOnDate > order.unitPriceCents,
+    paidDearer: order.status === "paid" && unitOnDate !== null && unitOnDate > order.unitPriceCents,
   } satisfies MoveRequestView;
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
+import { londonDate } from "#app/lib/admin/time.ts";
 import { dateWhere, formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import { MOVE_MESSAGES, type MovePriceChoice, type MoveTarget } from "#app/lib/orders/moves.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
@@ -9,7 +10,7 @@ import { attendeeEmail, dateAttendees } from "../catalogue/date-invitations.serv
 import { config } from "../config.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
 import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
-import { courseDates, courses, moveRequests, orders } from "../db/schema.ts";
+import { courseDates, courses, moveRequests, orderPayments, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails, type OutgoingEmail } from "../email/outbox.server.ts";
 import { renderOrderMoved, type MoveMoney } from "../email/templates/booking-moved.server.ts";
@@ -24,6 +25,7 @@ import { holdsItsPlaces } from "./booking-rules.server.ts";
 import { invoiceIssuedEmail } from "./emails.server.ts";
 import { amountsFor, leavingAttendees, splitOff } from "./move-places.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
+import { canTransition } from "./state-machine.server.ts";
 import { priceToPence, supplyOf, vatTreatmentFor } from "./pricing.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
 
@@ -35,7 +37,8 @@ import { studentsOfOrder, type OrderRow } from "./records.server.ts";
  * on the new date. A price difference goes through the document machinery, never an edited
  * document: an unsettled invoice is credited and re-issued; a paid order moved to a cheaper date
  * is credited and refunded (by card through Stripe after the commit, else by bank transfer by
- * staff). A paid order is not charged more here: staff keep the price paid or rebook it.
+ * staff); a paid order moved to a dearer date is re-invoiced and owes the difference (decision
+ * 0046).
  */
 
 type DateRow = typeof courseDates.$inferSelect;
@@ -59,6 +62,8 @@ export type MoveOutcome =
       to: DateRow;
       documents: string[];
       refund: { cents: number; byHand: boolean; failed: boolean } | null;
+      /** A paid order moved to a dearer date: what it owes now, invoiced again. */
+      owedCents?: number;
     }
   | { ok: false; status: 404 | 409; message: string };
 
@@ -133,6 +138,48 @@ export async function moveTargets(
   return targets;
 }
 
+/**
+ * A paid order moved to a dearer date (decision 0046), in the move's transaction: a card order's
+ * checkout payment is written into the ledger (its PaymentIntent as the reference) and the order
+ * becomes paid by invoice, since the difference is collected as an invoice is; unless what it
+ * received already covers the new total, it is invoiced again with `paid_at` cleared. Returns
+ * the order's columns that change.
+ */
+async function owingAfterMove(
+  tx: Transaction,
+  order: OrderRow,
+  unit: number,
+  admin: AuditActor,
+  now: Date,
+): Promise<Partial<typeof orders.$inferInsert>> {
+  let received = order.receivedAmountCents;
+  if (order.paymentMethod === "stripe" && order.totalAmountCents > 0) {
+    const paidOn = londonDate(order.paidAt ?? now);
+    await tx.insert(orderPayments).values({
+      orderId: order.id,
+      amountCents: order.totalAmountCents,
+      receivedOn: paidOn,
+      method: "card",
+      reference: order.stripePaymentIntentId,
+      actor: "system",
+    });
+    received = order.totalAmountCents;
+    await recordOrderEvent(tx, order.id, "payment_received", admin.email, {
+      amountCents: received,
+      receivedOn: paidOn,
+      method: "card",
+      reference: order.stripePaymentIntentId,
+      reason: "The card payment at checkout, now counted against an invoice",
+    });
+  }
+  const total = amountsFor(order, unit, order.quantity).totalAmountCents;
+  return {
+    paymentMethod: "invoice",
+    receivedAmountCents: received,
+    ...(total > received ? { status: "invoiced" as const, paidAt: null } : {}),
+  };
+}
+
 export async function moveOrder(
   admin: AuditActor,
   orderId: string,
@@ -176,12 +223,20 @@ export async function moveOrder(
       const datePrice = await unitPriceOn(tx, to);
       const unit =
         request.price === "keep" || datePrice === null ? order.unitPriceCents : datePrice;
-      if (order.status === "paid" && unit > order.unitPriceCents) {
-        return refused(409, MOVE_MESSAGES.paidDearer(unit - order.unitPriceCents));
+      // A paid order moved to a dearer date owes the difference (decision 0046): its document is
+      // re-issued, so one partly refunded (its credits netted against the sale) is refused.
+      const paidDearer = order.status === "paid" && unit > order.unitPriceCents;
+      if (paidDearer && order.refundedAmountCents > 0) {
+        return refused(409, MOVE_MESSAGES.paidRefunded);
       }
-      const invoice = order.status === "invoiced" ? await currentInvoice(tx, order.id) : null;
+      const invoice =
+        order.status === "invoiced" || paidDearer ? await currentInvoice(tx, order.id) : null;
+      if (paidDearer && (!invoice || !canTransition(order, "invoiced", "move"))) {
+        return refused(409, MOVE_MESSAGES.invoiceCredited);
+      }
       const repricing = split || unit !== order.unitPriceCents;
-      if (invoice && repricing && (await reissueRefusal(tx, order, invoice))) {
+      // (A paid document is credited only by refunds, refused above for a dearer date.)
+      if (invoice && repricing && !paidDearer && (await reissueRefusal(tx, order, invoice))) {
         return refused(409, MOVE_MESSAGES.invoiceCredited);
       }
 
@@ -213,15 +268,18 @@ export async function moveOrder(
       let refund: { cents: number; byHand: boolean; failed: boolean } | null = null;
       let refundFrom: string | undefined;
       let creditNoteId: string | null = null;
+      let owedCents: number | undefined;
       let movedOrder: OrderRow;
 
       if (!split) {
-        const repriced = unit !== order.unitPriceCents && order.status !== "paid";
+        const repriced = unit !== order.unitPriceCents && (order.status !== "paid" || paidDearer);
+        const owing = paidDearer ? await owingAfterMove(tx, order, unit, admin, now) : {};
         [movedOrder] = (await tx
           .update(orders)
           .set({
             courseDateId: to.id,
             ...(repriced ? amountsFor(order, unit, order.quantity) : {}),
+            ...owing,
             updatedAt: now,
           })
           .where(eq(orders.id, order.id))
@@ -232,7 +290,25 @@ export async function moveOrder(
           toDateId: to.id,
           ...(repriced ? { unitPriceCents: { from: order.unitPriceCents, to: unit } } : {}),
         });
-        if (repriced && invoice) {
+        if (paidDearer && invoice) {
+          const reissued = await reissueInvoice(tx, movedOrder, invoice, admin, `Moved: ${reason}`);
+          documents.push(reissued.creditNote, reissued.invoice);
+          const owed = movedOrder.totalAmountCents - movedOrder.receivedAmountCents;
+          if (movedOrder.status === "invoiced") {
+            owedCents = owed;
+            await recordOrderEvent(tx, order.id, "invoiced", admin.email, {
+              amountCents: owed,
+              reason: `Moved to a date costing more: ${reissued.invoice} for the difference`,
+            });
+          }
+          money = {
+            kind: "owed",
+            invoice: reissued.invoice,
+            creditNote: reissued.creditNote,
+            credited: reissued.replaced,
+            owedCents: Math.max(0, owed),
+          };
+        } else if (repriced && invoice) {
           const reissued = await reissueInvoice(tx, movedOrder, invoice, admin, `Moved: ${reason}`);
           documents.push(reissued.creditNote, reissued.invoice);
           money = { kind: "reissued", invoice: reissued.invoice, creditNote: reissued.creditNote };
@@ -346,6 +422,7 @@ export async function moveOrder(
           order: movedOrder.id,
           unitPriceCents: unit,
           ...(documents.length ? { documents } : {}),
+          ...(owedCents !== undefined ? { status: movedOrder.status, owedCents } : {}),
         },
       });
       return {
@@ -358,6 +435,7 @@ export async function moveOrder(
         refund,
         refundFrom,
         fromDateId: from.id,
+        ...(owedCents !== undefined ? { owedCents } : {}),
       };
     },
   );

@@ -22,8 +22,11 @@ import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.t
  * status, so the rules are written once and races between them have exactly one winner.
  */
 
-/** Who asks for a transition. 'checkout': the checkout itself, when Stripe refused to start. */
-export type TransitionSource = "webhook" | "success_page" | "admin" | "checkout";
+/**
+ * Who asks for a transition. 'checkout': the checkout itself, when Stripe refused to start;
+ * 'move': a paid order moved to a dearer date (moves.server.ts, decision 0046).
+ */
+export type TransitionSource = "webhook" | "success_page" | "admin" | "checkout" | "move";
 
 export interface OrderTransitionRule {
   from: OrderStatus;
@@ -38,7 +41,8 @@ export interface OrderTransitionRule {
  * Every allowed transition; anything not listed is refused. Card orders are settled by Stripe
  * (webhook or the verified success page) — an admin cannot mark one paid; invoice orders are
  * settled by an admin: pending → invoiced → paid. Either may be canceled while unsettled.
- * paid, failed and canceled are final.
+ * failed and canceled are final; paid too, but for a move to a dearer date, which invoices the
+ * difference (decision 0046): the move makes that change itself, with its re-issued invoice.
  */
 export const ORDER_TRANSITIONS: readonly OrderTransitionRule[] = [
   { from: "pending", to: "paid", methods: ["stripe"], sources: ["webhook", "success_page"] },
@@ -48,6 +52,7 @@ export const ORDER_TRANSITIONS: readonly OrderTransitionRule[] = [
   { from: "pending", to: "canceled", methods: ["invoice"], sources: ["admin"] },
   { from: "invoiced", to: "paid", methods: ["invoice"], sources: ["admin"] },
   { from: "invoiced", to: "canceled", methods: ["invoice"], sources: ["admin"] },
+  { from: "paid", to: "invoiced", methods: ["invoice", "stripe"], sources: ["move"] },
 ];
 
 export function canTransition(
@@ -94,6 +99,7 @@ const DEFAULT_ACTORS: Record<TransitionSource, OrderActor> = {
   success_page: "stripe",
   checkout: "system",
   admin: "admin",
+  move: "admin",
 };
 
 /**

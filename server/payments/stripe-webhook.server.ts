@@ -256,7 +256,7 @@ async function orderOfRefund(
       return { order, invoicePayment: false };
     }
     if (order.stripePaymentIntentId === refund.payment_intent) {
-      return { order, invoicePayment: false };
+      return { order, invoicePayment: order.paymentMethod !== "stripe" };
     }
     return null;
   }
@@ -265,7 +265,9 @@ async function orderOfRefund(
     .select()
     .from(orders)
     .where(eq(orders.stripePaymentIntentId, refund.payment_intent));
-  if (order) return { order, invoicePayment: false };
+  // A card order moved to a dearer date is paid by invoice since (decision 0046): its checkout
+  // payment is one of its invoice's payments.
+  if (order) return { order, invoicePayment: order.paymentMethod !== "stripe" };
   const [paid] = await db()
     .select({ order: orders })
     .from(orderPayments)

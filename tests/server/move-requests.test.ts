@@ -169,6 +169,38 @@ describe("staff answering a request", () => {
     expect((await orderRow(order.id)).quantity).toBe(2);
   });
 
+  it("approving a paid booking's request for a dearer date invoices the difference", async () => {
+    const course = await insertCourse({
+      title: "Counter-Fraud Essentials",
+      slug: `counter-fraud-${++courses}`,
+      price: "500.00",
+    });
+    const first = await insertCourseDate(course.id, {
+      startsAt: new Date(Date.now() + 30 * DAY),
+    });
+    const dearer = await insertCourseDate(course.id, {
+      startsAt: new Date(Date.now() + 60 * DAY),
+      price: "550.00",
+    });
+    const placed = await placeOrder(course.id, "invoice", { quantity: 1 }, first.id);
+    if (!placed.ok) throw new Error("not booked");
+    const order = placed.order;
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
+    expect((await requestMove(order.id, { toDateId: dearer.id, places: [1] })).ok).toBe(true);
+    const page = await orderPage(order.id);
+    expect(page?.moveRequest).toMatchObject({ paidDearer: true });
+    const [request] = await requestsOf(order.id);
+    expect((await decide(order.id, request!.id, "approve")).status).toBe(200);
+    const after = await orderRow(order.id);
+    expect([after.courseDateId, after.status, after.unitPriceCents]).toEqual([
+      dearer.id,
+      "invoiced",
+      55_000,
+    ]);
+    expect(after.totalAmountCents - after.receivedAmountCents).toBeGreaterThan(0);
+  });
+
   it("decline it: nothing moves and the booker is told", async () => {
     const { order, first, later } = await bookedOnFirst();
     expect((await requestMove(order.id, { toDateId: later.id, places: [1, 2, 3] })).ok).toBe(true);

@@ -187,7 +187,11 @@ describe("correcting an order's billing details", () => {
       vatNumber: "GB123456789",
       addressLines: ["2 Quay Street", "Bristol", "BS1 4DJ", "United Kingdom"],
     });
-    expect(now.replaces).toEqual({ number: first.number, issuedAt: old.issuedAt });
+    expect(now.replaces).toEqual({
+      number: first.number,
+      issuedAt: old.issuedAt,
+      title: old.title,
+    });
     expect(now.timeOfSupply).toBe(old.timeOfSupply);
     expect(now.lines).toEqual(old.lines);
     const printed = await pdfText(await drawDocumentPdf(now));

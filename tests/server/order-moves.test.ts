@@ -9,6 +9,7 @@ import {
   auditLog,
   courseDates,
   emailOutbox,
+  orderPayments,
   orderStudents,
   orders,
   waitingListEntries,
@@ -16,7 +17,12 @@ import {
 import { joinWaitingList } from "#server/catalogue/waiting-list.server.ts";
 import { waitingListSchema } from "#app/lib/catalogue/waiting-list.ts";
 import { parse } from "zod/mini";
+import { londonDate } from "#app/lib/admin/time.ts";
+import { formatPence } from "#app/lib/format.ts";
+import { documentPdf } from "#server/invoices/document-files.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
+import { recordBankRefund, recordPayment } from "#server/orders/payments.server.ts";
+import { pdfText } from "#tests/support/pdf-text.ts";
 import { moveOrder } from "#server/orders/moves.server.ts";
 import { startCheckout } from "#server/payments/stripe.server.ts";
 import { STAFF_EMAIL, useAdminPosts } from "#tests/support/admin-session.ts";
@@ -204,6 +210,138 @@ describe("moving all of an order's places", () => {
   });
 });
 
+describe("a paid order moved to a dearer date (decision 0046)", () => {
+  it("re-invoices a paid invoice order: credited, re-issued for the new total less what was received, invoiced again until the difference arrives", async () => {
+    const { course, first, later } = await twoDates("600.00");
+    const order = await booked(course.id, first.id, 1);
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
+    const paidTotal = (await orderRow(order.id)).totalAmountCents;
+
+    const result = await moveOrder(ADMIN, order.id, {
+      toDateId: later.id,
+      places: [1],
+      price: "date",
+    });
+    if (!result.ok) throw new Error(result.message);
+    const after = await orderRow(order.id);
+    expect([after.status, after.paidAt, after.unitPriceCents, after.courseDateId]).toEqual([
+      "invoiced",
+      null,
+      60_000,
+      later.id,
+    ]);
+    expect(after.receivedAmountCents).toBe(paidTotal);
+    const owed = after.totalAmountCents - paidTotal;
+    expect(owed).toBe(paidTotal / 5);
+    expect(result.owedCents).toBe(owed);
+
+    // Documents come sorted by number: the credit note (CN-…), then the old and new invoice.
+    const docs = await documents(order.id);
+    expect(docs.map((d) => d.kind)).toEqual(["credit_note", "invoice", "invoice"]);
+    const [credit, old, reissued] = docs;
+    expect(credit!.totalAmountCents).toBe(paidTotal);
+    expect(reissued!.totalAmountCents).toBe(after.totalAmountCents);
+    const pdf = await documentPdf(reissued!.id);
+    const text = (await pdfText(pdf!.pdf)).replace(/\s+/g, " ");
+    expect(text).toContain(`Replaces invoice ${old!.number}`);
+    expect(text).toContain(
+      `We have received ${formatPence(paidTotal)} of this total. Please pay the balance of ${formatPence(owed)}`,
+    );
+
+    const mails = await mailsTo(order.id);
+    const letter = mails.find((m) => m.kind === "order_moved")!;
+    expect(letter.text).toContain(`${formatPence(owed)} is owed`);
+    const invoiceMail = mails.filter((m) => m.kind === "invoice_issued").at(-1)!;
+    expect(invoiceMail.text).toContain(`Balance due: ${formatPence(owed)}`);
+    const credited = mails.find((m) => m.kind === "invoice_credited")!;
+    expect(credited.text).toContain("Moved:");
+    expect(credited.text).not.toContain("billing details");
+
+    // The difference arrives: paid again, dated that day, through the ordinary transition.
+    const payment = await recordPayment(
+      order.id,
+      { amountCents: owed, receivedOn: londonDate(), method: "bank_transfer", reference: "DIFF" },
+      { actor: ADMIN.email, admin: ADMIN },
+    );
+    expect(payment).toMatchObject({ ok: true, balanceCents: 0 });
+    const settled = await orderRow(order.id);
+    expect(settled.status).toBe("paid");
+    expect(settled.paidAt).not.toBeNull();
+  });
+
+  it("turns a paid card order into an invoice order owing the difference: its checkout payment in the ledger, its receipt credited", async () => {
+    const { course, first, later } = await twoDates("600.00");
+    const created = await placeOrder(course.id, "stripe", {}, first.id);
+    if (!created.ok) throw new Error("not booked");
+    const started = await startCheckout(created.order, course.slug);
+    if (!started.ok) throw new Error("checkout not started");
+    await deliver(fake.event("checkout.session.completed", fake.pay(started.sessionId)));
+    const paid = await orderRow(created.order.id);
+    expect(paid.status).toBe("paid");
+
+    const result = await moveOrder(ADMIN, paid.id, {
+      toDateId: later.id,
+      places: [1],
+      price: "date",
+    });
+    if (!result.ok) throw new Error(result.message);
+    const after = await orderRow(paid.id);
+    expect([after.paymentMethod, after.status, after.receivedAmountCents]).toEqual([
+      "invoice",
+      "invoiced",
+      paid.totalAmountCents,
+    ]);
+    const ledger = await db()
+      .select()
+      .from(orderPayments)
+      .where(eq(orderPayments.orderId, paid.id));
+    expect(ledger.map((p) => [p.amountCents, p.method, p.reference])).toEqual([
+      [paid.totalAmountCents, "card", paid.stripePaymentIntentId],
+    ]);
+    const docs = await documents(paid.id);
+    expect(docs.map((d) => d.kind)).toEqual(["credit_note", "receipt", "invoice"]);
+    const text = (await pdfText((await documentPdf(docs[2]!.id))!.pdf)).replace(/\s+/g, " ");
+    expect(text).toContain(`Replaces receipt ${docs[1]!.number}`);
+    expect(result.owedCents).toBe(after.totalAmountCents - paid.totalAmountCents);
+    // Staff take the rest as an invoice's payment; the order is paid again.
+    const payment = await recordPayment(
+      paid.id,
+      {
+        amountCents: result.owedCents!,
+        receivedOn: londonDate(),
+        method: "bank_transfer",
+        reference: null,
+      },
+      { actor: ADMIN.email, admin: ADMIN },
+    );
+    expect(payment).toMatchObject({ ok: true, balanceCents: 0 });
+    expect((await orderRow(paid.id)).status).toBe("paid");
+    // A refund of the checkout payment made in Stripe's dashboard is matched and credited.
+    const refund = await fake.refundInDashboard(paid.stripePaymentIntentId!, { amount: 5_000 });
+    expect(await deliver(fake.event("refund.created", refund))).toMatchObject({ status: 200 });
+    expect((await orderRow(paid.id)).refundedAmountCents).toBe(5_000);
+  });
+
+  it("keeps the price paid when staff choose it: nothing re-issued, still paid", async () => {
+    const { course, first, later } = await twoDates("600.00");
+    const order = await booked(course.id, first.id, 1);
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
+    const before = (await documents(order.id)).length;
+    const result = await moveOrder(ADMIN, order.id, {
+      toDateId: later.id,
+      places: [1],
+      price: "keep",
+    });
+    expect(result).toMatchObject({ ok: true });
+    expect(result.ok && result.owedCents).toBeFalsy();
+    const after = await orderRow(order.id);
+    expect([after.status, after.unitPriceCents]).toEqual(["paid", 50_000]);
+    expect(await documents(order.id)).toHaveLength(before);
+  });
+});
+
 describe("moving some of an order's places", () => {
   it("splits them into an order of their own on the new date, invoices re-issued for both", async () => {
     const { course, first, later } = await twoDates("600.00");
@@ -262,12 +400,28 @@ describe("moving some of an order's places", () => {
     await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
     await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
     expect(await move([1])).toMatchObject({ ok: false, message: MOVE_MESSAGES.paidSplit });
+    // A paid order partly refunded is not charged more by a move (decision 0046).
     const small = await booked(course.id, first.id, 1);
     await changeOrderStatusByAdmin(small.id, "invoiced", ADMIN);
     await changeOrderStatusByAdmin(small.id, "paid", ADMIN);
+    const refunded = await recordBankRefund(
+      small.id,
+      {
+        amountCents: 1_000,
+        refundedOn: londonDate(),
+        method: "bank_transfer",
+        reference: null,
+        note: null,
+        nonce: "partly-refunded",
+      },
+      ADMIN,
+    );
+    expect(refunded.ok).toBe(true);
+    const smallBefore = await orderRow(small.id);
     expect(
       await moveOrder(ADMIN, small.id, { toDateId: later.id, places: [1], price: "date" }),
-    ).toMatchObject({ ok: false, message: MOVE_MESSAGES.paidDearer(10_000) });
+    ).toMatchObject({ ok: false, message: MOVE_MESSAGES.paidRefunded });
+    expect(await orderRow(small.id)).toEqual(smallBefore);
     const after = await orderRow(order.id);
     expect([after.courseDateId, after.quantity]).toEqual([before.courseDateId, before.quantity]);
     expect(await mailsTo(order.id).then((m) => m.filter((x) => x.kind === "order_moved"))).toEqual(

@@ -82,7 +82,7 @@ describe("pricing from the database's decimal strings", () => {
 });
 
 describe("the order state machine", () => {
-  const SOURCES: TransitionSource[] = ["webhook", "success_page", "admin", "checkout"];
+  const SOURCES: TransitionSource[] = ["webhook", "success_page", "admin", "checkout", "move"];
   // Every allowed (from, to, method, source); anything else must be refused.
   const ALLOWED = new Set([
     "pending→paid stripe webhook",
@@ -95,6 +95,9 @@ describe("the order state machine", () => {
     "pending→canceled invoice admin",
     "invoiced→paid invoice admin",
     "invoiced→canceled invoice admin",
+    // A paid order moved to a dearer date owes the difference (decision 0046).
+    "paid→invoiced invoice move",
+    "paid→invoiced stripe move",
   ]);
 
   const cases: [OrderStatus, OrderStatus, PaymentMethod, TransitionSource][] = [];
@@ -104,7 +107,7 @@ describe("the order state machine", () => {
         for (const source of SOURCES) cases.push([from, to, method, source]);
 
   it(`covers all ${cases.length} combinations`, () => {
-    expect(cases).toHaveLength(5 * 5 * 2 * 4);
+    expect(cases).toHaveLength(5 * 5 * 2 * 5);
   });
 
   it.each(cases)("%s → %s (%s order, by %s)", (from, to, method, source) => {
@@ -120,12 +123,16 @@ describe("the order state machine", () => {
     expect(listed).toHaveLength(ALLOWED.size);
   });
 
-  it("paid, failed and canceled are final for everyone", () => {
+  it("failed and canceled are final for everyone; paid for all but a move", () => {
     for (const from of ["paid", "failed", "canceled"] as const)
       for (const to of ORDER_STATUSES)
         for (const method of PAYMENT_METHODS)
-          for (const source of SOURCES)
-            expect(canTransition({ status: from, paymentMethod: method }, to, source)).toBe(false);
+          for (const source of SOURCES) {
+            const reopened = from === "paid" && to === "invoiced" && source === "move";
+            expect(canTransition({ status: from, paymentMethod: method }, to, source)).toBe(
+              reopened,
+            );
+          }
   });
 
   it("the admin's buttons are exactly what the machine allows them", () => {

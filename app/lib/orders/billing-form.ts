@@ -34,6 +34,8 @@ export const BILLING_FIELDS = {
 
 export const BILLING_SAVED = "Billing details updated";
 export const BILLING_FAILED = "Failed to update billing details";
+/** The reason on the credit note of an invoice re-issued with corrected billing details. */
+export const BILLING_CORRECTED = "Billing details corrected";
 export const BILLING_LOCKED =
   "The invoice has been issued: its billing details can no longer be edited here.";
 

@@ -65,8 +65,8 @@ export interface MoveRequestView {
   requestedAt: string;
   places: number[];
   to: { startsAt: string; endsAt: string; where: string };
-  /** A paid order asking for a dearer date: it can only be approved at the price paid. */
-  keepPriceOnly: boolean;
+  /** A paid order asking for a dearer date: approving it invoices the difference (decision 0046). */
+  paidDearer: boolean;
 }
 
 /** A date the order could move to, as the form lists it. */
@@ -99,8 +99,8 @@ export const MOVE_MESSAGES = {
   noSuchPlace: "This order has no such place.",
   paidSplit:
     "A paid order's places move together: move all of them, or refund the places that should not move and book them on the new date.",
-  paidDearer: (difference: number) =>
-    `This order is paid and a place on that date costs ${formatPence(difference)} more. Choose to keep the price paid, or cancel the order and book the new date.`,
+  paidRefunded:
+    "This order is paid and was partly refunded, so a move cannot charge it more: keep the price paid, or cancel the order and book the new date.",
   noRoom: (left: number, wanted: number) =>
     `That date has ${left} ${left === 1 ? "place" : "places"} free; the move needs ${wanted}. Choose another date or raise its places first.`,
   noRoomToAsk: (left: number) =>
@@ -128,6 +128,8 @@ export function movedMessage(outcome: {
   when: string;
   documents: string[];
   refund: { cents: number; byHand: boolean; failed: boolean } | null;
+  /** A paid order moved to a dearer date: what it owes now (decision 0046). */
+  owedCents?: number;
 }): string {
   const what = outcome.split
     ? `${outcome.places} ${outcome.places === 1 ? "place" : "places"} moved to ${outcome.when} as order ${outcome.reference}.`
@@ -140,5 +142,8 @@ export function movedMessage(outcome: {
       : outcome.refund.byHand
         ? ` Refund ${formatPence(outcome.refund.cents)} by bank transfer.`
         : ` ${formatPence(outcome.refund.cents)} refunded to the card.`;
-  return `${what}${documents}${refund} The buyer and the students have been e-mailed.`;
+  const owed = outcome.owedCents
+    ? ` The order is invoiced again: ${formatPence(outcome.owedCents)} is owed.`
+    : "";
+  return `${what}${documents}${refund}${owed} The buyer and the students have been e-mailed.`;
 }

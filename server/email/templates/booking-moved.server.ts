@@ -79,6 +79,8 @@ export function renderBookingMoved(order: Order, from: DateRow, to: DateRow): Re
 export type MoveMoney =
   | { kind: "none" }
   | { kind: "reissued"; invoice: string; creditNote: string }
+  /** A paid order moved to a dearer date: re-invoiced, the difference owed (decision 0046). */
+  | { kind: "owed"; invoice: string; creditNote: string; credited: string; owedCents: number }
   | { kind: "invoiced"; invoice: string }
   | { kind: "repriced"; totalCents: number }
   | { kind: "card_refund"; cents: number }
@@ -108,6 +110,12 @@ export function renderOrderMoved(
     case "reissued":
       paragraphs.push(
         `The price of the new date differs, so invoice ${money.invoice} replaces your earlier invoice, which credit note ${money.creditNote} cancels. Both follow in separate e-mails.`,
+      );
+      break;
+    case "owed":
+      rows.push(["Owed now", formatPence(money.owedCents)]);
+      paragraphs.push(
+        `The new date costs more than you paid. Invoice ${money.invoice} for the new total replaces ${money.credited}, which credit note ${money.creditNote} cancels; it counts what you have paid, and ${formatPence(money.owedCents)} is owed. Both follow in separate e-mails, with how to pay.`,
       );
       break;
     case "invoiced":

@@ -6,6 +6,7 @@
  * (documentId); the rows and opening come from order.server.ts.
  */
 import { formatPence } from "#app/lib/format.ts";
+import { BILLING_CORRECTED } from "#app/lib/orders/billing-form.ts";
 import type { DocumentSnapshot } from "../../invoices/snapshot.server.ts";
 import {
   escapeHtml,
@@ -143,14 +144,18 @@ export function renderInvoiceIssued(
 ): RenderedEmail {
   const reference = orderReference(order.id);
   const subject = headerText(`Your invoice ${invoice.number} for order ${reference}`);
+  const received = invoice.payment?.receivedCents ?? 0;
   const rows: Row[] = [
     ...invoiceRows(order, invoice),
     ["Places", String(order.quantity)],
-    ...amountRows(invoice, "Total due"),
+    ...amountRows(invoice, received > 0 ? "Total" : "Total due"),
+    // Re-invoiced after money arrived (decision 0046): the balance is what is asked.
+    ["Received so far", received > 0 ? formatPence(received) : null],
+    ["Balance due", received > 0 ? formatPence(invoice.totalCents - received) : null],
     ["Due date", invoice.dueDate ? longDate(invoice.dueDate) : null],
   ];
   const news = invoice.replaces
-    ? `Please find attached our corrected ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}. It replaces invoice ${invoice.replaces.number}, which we have credited in full: please pay this one instead.`
+    ? `Please find attached our corrected ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}. It replaces ${creditedDocumentName(invoice.replaces)}, which we have credited in full: please pay this one instead.`
     : `Please find attached our ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
   const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
   const pay = howToPay(invoice, reference);
@@ -178,7 +183,12 @@ export function renderInvoiceCredited(
     ["Order reference", reference],
     ...amountRows(creditNote, "Total credited"),
   ];
-  const news = `We have corrected the billing details of your order ${reference}. Our credit note ${creditNote.number}, attached as a PDF, cancels ${credited} in full: nothing is due on it. The corrected invoice ${replacement.number} follows in a separate e-mail.`;
+  // The reason says what changed: billing details corrected, or the booking moved.
+  const why =
+    creditNote.reason && creditNote.reason !== BILLING_CORRECTED
+      ? `We have changed your order ${reference} (${creditNote.reason}).`
+      : `We have corrected the billing details of your order ${reference}.`;
+  const news = `${why} Our credit note ${creditNote.number}, attached as a PDF, cancels ${credited} in full: nothing is due on it. The corrected invoice ${replacement.number} follows in a separate e-mail.`;
   const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
   const html = layout(subject, opening.html + SIGN_OFF_HTML);
   const text = [...opening.text, ...SIGN_OFF_TEXT].join("\n");

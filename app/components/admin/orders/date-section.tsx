@@ -68,17 +68,18 @@ function MoveRequestBox({ request, quantity }: { request: MoveRequestView; quant
         </span>{" "}
         ({request.to.where}).
       </p>
-      {request.keepPriceOnly ? (
+      {request.paidDearer ? (
         <p className="text-xs text-muted-foreground">
-          The order is paid and that date costs more: it can move at the price paid only.
+          The order is paid and that date costs more: approving re-invoices it, and the buyer owes
+          the difference. To keep the price paid, use &lsquo;Move to another date&rsquo; instead.
         </p>
       ) : null}
       <fetcher.Form method="post" className="flex flex-wrap gap-2">
         <input type="hidden" name="intent" value={MOVE_DECISION_INTENT} />
         <input type="hidden" name="request" value={request.id} />
-        <input type="hidden" name="price" value={request.keepPriceOnly ? "keep" : "date"} />
+        <input type="hidden" name="price" value="date" />
         <Button type="submit" size="sm" name="decision" value="approve" disabled={busy}>
-          {request.keepPriceOnly ? "Approve at the price paid" : "Approve move"}
+          Approve move
         </Button>
         <Button
           type="submit"
