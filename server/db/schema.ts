@@ -782,7 +782,7 @@ export const orderPayments = pgTable(
     amountCents: integer("amount_cents").notNull(),
     /** The UK date the money arrived (as the bank statement says). */
     receivedOn: date("received_on").notNull(),
-    /** bank_transfer | card | cheque | other */
+    /** bank_transfer | card | cheque | other; transfer: moved with places to or from another order */
     method: text("method").notNull(),
     /** The bank's reference, a cheque number: what finance matches it by. */
     reference: text("reference"),
@@ -795,10 +795,15 @@ export const orderPayments = pgTable(
   },
   (t) => [
     index("order_payments_order_id_idx").on(t.orderId),
-    check("order_payments_amount_positive", sql`${t.amountCents} > 0`),
+    // Money moved with places split off into another order (decision 0046) is a pair of rows:
+    // out of the order (negative) and into the new one; everything else is money received.
+    check(
+      "order_payments_amount_positive",
+      sql`${t.amountCents} > 0 or (${t.method} = 'transfer' and ${t.amountCents} <> 0)`,
+    ),
     check(
       "order_payments_method",
-      sql`${t.method} in ('bank_transfer', 'card', 'cheque', 'other')`,
+      sql`${t.method} in ('bank_transfer', 'card', 'cheque', 'other', 'transfer')`,
     ),
   ],
 );

@@ -346,11 +346,16 @@ class DocumentDrawing {
   /** How to pay (invoice), when it was paid (receipt), or what is credited and why. */
   private closing(): void {
     const s = this.s;
-    if (s.kind === "invoice") {
+    const received = s.payment?.receivedCents ?? 0;
+    if (s.kind === "invoice" && received >= s.totalCents && s.totalCents > 0) {
+      // Issued for money already received (places that took their payment with them).
+      this.section("Payment received", [
+        `We have received ${formatPence(received)}: this invoice is paid in full and nothing more is due.`,
+      ]);
+    } else if (s.kind === "invoice") {
       const payment = s.payment;
       const reference = payment?.reference ?? s.orderReference;
       // Re-invoiced after money arrived (decision 0046): what was received, and the rest asked.
-      const received = payment?.receivedCents ?? 0;
       const asked = received > 0 ? s.totalCents - received : s.totalCents;
       const what =
         received > 0

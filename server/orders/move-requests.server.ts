@@ -45,6 +45,11 @@ function viewOf(request: RequestRow, to: DateRow, order: OrderRow, unitOnDate: n
       where: dateWhere(to),
     },
     paidDearer: order.status === "paid" && unitOnDate !== null && unitOnDate > order.unitPriceCents,
+    keepPrice:
+      order.status === "paid" &&
+      request.places.length < order.quantity &&
+      unitOnDate !== null &&
+      unitOnDate < order.unitPriceCents,
   } satisfies MoveRequestView;
 }
 
@@ -71,18 +76,14 @@ export async function bookerMoveOf(
   order: OrderRow,
   date: DateRow | null,
   now: Date,
-): Promise<{ targets: MoveTarget[]; allPlacesOnly: boolean; open: MoveRequestView | null } | null> {
+): Promise<{ targets: MoveTarget[]; open: MoveRequestView | null } | null> {
   if (!date || !changeWindow(order, date, now).open || moveRefusal(order, date, now)) return null;
   const [targets, open] = await Promise.all([
     moveTargets(db(), order, now),
     openMoveRequest(db(), order),
   ]);
   if (targets.length === 0 && !open) return null;
-  return {
-    targets,
-    allPlacesOnly: order.status === "paid",
-    open,
-  };
+  return { targets, open };
 }
 
 /** The booker asks (by their signed link): checked as a move would be, then kept for staff. */
@@ -108,9 +109,6 @@ export async function requestMove(
     const places = [...new Set(input.places)].sort((a, b) => a - b);
     if (places.length === 0 || places.some((p) => p < 1 || p > order.quantity)) {
       return { ok: false, status: 409, message: MOVE_MESSAGES.noSuchPlace };
-    }
-    if (order.status === "paid" && places.length < order.quantity) {
-      return { ok: false, status: 409, message: MOVE_MESSAGES.paidSplit };
     }
     const [to] = await tx
       .select()

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
-import { londonDate } from "#app/lib/admin/time.ts";
 import { dateWhere, formatDateRange } from "#app/lib/catalogue/course-dates.ts";
 import { MOVE_MESSAGES, type MovePriceChoice, type MoveTarget } from "#app/lib/orders/moves.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
@@ -10,7 +9,7 @@ import { attendeeEmail, dateAttendees } from "../catalogue/date-invitations.serv
 import { config } from "../config.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
 import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
-import { courseDates, courses, moveRequests, orderPayments, orders } from "../db/schema.ts";
+import { courseDates, courses, moveRequests, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { queueEmails, type OutgoingEmail } from "../email/outbox.server.ts";
 import { renderOrderMoved, type MoveMoney } from "../email/templates/booking-moved.server.ts";
@@ -23,9 +22,15 @@ import { reissueInvoice, reissueRefusal } from "./billing.server.ts";
 import { bookingUrl } from "./booking-links.server.ts";
 import { holdsItsPlaces } from "./booking-rules.server.ts";
 import { invoiceIssuedEmail } from "./emails.server.ts";
-import { amountsFor, leavingAttendees, splitOff } from "./move-places.server.ts";
+import {
+  amountsFor,
+  cardPaymentIntoLedger,
+  leavingAttendees,
+  moveMoneyWithPlaces,
+  splitOff,
+} from "./move-places.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
-import { canTransition } from "./state-machine.server.ts";
+import { canTransition, transitionInTransaction } from "./state-machine.server.ts";
 import { priceToPence, supplyOf, vatTreatmentFor } from "./pricing.server.ts";
 import { studentsOfOrder, type OrderRow } from "./records.server.ts";
 
@@ -37,8 +42,8 @@ import { studentsOfOrder, type OrderRow } from "./records.server.ts";
  * on the new date. A price difference goes through the document machinery, never an edited
  * document: an unsettled invoice is credited and re-issued; a paid order moved to a cheaper date
  * is credited and refunded (by card through Stripe after the commit, else by bank transfer by
- * staff); a paid order moved to a dearer date is re-invoiced and owes the difference (decision
- * 0046).
+ * staff); a paid order moved to a dearer date is re-invoiced and owes the difference, and places
+ * split off a paid order take what was paid for them (decision 0046).
  */
 
 type DateRow = typeof courseDates.$inferSelect;
@@ -139,11 +144,10 @@ export async function moveTargets(
 }
 
 /**
- * A paid order moved to a dearer date (decision 0046), in the move's transaction: a card order's
- * checkout payment is written into the ledger (its PaymentIntent as the reference) and the order
- * becomes paid by invoice, since the difference is collected as an invoice is; unless what it
- * received already covers the new total, it is invoiced again with `paid_at` cleared. Returns
- * the order's columns that change.
+ * A paid order moved to a dearer date (decision 0046), in the move's transaction: it becomes paid
+ * by invoice (a card order's checkout payment written into the ledger first), since the
+ * difference is collected as an invoice is; unless what it received already covers the new
+ * total, it is invoiced again with `paid_at` cleared. Returns the order's columns that change.
  */
 async function owingAfterMove(
   tx: Transaction,
@@ -152,26 +156,7 @@ async function owingAfterMove(
   admin: AuditActor,
   now: Date,
 ): Promise<Partial<typeof orders.$inferInsert>> {
-  let received = order.receivedAmountCents;
-  if (order.paymentMethod === "stripe" && order.totalAmountCents > 0) {
-    const paidOn = londonDate(order.paidAt ?? now);
-    await tx.insert(orderPayments).values({
-      orderId: order.id,
-      amountCents: order.totalAmountCents,
-      receivedOn: paidOn,
-      method: "card",
-      reference: order.stripePaymentIntentId,
-      actor: "system",
-    });
-    received = order.totalAmountCents;
-    await recordOrderEvent(tx, order.id, "payment_received", admin.email, {
-      amountCents: received,
-      receivedOn: paidOn,
-      method: "card",
-      reference: order.stripePaymentIntentId,
-      reason: "The card payment at checkout, now counted against an invoice",
-    });
-  }
+  const received = await cardPaymentIntoLedger(tx, order, admin, now);
   const total = amountsFor(order, unit, order.quantity).totalAmountCents;
   return {
     paymentMethod: "invoice",
@@ -215,7 +200,6 @@ export async function moveOrder(
         return refused(409, MOVE_MESSAGES.noSuchPlace);
       }
       const split = moving.length < order.quantity;
-      if (split && order.status === "paid") return refused(409, MOVE_MESSAGES.paidSplit);
       // Read after the date's lock: a checkout or another move waits for this one, then sees it.
       const left = placesLeftIn(to.capacity, (await placesOf(tx, [to.id])).get(to.id));
       if (moving.length > left) return refused(409, MOVE_MESSAGES.noRoom(left, moving.length));
@@ -223,20 +207,35 @@ export async function moveOrder(
       const datePrice = await unitPriceOn(tx, to);
       const unit =
         request.price === "keep" || datePrice === null ? order.unitPriceCents : datePrice;
-      // A paid order moved to a dearer date owes the difference (decision 0046): its document is
-      // re-issued, so one partly refunded (its credits netted against the sale) is refused.
+      // A paid order moved to a dearer date owes the difference, and places split off a paid
+      // order take their money with them (decision 0046): either re-issues its document, so one
+      // partly refunded (its credits netted against the sale) is refused.
       const paidDearer = order.status === "paid" && unit > order.unitPriceCents;
-      if (paidDearer && order.refundedAmountCents > 0) {
+      const paidSplit = order.status === "paid" && split;
+      if ((paidDearer || paidSplit) && order.refundedAmountCents > 0) {
         return refused(409, MOVE_MESSAGES.paidRefunded);
       }
+      if (paidSplit && unit < order.unitPriceCents) {
+        return refused(409, MOVE_MESSAGES.paidSplitCheaper);
+      }
       const invoice =
-        order.status === "invoiced" || paidDearer ? await currentInvoice(tx, order.id) : null;
-      if (paidDearer && (!invoice || !canTransition(order, "invoiced", "move"))) {
+        order.status === "invoiced" || paidDearer || paidSplit
+          ? await currentInvoice(tx, order.id)
+          : null;
+      if (
+        (paidDearer || paidSplit) &&
+        (!invoice || (paidDearer && !split && !canTransition(order, "invoiced", "move")))
+      ) {
         return refused(409, MOVE_MESSAGES.invoiceCredited);
       }
       const repricing = split || unit !== order.unitPriceCents;
       // (A paid document is credited only by refunds, refused above for a dearer date.)
-      if (invoice && repricing && !paidDearer && (await reissueRefusal(tx, order, invoice))) {
+      if (
+        invoice &&
+        repricing &&
+        order.status !== "paid" &&
+        (await reissueRefusal(tx, order, invoice))
+      ) {
         return refused(409, MOVE_MESSAGES.invoiceCredited);
       }
 
@@ -341,7 +340,37 @@ export async function moveOrder(
           }
         }
       } else {
-        movedOrder = await splitOff(tx, order, moving, to, unit, now);
+        // A paid order is settled as an invoice from now on: its money can then be split.
+        const received = paidSplit
+          ? await cardPaymentIntoLedger(tx, order, admin, now)
+          : order.receivedAmountCents;
+        const cost = amountsFor(order, unit, moving.length).totalAmountCents;
+        // Money received beyond what the staying places cost moves with the places, up to theirs.
+        const staying = amountsFor(order, order.unitPriceCents, order.quantity - moving.length);
+        const moved = Math.max(0, Math.min(received - staying.totalAmountCents, cost));
+        const settled = paidSplit && moved >= cost;
+        movedOrder = await splitOff(tx, order, moving, to, unit, now, {
+          ...(paidSplit ? { paymentMethod: "invoice" as const } : {}),
+          ...(paidSplit
+            ? settled
+              ? { paidAt: order.paidAt }
+              : { status: "invoiced" as const }
+            : {}),
+        });
+        if (paidSplit) {
+          await tx
+            .update(orders)
+            .set({ paymentMethod: "invoice", receivedAmountCents: received })
+            .where(eq(orders.id, order.id));
+        }
+        if (moved > 0) {
+          const [from] = await tx.select().from(orders).where(eq(orders.id, order.id));
+          await moveMoneyWithPlaces(tx, from!, movedOrder, moved, admin, now);
+          [movedOrder] = (await tx.select().from(orders).where(eq(orders.id, movedOrder.id))) as [
+            OrderRow,
+          ];
+        }
+        if (paidSplit && !settled) owedCents = cost - moved;
         await recordOrderEvent(tx, order.id, "places_moved", admin.email, {
           reason: `${moving.length === 1 ? "Place" : "Places"} ${moving.join(", ")}: ${reason}, as ${orderReference(movedOrder.id)}`,
           toOrderId: movedOrder.id,
@@ -372,7 +401,19 @@ export async function moveOrder(
           });
           documents.push(reissued.creditNote, reissued.invoice, own.number);
           mails.push(invoiceIssuedEmail(movedOrder, students, own, to));
-          money = { kind: "invoiced", invoice: own.number };
+          money = {
+            kind: "invoiced",
+            invoice: own.number,
+            ...(moved > 0 ? { paidCents: moved, owedCents: cost - moved } : {}),
+          };
+          // What an invoiced order received may now cover the places it kept: paid.
+          if (kept!.status === "invoiced" && kept!.receivedAmountCents >= kept!.totalAmountCents) {
+            await transitionInTransaction(tx, kept!.id, "paid", {
+              source: "admin",
+              admin,
+              paidAt: now,
+            });
+          }
         } else if (unit !== order.unitPriceCents) {
           money = { kind: "repriced", totalCents: movedOrder.totalAmountCents };
         }

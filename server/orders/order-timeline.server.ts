@@ -4,7 +4,7 @@ import { ORDER_STATUS_LABELS, type OrderTimelineEntry } from "#app/lib/orders/or
 import {
   paymentLine,
   type BankRefundMethod,
-  type PaymentReceivedMethod,
+  type StoredPaymentMethod,
 } from "#app/lib/orders/payments.ts";
 import { db } from "../db/client.server.ts";
 import { emailOutbox } from "../db/schema.ts";
@@ -43,6 +43,7 @@ const EVENT_TITLES: Record<string, string> = {
   credit_note_issued: "Credit note issued",
   refunded: "Refunded",
   payment_received: "Payment received",
+  payment_moved: "Payment moved with places",
   paid_after_cancellation: "Paid after cancellation",
   moved: "Moved to another date",
   places_moved: "Places moved to another date",
@@ -90,11 +91,14 @@ function eventDetail(event: OrderEventRow): string | null {
     const days = detail.daysAfterDue;
     return `${text(detail.number) ?? "Invoice"} · ${days === 0 ? "on the due date" : `${days} ${days === 1 ? "day" : "days"} after the due date`}`;
   }
-  if (event.kind === "payment_received" && typeof detail.amountCents === "number") {
+  if (
+    (event.kind === "payment_received" || event.kind === "payment_moved") &&
+    typeof detail.amountCents === "number"
+  ) {
     const line = paymentLine({
       amountCents: detail.amountCents,
       receivedOn: text(detail.receivedOn) ?? "",
-      method: (text(detail.method) ?? "other") as PaymentReceivedMethod,
+      method: (text(detail.method) ?? "other") as StoredPaymentMethod,
       reference: text(detail.reference),
     });
     const balance = typeof detail.balanceCents === "number" ? detail.balanceCents : null;

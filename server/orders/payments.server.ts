@@ -6,6 +6,7 @@ import {
   type BankRefundMethod,
   type PaymentReceivedMethod,
   type ReceivedPayment,
+  type StoredPaymentMethod,
 } from "#app/lib/orders/payments.ts";
 import { recordAudit, type AuditActor } from "../audit.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
@@ -319,7 +320,7 @@ export async function paymentsOf(orderId: string): Promise<ReceivedPayment[]> {
     id: row.id,
     amountCents: row.amountCents,
     receivedOn: row.receivedOn,
-    method: row.method as PaymentReceivedMethod,
+    method: row.method as StoredPaymentMethod,
     reference: row.reference,
     actor: row.actor,
   }));

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { MOVE_MESSAGES } from "#app/lib/orders/moves.ts";
+import { MOVE_MESSAGES, type MovePriceChoice } from "#app/lib/orders/moves.ts";
 import { orderReference } from "#app/lib/orders/orders.ts";
 import * as orderModule from "#app/routes/admin/order.tsx";
 import { placesOf } from "#server/catalogue/course-dates.server.ts";
@@ -22,6 +22,7 @@ import { formatPence } from "#app/lib/format.ts";
 import { documentPdf } from "#server/invoices/document-files.server.ts";
 import { changeOrderStatusByAdmin } from "#server/orders/admin.server.ts";
 import { recordBankRefund, recordPayment } from "#server/orders/payments.server.ts";
+import { revenue } from "#server/orders/revenue.server.ts";
 import { pdfText } from "#tests/support/pdf-text.ts";
 import { moveOrder } from "#server/orders/moves.server.ts";
 import { startCheckout } from "#server/payments/stripe.server.ts";
@@ -73,6 +74,47 @@ async function booked(courseId: string, dateId: string, quantity: number) {
   const placed = await placeOrder(courseId, "invoice", { quantity }, dateId);
   if (!placed.ok) throw new Error("not booked");
   return placed.order;
+}
+
+/** Staff move `places` of the order to the date, at its price unless told to keep it. */
+function moveTo(
+  orderId: string,
+  toDateId: string,
+  places: number[],
+  price: MovePriceChoice = "date",
+) {
+  return moveOrder(ADMIN, orderId, { toDateId, places, price });
+}
+
+/** An invoice order for `quantity` places on `dateId`, invoiced and marked paid. */
+async function paidByInvoice(courseId: string, dateId: string, quantity: number) {
+  const order = await booked(courseId, dateId, quantity);
+  await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+  await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
+  return order;
+}
+
+/** A card order for `quantity` places on `dateId`, paid through Stripe's checkout. */
+async function paidByCard(course: { id: string; slug: string }, dateId: string, quantity = 1) {
+  const created = await placeOrder(course.id, "stripe", { quantity }, dateId);
+  if (!created.ok) throw new Error("not booked");
+  const started = await startCheckout(created.order, course.slug);
+  if (!started.ok) throw new Error("checkout not started");
+  await deliver(fake.event("checkout.session.completed", fake.pay(started.sessionId)));
+  const paid = await orderRow(created.order.id);
+  expect(paid.status).toBe("paid");
+  return paid;
+}
+
+/** What is owed arrives by bank transfer today: the order's balance afterwards. */
+async function payByTransfer(orderId: string, amountCents: number) {
+  const payment = await recordPayment(
+    orderId,
+    { amountCents, receivedOn: londonDate(), method: "bank_transfer", reference: null },
+    { actor: ADMIN.email, admin: ADMIN },
+  );
+  if (!payment.ok) throw new Error(payment.message);
+  return payment.balanceCents;
 }
 
 async function mailsTo(orderId: string) {
@@ -137,11 +179,7 @@ describe("moving all of an order's places", () => {
     const { course, first, later } = await twoDates("600.00");
     const order = await booked(course.id, first.id, 2);
     await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
-    const result = await moveOrder(ADMIN, order.id, {
-      toDateId: later.id,
-      places: [1, 2],
-      price: "date",
-    });
+    const result = await moveTo(order.id, later.id, [1, 2]);
     expect(result.ok).toBe(true);
     const moved = await orderRow(order.id);
     expect(moved.unitPriceCents).toBe(60_000);
@@ -162,23 +200,15 @@ describe("moving all of an order's places", () => {
     const order = await booked(course.id, first.id, 2);
     await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
     const before = (await documents(order.id)).length;
-    expect(
-      (await moveOrder(ADMIN, order.id, { toDateId: later.id, places: [1, 2], price: "keep" })).ok,
-    ).toBe(true);
+    expect((await moveTo(order.id, later.id, [1, 2], "keep")).ok).toBe(true);
     expect((await orderRow(order.id)).unitPriceCents).toBe(50_000);
     expect(await documents(order.id)).toHaveLength(before);
   });
 
   it("credits a paid invoice moved to a cheaper date, the credit note on the buyer's letter", async () => {
     const { course, first, later } = await twoDates("400.00");
-    const order = await booked(course.id, first.id, 1);
-    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
-    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
-    const result = await moveOrder(ADMIN, order.id, {
-      toDateId: later.id,
-      places: [1],
-      price: "date",
-    });
+    const order = await paidByInvoice(course.id, first.id, 1);
+    const result = await moveTo(order.id, later.id, [1]);
     expect(result).toMatchObject({ ok: true, refund: { byHand: true, failed: false } });
     const credit = (await documents(order.id)).find((d) => d.kind === "credit_note")!;
     const paid = await orderRow(order.id);
@@ -189,19 +219,9 @@ describe("moving all of an order's places", () => {
 
   it("refunds a paid card order moved to a cheaper date through Stripe, its credit note matching", async () => {
     const { course, first, later } = await twoDates("400.00");
-    const created = await placeOrder(course.id, "stripe", {}, first.id);
-    if (!created.ok) throw new Error("not booked");
-    const started = await startCheckout(created.order, course.slug);
-    if (!started.ok) throw new Error("checkout not started");
-    const session = fake.pay(started.sessionId);
-    await deliver(fake.event("checkout.session.completed", session));
-    expect((await orderRow(created.order.id)).status).toBe("paid");
+    const created = { order: await paidByCard(course, first.id) };
 
-    const result = await moveOrder(ADMIN, created.order.id, {
-      toDateId: later.id,
-      places: [1],
-      price: "date",
-    });
+    const result = await moveTo(created.order.id, later.id, [1]);
     expect(result).toMatchObject({ ok: true, refund: { byHand: false, failed: false } });
     const after = await orderRow(created.order.id);
     expect(after.courseDateId).toBe(later.id);
@@ -213,16 +233,10 @@ describe("moving all of an order's places", () => {
 describe("a paid order moved to a dearer date (decision 0046)", () => {
   it("re-invoices a paid invoice order: credited, re-issued for the new total less what was received, invoiced again until the difference arrives", async () => {
     const { course, first, later } = await twoDates("600.00");
-    const order = await booked(course.id, first.id, 1);
-    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
-    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
+    const order = await paidByInvoice(course.id, first.id, 1);
     const paidTotal = (await orderRow(order.id)).totalAmountCents;
 
-    const result = await moveOrder(ADMIN, order.id, {
-      toDateId: later.id,
-      places: [1],
-      price: "date",
-    });
+    const result = await moveTo(order.id, later.id, [1]);
     if (!result.ok) throw new Error(result.message);
     const after = await orderRow(order.id);
     expect([after.status, after.paidAt, after.unitPriceCents, after.courseDateId]).toEqual([
@@ -259,12 +273,7 @@ describe("a paid order moved to a dearer date (decision 0046)", () => {
     expect(credited.text).not.toContain("billing details");
 
     // The difference arrives: paid again, dated that day, through the ordinary transition.
-    const payment = await recordPayment(
-      order.id,
-      { amountCents: owed, receivedOn: londonDate(), method: "bank_transfer", reference: "DIFF" },
-      { actor: ADMIN.email, admin: ADMIN },
-    );
-    expect(payment).toMatchObject({ ok: true, balanceCents: 0 });
+    expect(await payByTransfer(order.id, owed)).toBe(0);
     const settled = await orderRow(order.id);
     expect(settled.status).toBe("paid");
     expect(settled.paidAt).not.toBeNull();
@@ -272,19 +281,9 @@ describe("a paid order moved to a dearer date (decision 0046)", () => {
 
   it("turns a paid card order into an invoice order owing the difference: its checkout payment in the ledger, its receipt credited", async () => {
     const { course, first, later } = await twoDates("600.00");
-    const created = await placeOrder(course.id, "stripe", {}, first.id);
-    if (!created.ok) throw new Error("not booked");
-    const started = await startCheckout(created.order, course.slug);
-    if (!started.ok) throw new Error("checkout not started");
-    await deliver(fake.event("checkout.session.completed", fake.pay(started.sessionId)));
-    const paid = await orderRow(created.order.id);
-    expect(paid.status).toBe("paid");
+    const paid = await paidByCard(course, first.id);
 
-    const result = await moveOrder(ADMIN, paid.id, {
-      toDateId: later.id,
-      places: [1],
-      price: "date",
-    });
+    const result = await moveTo(paid.id, later.id, [1]);
     if (!result.ok) throw new Error(result.message);
     const after = await orderRow(paid.id);
     expect([after.paymentMethod, after.status, after.receivedAmountCents]).toEqual([
@@ -305,17 +304,7 @@ describe("a paid order moved to a dearer date (decision 0046)", () => {
     expect(text).toContain(`Replaces receipt ${docs[1]!.number}`);
     expect(result.owedCents).toBe(after.totalAmountCents - paid.totalAmountCents);
     // Staff take the rest as an invoice's payment; the order is paid again.
-    const payment = await recordPayment(
-      paid.id,
-      {
-        amountCents: result.owedCents!,
-        receivedOn: londonDate(),
-        method: "bank_transfer",
-        reference: null,
-      },
-      { actor: ADMIN.email, admin: ADMIN },
-    );
-    expect(payment).toMatchObject({ ok: true, balanceCents: 0 });
+    expect(await payByTransfer(paid.id, result.owedCents!)).toBe(0);
     expect((await orderRow(paid.id)).status).toBe("paid");
     // A refund of the checkout payment made in Stripe's dashboard is matched and credited.
     const refund = await fake.refundInDashboard(paid.stripePaymentIntentId!, { amount: 5_000 });
@@ -325,15 +314,9 @@ describe("a paid order moved to a dearer date (decision 0046)", () => {
 
   it("keeps the price paid when staff choose it: nothing re-issued, still paid", async () => {
     const { course, first, later } = await twoDates("600.00");
-    const order = await booked(course.id, first.id, 1);
-    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
-    await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
+    const order = await paidByInvoice(course.id, first.id, 1);
     const before = (await documents(order.id)).length;
-    const result = await moveOrder(ADMIN, order.id, {
-      toDateId: later.id,
-      places: [1],
-      price: "keep",
-    });
+    const result = await moveTo(order.id, later.id, [1], "keep");
     expect(result).toMatchObject({ ok: true });
     expect(result.ok && result.owedCents).toBeFalsy();
     const after = await orderRow(order.id);
@@ -342,16 +325,140 @@ describe("a paid order moved to a dearer date (decision 0046)", () => {
   });
 });
 
+/** An order's ledger: [amount, method, reference], oldest first, and that it adds up. */
+async function ledgerOf(orderId: string) {
+  const rows = await db()
+    .select()
+    .from(orderPayments)
+    .where(eq(orderPayments.orderId, orderId))
+    .orderBy(orderPayments.createdAt);
+  const sum = rows.reduce((total, row) => total + row.amountCents, 0);
+  expect((await orderRow(orderId)).receivedAmountCents).toBe(sum);
+  return rows.map((r) => [r.amountCents, r.method, r.reference]);
+}
+
+describe("places split off a paid order (decision 0046)", () => {
+  it("take what was paid for them: both orders paid, the money moved by a pair of ledger rows, revenue unchanged", async () => {
+    const { course, first, later } = await twoDates();
+    const order = await paidByInvoice(course.id, first.id, 3);
+    const paid = await orderRow(order.id);
+    const revenueBefore = await revenue();
+
+    const result = await moveTo(order.id, later.id, [2]);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.split).toBe(true);
+    expect(result.owedCents).toBeUndefined();
+    const kept = await orderRow(order.id);
+    const split = await orderRow(result.orderId);
+    const moved = paid.totalAmountCents - kept.totalAmountCents;
+    expect([kept.status, kept.quantity, kept.receivedAmountCents]).toEqual([
+      "paid",
+      2,
+      kept.totalAmountCents,
+    ]);
+    expect([split.status, split.paymentMethod, split.receivedAmountCents, split.quantity]).toEqual([
+      "paid",
+      "invoice",
+      split.totalAmountCents,
+      1,
+    ]);
+    expect(split.totalAmountCents).toBe(moved);
+    expect(split.paidAt).toEqual(paid.paidAt);
+    expect(await ledgerOf(order.id)).toEqual([
+      [paid.totalAmountCents, "other", "Marked paid"],
+      [-moved, "transfer", `To ${orderReference(split.id)}`],
+    ]);
+    expect(await ledgerOf(split.id)).toEqual([
+      [moved, "transfer", `From ${orderReference(order.id)}`],
+    ]);
+    // The same money, now on two orders.
+    expect(await revenue()).toEqual({ ...revenueBefore, orderCount: 2 });
+
+    // The kept places' invoice re-issued paid in full; the moved places' own, paid in full.
+    const keptDocs = await documents(order.id);
+    expect(keptDocs.map((d) => [d.kind, d.totalAmountCents])).toEqual([
+      ["credit_note", paid.totalAmountCents],
+      ["invoice", paid.totalAmountCents],
+      ["invoice", kept.totalAmountCents],
+    ]);
+    const [own] = await documents(split.id);
+    const text = (await pdfText((await documentPdf(own!.id))!.pdf)).replace(/\s+/g, " ");
+    expect(text).toContain("this invoice is paid in full and nothing more is due");
+    const letter = (await mailsTo(split.id)).find((m) => m.kind === "order_moved")!;
+    expect(letter.text).toContain(`What you paid for these places, ${formatPence(moved)}`);
+    expect(letter.text).toContain("nothing more is due");
+    const ownMail = (await mailsTo(split.id)).find((m) => m.kind === "invoice_issued")!;
+    expect(ownMail.text).toContain("paid in full");
+    expect(ownMail.text).not.toContain("How to pay");
+  });
+
+  it("of a card order, to a dearer date: the card payment in the ledger, the new order owing the difference", async () => {
+    const { course, first, later } = await twoDates("600.00");
+    const paid = await paidByCard(course, first.id, 2);
+
+    const result = await moveTo(paid.id, later.id, [1]);
+    if (!result.ok) throw new Error(result.message);
+    const kept = await orderRow(paid.id);
+    const split = await orderRow(result.orderId);
+    const moved = paid.totalAmountCents - kept.totalAmountCents;
+    expect([kept.paymentMethod, kept.status, kept.receivedAmountCents]).toEqual([
+      "invoice",
+      "paid",
+      kept.totalAmountCents,
+    ]);
+    expect(await ledgerOf(paid.id)).toEqual([
+      [paid.totalAmountCents, "card", paid.stripePaymentIntentId],
+      [-moved, "transfer", `To ${orderReference(split.id)}`],
+    ]);
+    expect([split.status, split.paidAt, split.receivedAmountCents]).toEqual([
+      "invoiced",
+      null,
+      moved,
+    ]);
+    const owed = split.totalAmountCents - moved;
+    expect(owed).toBe(moved / 5);
+    expect(result.owedCents).toBe(owed);
+    expect((await documents(paid.id)).map((d) => d.kind)).toEqual([
+      "credit_note",
+      "receipt",
+      "invoice",
+    ]);
+    const [own] = await documents(split.id);
+    const text = (await pdfText((await documentPdf(own!.id))!.pdf)).replace(/\s+/g, " ");
+    expect(text).toContain(
+      `We have received ${formatPence(moved)} of this total. Please pay the balance of ${formatPence(owed)}`,
+    );
+    // The difference arrives: the new order is paid.
+    expect(await payByTransfer(split.id, owed)).toBe(0);
+    expect((await orderRow(split.id)).status).toBe("paid");
+  });
+
+  it("of an invoice part paid: money beyond the kept places moves too, and pays the order that keeps them", async () => {
+    const { course, first, later } = await twoDates();
+    const order = await booked(course.id, first.id, 3);
+    await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
+    const placeTotal = (await orderRow(order.id)).totalAmountCents / 3;
+    // Two places and £100 of the third have arrived.
+    await payByTransfer(order.id, 2 * placeTotal + 10_000);
+    const result = await moveTo(order.id, later.id, [3]);
+    if (!result.ok) throw new Error(result.message);
+    const kept = await orderRow(order.id);
+    const split = await orderRow(result.orderId);
+    expect([kept.status, kept.receivedAmountCents]).toEqual(["paid", 2 * placeTotal]);
+    expect([split.status, split.receivedAmountCents]).toEqual(["invoiced", 10_000]);
+    expect(await ledgerOf(split.id)).toEqual([
+      [10_000, "transfer", `From ${orderReference(order.id)}`],
+    ]);
+    expect((await mailsTo(order.id)).map((m) => m.kind)).toContain("order_receipt");
+  });
+});
+
 describe("moving some of an order's places", () => {
   it("splits them into an order of their own on the new date, invoices re-issued for both", async () => {
     const { course, first, later } = await twoDates("600.00");
     const order = await booked(course.id, first.id, 3);
     await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
-    const result = await moveOrder(ADMIN, order.id, {
-      toDateId: later.id,
-      places: [2],
-      price: "date",
-    });
+    const result = await moveTo(order.id, later.id, [2]);
     if (!result.ok) throw new Error(result.message);
     expect(result.split).toBe(true);
     const kept = await orderRow(order.id);
@@ -399,11 +506,17 @@ describe("moving some of an order's places", () => {
     expect(await move([1], first.id)).toMatchObject({ ok: false, message: MOVE_MESSAGES.sameDate });
     await changeOrderStatusByAdmin(order.id, "invoiced", ADMIN);
     await changeOrderStatusByAdmin(order.id, "paid", ADMIN);
-    expect(await move([1])).toMatchObject({ ok: false, message: MOVE_MESSAGES.paidSplit });
+    // Places split off a paid order take what was paid for them: never to a cheaper price.
+    const cheaper = await insertCourseDate(course.id, {
+      startsAt: new Date(Date.now() + 45 * DAY),
+      price: "400.00",
+    });
+    expect(await move([1], cheaper.id)).toMatchObject({
+      ok: false,
+      message: MOVE_MESSAGES.paidSplitCheaper,
+    });
     // A paid order partly refunded is not charged more by a move (decision 0046).
-    const small = await booked(course.id, first.id, 1);
-    await changeOrderStatusByAdmin(small.id, "invoiced", ADMIN);
-    await changeOrderStatusByAdmin(small.id, "paid", ADMIN);
+    const small = await paidByInvoice(course.id, first.id, 1);
     const refunded = await recordBankRefund(
       small.id,
       {
@@ -418,9 +531,10 @@ describe("moving some of an order's places", () => {
     );
     expect(refunded.ok).toBe(true);
     const smallBefore = await orderRow(small.id);
-    expect(
-      await moveOrder(ADMIN, small.id, { toDateId: later.id, places: [1], price: "date" }),
-    ).toMatchObject({ ok: false, message: MOVE_MESSAGES.paidRefunded });
+    expect(await moveTo(small.id, later.id, [1])).toMatchObject({
+      ok: false,
+      message: MOVE_MESSAGES.paidRefunded,
+    });
     expect(await orderRow(small.id)).toEqual(smallBefore);
     const after = await orderRow(order.id);
     expect([after.courseDateId, after.quantity]).toEqual([before.courseDateId, before.quantity]);
@@ -447,9 +561,7 @@ describe("moving some of an order's places", () => {
       consent: "on",
     });
     expect((await joinWaitingList(course.slug, full.id, input, null)).ok).toBe(true);
-    expect(
-      (await moveOrder(ADMIN, order.id, { toDateId: later, places: [1, 2], price: "date" })).ok,
-    ).toBe(true);
+    expect((await moveTo(order.id, later, [1, 2])).ok).toBe(true);
     const [entry] = await db()
       .select()
       .from(waitingListEntries)
@@ -461,11 +573,7 @@ describe("moving some of an order's places", () => {
     const { course, first, later } = await twoDates(null, 3);
     const a = await booked(course.id, first.id, 2);
     const b = await booked(course.id, first.id, 2);
-    const results = await Promise.all(
-      [a, b].map((o) =>
-        moveOrder(ADMIN, o.id, { toDateId: later.id, places: [1, 2], price: "date" }),
-      ),
-    );
+    const results = await Promise.all([a, b].map((o) => moveTo(o.id, later.id, [1, 2])));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect((await placesOf(db(), [later.id])).get(later.id)?.taken).toBe(2);
     const onLater = await db().select().from(orders).where(eq(orders.courseDateId, later.id));

@@ -123,7 +123,7 @@ export function StudentForm({ place, named }: { place: number; named: boolean })
 
 /**
  * 'Ask to move' (decision 0038): a date with room and the places to move; staff approve or
- * decline it and e-mail the booker either way. A paid booking's places move together.
+ * decline it and e-mail the booker either way.
  */
 export function MoveRequestForm({ move, places }: { move: BookerMove; places: BookerPlace[] }) {
   const formId = "move-request-form";
@@ -146,22 +146,7 @@ export function MoveRequestForm({ move, places }: { move: BookerMove; places: Bo
       <fieldset disabled={cycle.busy} className="grid gap-4">
         <FormMessage message={cycle.formMessage} />
         <MoveTargetChoices targets={move.targets} />
-        {move.allPlacesOnly ? (
-          <>
-            {places.map((p) => (
-              <input key={p.position} type="hidden" name="places" value={p.position} />
-            ))}
-            <p className="text-sm text-muted-foreground">
-              A paid booking&apos;s places move together: all {places.length} of them.
-            </p>
-          </>
-        ) : (
-          <MovePlaceChoices
-            places={places}
-            error={placesError}
-            errorId={`${formId}-places-error`}
-          />
-        )}
+        <MovePlaceChoices places={places} error={placesError} errorId={`${formId}-places-error`} />
         <p className="text-sm text-muted-foreground">
           If the new date&apos;s price differs, we re-issue your invoice or credit the difference.
         </p>

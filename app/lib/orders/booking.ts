@@ -136,12 +136,11 @@ export interface BookerPage {
   /** Whether 'Add to calendar' is offered (a scheduled date the booking holds places on). */
   calendar: boolean;
   /**
-   * 'Ask to move' (decision 0038): the dates with room the places could move to, whether only all
-   * of them can (a paid booking), and the request waiting for staff; null when it is not offered.
+   * 'Ask to move' (decision 0038): the dates with room the places could move to, and the request
+   * waiting for staff; null when it is not offered.
    */
   move: {
     targets: MoveTarget[];
-    allPlacesOnly: boolean;
     open: MoveRequestView | null;
   } | null;
   /**

@@ -67,6 +67,8 @@ export interface MoveRequestView {
   to: { startsAt: string; endsAt: string; where: string };
   /** A paid order asking for a dearer date: approving it invoices the difference (decision 0046). */
   paidDearer: boolean;
+  /** Some places of a paid order asking for a cheaper date: approved at the price paid. */
+  keepPrice: boolean;
 }
 
 /** A date the order could move to, as the form lists it. */
@@ -97,10 +99,10 @@ export const MOVE_MESSAGES = {
   sameDate: "The places are on that date already: choose another.",
   targetGone: "That date can no longer take bookings: choose another.",
   noSuchPlace: "This order has no such place.",
-  paidSplit:
-    "A paid order's places move together: move all of them, or refund the places that should not move and book them on the new date.",
+  paidSplitCheaper:
+    "Places split off a paid order take what was paid for them: move them at the price paid (then refund a difference if agreed), or move all of the order's places.",
   paidRefunded:
-    "This order is paid and was partly refunded, so a move cannot charge it more: keep the price paid, or cancel the order and book the new date.",
+    "This order is paid and was partly refunded, so its places cannot be re-priced or split: move all of them at the price paid, or cancel the order and book the new date.",
   noRoom: (left: number, wanted: number) =>
     `That date has ${left} ${left === 1 ? "place" : "places"} free; the move needs ${wanted}. Choose another date or raise its places first.`,
   noRoomToAsk: (left: number) =>

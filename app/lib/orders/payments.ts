@@ -19,11 +19,18 @@ export type PaymentReceivedMethod = (typeof PAYMENT_RECEIVED_METHODS)[number];
 export const BANK_REFUND_METHODS = ["bank_transfer", "cheque", "other"] as const;
 export type BankRefundMethod = (typeof BANK_REFUND_METHODS)[number];
 
-export const MONEY_METHOD_LABELS: Record<PaymentReceivedMethod | "stripe", string> = {
+/**
+ * A payment's method as stored: one staff can record, or 'transfer' — money that moved with
+ * places split off into another order (decision 0046), out of one order and into the other.
+ */
+export type StoredPaymentMethod = PaymentReceivedMethod | "transfer";
+
+export const MONEY_METHOD_LABELS: Record<StoredPaymentMethod | "stripe", string> = {
   bank_transfer: "Bank transfer",
   card: "Card",
   cheque: "Cheque",
   other: "Other",
+  transfer: "Moved with places",
   stripe: "Card (Stripe)",
 };
 
@@ -218,7 +225,7 @@ export interface ReceivedPayment {
   amountCents: number;
   /** 'yyyy-MM-dd' (UK date). */
   receivedOn: string;
-  method: PaymentReceivedMethod;
+  method: StoredPaymentMethod;
   reference: string | null;
   actor: string;
 }
@@ -227,6 +234,12 @@ export interface ReceivedPayment {
 export function paymentLine(
   payment: Pick<ReceivedPayment, "amountCents" | "receivedOn" | "method" | "reference">,
 ) {
+  if (payment.method === "transfer") {
+    // Its reference names the other order: "To NW-…" or "From NW-…".
+    const amount = formatPence(Math.abs(payment.amountCents));
+    const way = payment.amountCents < 0 ? "moved out" : "moved in";
+    return `${amount} ${way} with places on ${ukDate(payment.receivedOn)}${payment.reference ? ` (${payment.reference})` : ""}`;
+  }
   const how = MONEY_METHOD_LABELS[payment.method].toLowerCase();
   const ref = payment.reference ? ` (ref ${payment.reference})` : "";
   return `${formatPence(payment.amountCents)} by ${how} on ${ukDate(payment.receivedOn)}${ref}`;

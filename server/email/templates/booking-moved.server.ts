@@ -81,7 +81,8 @@ export type MoveMoney =
   | { kind: "reissued"; invoice: string; creditNote: string }
   /** A paid order moved to a dearer date: re-invoiced, the difference owed (decision 0046). */
   | { kind: "owed"; invoice: string; creditNote: string; credited: string; owedCents: number }
-  | { kind: "invoiced"; invoice: string }
+  /** Places split off: their own invoice, counting what was paid for them (decision 0046). */
+  | { kind: "invoiced"; invoice: string; paidCents?: number; owedCents?: number }
   | { kind: "repriced"; totalCents: number }
   | { kind: "card_refund"; cents: number }
   | { kind: "bank_refund"; cents: number; creditNote: string };
@@ -119,7 +120,14 @@ export function renderOrderMoved(
       );
       break;
     case "invoiced":
-      paragraphs.push(`Invoice ${money.invoice} for these places follows in a separate e-mail.`);
+      if (money.paidCents) {
+        if (money.owedCents) rows.push(["Owed now", formatPence(money.owedCents)]);
+        paragraphs.push(
+          `What you paid for these places, ${formatPence(money.paidCents)}, moves with them: invoice ${money.invoice} for them counts it${money.owedCents ? `, and ${formatPence(money.owedCents)} is owed for the new date's price` : ", so nothing more is due"}. It follows in a separate e-mail, with the corrected invoice for the places that stay.`,
+        );
+      } else {
+        paragraphs.push(`Invoice ${money.invoice} for these places follows in a separate e-mail.`);
+      }
       break;
     case "repriced":
       rows.push(["New total", formatPence(money.totalCents)]);

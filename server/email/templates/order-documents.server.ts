@@ -145,20 +145,27 @@ export function renderInvoiceIssued(
   const reference = orderReference(order.id);
   const subject = headerText(`Your invoice ${invoice.number} for order ${reference}`);
   const received = invoice.payment?.receivedCents ?? 0;
+  const paidInFull = received > 0 && received >= invoice.totalCents;
   const rows: Row[] = [
     ...invoiceRows(order, invoice),
     ["Places", String(order.quantity)],
     ...amountRows(invoice, received > 0 ? "Total" : "Total due"),
     // Re-invoiced after money arrived (decision 0046): the balance is what is asked.
     ["Received so far", received > 0 ? formatPence(received) : null],
-    ["Balance due", received > 0 ? formatPence(invoice.totalCents - received) : null],
+    [
+      "Balance due",
+      received > 0 && !paidInFull ? formatPence(invoice.totalCents - received) : null,
+    ],
     ["Due date", invoice.dueDate ? longDate(invoice.dueDate) : null],
   ];
-  const news = invoice.replaces
-    ? `Please find attached our corrected ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}. It replaces ${creditedDocumentName(invoice.replaces)}, which we have credited in full: please pay this one instead.`
+  const attached = invoice.replaces
+    ? `Please find attached our corrected ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}. It replaces ${creditedDocumentName(invoice.replaces)}, which we have credited in full${paidInFull ? "." : ": please pay this one instead."}`
     : `Please find attached our ${documentTitleInSentence(invoice.title)} ${invoice.number} for your booking of ${order.courseTitle}.`;
+  const news = paidInFull
+    ? `${attached} It is paid in full with what we have received: nothing more is due.`
+    : attached;
   const opening = buyerLetterOpening(order, { html: escapeHtml(news), text: news }, rows);
-  const pay = howToPay(invoice, reference);
+  const pay = paidInFull ? { html: "", text: [] } : howToPay(invoice, reference);
   const html = layout(subject, opening.html + pay.html + SIGN_OFF_HTML);
   const text = [...opening.text, ...pay.text, "", ...SIGN_OFF_TEXT].join("\n");
   return { subject, html, text };

@@ -68,6 +68,12 @@ function MoveRequestBox({ request, quantity }: { request: MoveRequestView; quant
         </span>{" "}
         ({request.to.where}).
       </p>
+      {request.keepPrice ? (
+        <p className="text-xs text-muted-foreground">
+          The order is paid and that date costs less: places split off a paid order keep the price
+          paid. Refund a difference by hand if agreed.
+        </p>
+      ) : null}
       {request.paidDearer ? (
         <p className="text-xs text-muted-foreground">
           The order is paid and that date costs more: approving re-invoices it, and the buyer owes
@@ -77,9 +83,9 @@ function MoveRequestBox({ request, quantity }: { request: MoveRequestView; quant
       <fetcher.Form method="post" className="flex flex-wrap gap-2">
         <input type="hidden" name="intent" value={MOVE_DECISION_INTENT} />
         <input type="hidden" name="request" value={request.id} />
-        <input type="hidden" name="price" value="date" />
+        <input type="hidden" name="price" value={request.keepPrice ? "keep" : "date"} />
         <Button type="submit" size="sm" name="decision" value="approve" disabled={busy}>
-          Approve move
+          {request.keepPrice ? "Approve at the price paid" : "Approve move"}
         </Button>
         <Button
           type="submit"
