@@ -274,12 +274,17 @@ class DocumentDrawing {
   private totals(): void {
     const s = this.s;
     const rates = [...new Set(s.lines.map((l) => l.vatRateBasisPoints))];
+    // An invoice issued after money arrived (decision 0046): its total, what was received, and
+    // the balance that is due.
+    const received = s.kind === "invoice" ? (s.payment?.receivedCents ?? 0) : 0;
     const totalLabel =
       s.kind === "credit_note"
         ? "Total credited"
         : s.kind === "receipt"
           ? "Total paid"
-          : "Total due";
+          : received > 0
+            ? "Total"
+            : "Total due";
     const rows: [string, string, boolean][] = s.vatRegistered
       ? [
           ["Total excl. VAT (net)", formatPence(s.netCents), false],
@@ -291,6 +296,14 @@ class DocumentDrawing {
           [`${totalLabel} (${s.currency})`, formatPence(s.totalCents), true],
         ]
       : [[`${totalLabel} (${s.currency})`, formatPence(s.totalCents), true]];
+    if (received > 0) {
+      rows.push(["Received", formatPence(received), false]);
+      rows.push([
+        `Balance due (${s.currency})`,
+        formatPence(Math.max(0, s.totalCents - received)),
+        true,
+      ]);
+    }
     this.ensureSpace(rows.length * 18 + 10);
     const x = MARGIN + CONTENT_WIDTH - 250;
     for (const [label, value, strong] of rows) {

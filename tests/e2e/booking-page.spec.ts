@@ -154,7 +154,7 @@ test("a booker opens their page from the confirmation and gives a place to a col
   await expect(page.locator("#main").getByText(COURSE_TITLE)).toHaveCount(0);
 });
 
-test("a booker asks to move one place to another date and staff approve it in one click", async ({
+test("a booker asks to move one place of a paid booking to another date and staff approve it in one click", async ({
   page,
   browser,
   request,
@@ -181,6 +181,14 @@ test("a booker asks to move one place to another date and staff approve it in on
   await bookDateByInvoice(request, checkoutUrl, booker, 2);
   const link = await bookingLinkIn(booker, "invoice_request_confirmation");
   const orderId = link.split("/").at(-1)!.split(".")[0]!;
+  // Invoiced and paid: the moved place takes what was paid for it (decision 0046).
+  for (const status of ["invoiced", "paid"]) {
+    const changed = await page.request.post("/admin/payments", {
+      form: { intent: "status", orderId, status },
+      headers: { Origin: new URL(page.url()).origin },
+    });
+    expect(changed.status()).toBeLessThan(400);
+  }
 
   // The booker, in their own browser: place 2 to the later date.
   const booking = await (await browser.newContext()).newPage();
@@ -213,6 +221,12 @@ test("a booker asks to move one place to another date and staff approve it in on
     "1 place moved to another date as booking",
   );
   await expect.poll(() => mailKindsTo(booker), { timeout: 20_000 }).toContain("order_moved");
+
+  // The money went with the place: out of this order, into the new one, both paid in full.
+  await page.reload();
+  const payments = page.getByRole("list", { name: "Payments" });
+  await expect(payments).toContainText(/£\d[\d,.]* moved out with places on .* \(To NW-/);
+  await expect(page.getByText("Paid in full", { exact: true })).toBeVisible();
   await booking.context().close();
 });
 

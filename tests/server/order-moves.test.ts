@@ -384,6 +384,7 @@ describe("places split off a paid order (decision 0046)", () => {
     const [own] = await documents(split.id);
     const text = (await pdfText((await documentPdf(own!.id))!.pdf)).replace(/\s+/g, " ");
     expect(text).toContain("this invoice is paid in full and nothing more is due");
+    expect(text).toContain(`Received ${formatPence(moved)} Balance due (GBP) £0.00`);
     const letter = (await mailsTo(split.id)).find((m) => m.kind === "order_moved")!;
     expect(letter.text).toContain(`What you paid for these places, ${formatPence(moved)}`);
     expect(letter.text).toContain("nothing more is due");
