@@ -47,3 +47,25 @@ export function workingDaysBefore(startsAt: Date, workingDays: number): Date {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   return startOfLondonDay(Date.UTC(y, m - 1, d + 1, 12));
 }
+
+/** 'yyyy-MM-dd' one calendar day after `day`. */
+function dayAfter(day: string): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d) + DAY).toISOString().slice(0, 10);
+}
+
+/**
+ * The end (London midnight) of the `workingDays`-th working day after the London day of
+ * `instant`. E.g. 2 working days after a Friday: the end of Tuesday; after a Thursday before a
+ * bank holiday Friday: the end of Tuesday too.
+ */
+export function endOfWorkingDaysAfter(instant: Date, workingDays: number): Date {
+  let day = londonDate(instant);
+  let counted = 0;
+  while (counted < workingDays) {
+    day = dayAfter(day);
+    if (isWorkingDay(day)) counted += 1;
+  }
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return startOfLondonDay(Date.UTC(y, m - 1, d + 1, 12));
+}

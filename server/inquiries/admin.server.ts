@@ -11,6 +11,7 @@ import {
   type InquiryFilters,
   type InquiryStatus,
   type InquiryUpdate,
+  type RepliesDue,
 } from "#app/lib/inquiries/admin.ts";
 import type { AdminList } from "#app/lib/admin/list.ts";
 import { SPAM_REASON_LABELS } from "#app/lib/admin/suspected-spam.ts";
@@ -21,6 +22,7 @@ import { db } from "../db/client.server.ts";
 import { inquiries } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
 import { emailExtrasOf, inquiryEmails, type InquiryRow } from "./inquiries.server.ts";
+import { awaitsReply, dueByCondition, DUE_SOON_MS, replyDueAt } from "./reply-due.server.ts";
 import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
@@ -32,7 +34,8 @@ import { log } from "../log.server.ts";
  * already passed requireAdmin(). Creating inquiries lives in inquiries.server.ts.
  */
 
-export function toAdminInquiry(row: InquiryRow): AdminInquiry {
+export function toAdminInquiry(row: InquiryRow, now: Date = new Date()): AdminInquiry {
+  const due = awaitsReply(row) ? replyDueAt(row.inquiryType, row.createdAt) : null;
   return {
     id: row.id,
     name: row.name,
@@ -49,6 +52,7 @@ export function toAdminInquiry(row: InquiryRow): AdminInquiry {
     budget: row.budget,
     spamReason: row.spamReason,
     createdAt: row.createdAt.toISOString(),
+    replyDue: due ? { at: due.toISOString(), overdue: due <= now } : null,
   };
 }
 
@@ -83,7 +87,7 @@ export function listInquiriesForAdmin(
     page: filters.page,
     pageSize: INQUIRY_PAGE_SIZE,
     knownTotal,
-    toItem: toAdminInquiry,
+    toItem: (row) => toAdminInquiry(row),
   });
 }
 
@@ -157,7 +161,46 @@ export async function latestInquiries(limit = 10): Promise<AdminInquiry[]> {
     .where(orm.isNull(inquiries.spamReason))
     .orderBy(...LIST_ORDER.newestFirst)
     .limit(limit);
-  return rows.map(toAdminInquiry);
+  return rows.map((row) => toAdminInquiry(row));
+}
+
+const REPLIES_DUE_CAP = 1000;
+
+/** How many enquiries match, counting no further than the cap. */
+async function countUpTo(where: orm.SQL, cap: number): Promise<number> {
+  const matching = db()
+    .select({ one: orm.sql`1` })
+    .from(inquiries)
+    .where(where)
+    .limit(cap);
+  const [row] = await db()
+    .select({ n: orm.sql<number>`count(*)::int` })
+    .from(matching.as("matching"));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The Dashboard's enquiries whose reply is overdue or due within four hours (decision 0047):
+ * the `limit` most urgent, and how many of each there are (up to a cap). Oldest first is nearly
+ * most urgent first (a licence enquiry has longer), so a few more are read and sorted by due time.
+ */
+export async function repliesDue(now: Date = new Date(), limit = 10): Promise<RepliesDue> {
+  const soon = new Date(now.getTime() + DUE_SOON_MS);
+  const [rows, overdue, dueBySoon] = await Promise.all([
+    db()
+      .select()
+      .from(inquiries)
+      .where(dueByCondition(soon))
+      .orderBy(orm.asc(inquiries.createdAt), orm.asc(inquiries.id))
+      .limit(limit * 3),
+    countUpTo(dueByCondition(now), REPLIES_DUE_CAP),
+    countUpTo(dueByCondition(soon), REPLIES_DUE_CAP),
+  ]);
+  const items = rows
+    .map((row) => toAdminInquiry(row, now))
+    .sort((a, b) => a.replyDue!.at.localeCompare(b.replyDue!.at))
+    .slice(0, limit);
+  return { items, overdue, dueSoon: Math.max(0, dueBySoon - overdue), cap: REPLIES_DUE_CAP };
 }
 
 /**

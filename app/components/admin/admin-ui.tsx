@@ -11,6 +11,7 @@ import {
   type InquiryStatus,
   type InquiryType,
 } from "#app/lib/inquiries/admin.ts";
+import { formatDateTime } from "#app/lib/admin/time.ts";
 
 /** Pieces the admin screens share: page heading, stat cards, badges, paging. */
 
@@ -115,6 +116,24 @@ export function InquiryStatusBadge({ status }: { status: InquiryStatus }) {
 
 export function InquiryTypeBadge({ type }: { type: InquiryType }) {
   return <Badge variant="outline">{INQUIRY_TYPE_LABELS[type]}</Badge>;
+}
+
+/**
+ * When an enquiry's reply is due (decision 0047), in UK time, with "Overdue" once it has passed
+ * (as the server read it: the same on the server's page and after hydration).
+ */
+export function ReplyDue({ due }: { due: { at: string; overdue: boolean } }) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1 text-xs text-muted-foreground">
+      {due.overdue ? <Badge variant="destructive">Overdue</Badge> : null}
+      <span>
+        Reply by{" "}
+        <time dateTime={due.at} className="whitespace-nowrap">
+          {formatDateTime(due.at)}
+        </time>
+      </span>
+    </span>
+  );
 }
 
 /** 'Page 2 of 40' with previous/next links that keep the other query parameters. */

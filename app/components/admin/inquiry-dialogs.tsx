@@ -1,5 +1,5 @@
 import { useFetcher } from "react-router";
-import { InquiryStatusBadge, InquiryTypeBadge } from "#app/components/admin/admin-ui.tsx";
+import { InquiryStatusBadge, InquiryTypeBadge, ReplyDue } from "#app/components/admin/admin-ui.tsx";
 import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
@@ -71,6 +71,11 @@ export function InquiryDetailsDialog({
                   {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
                 </span>
               </Field>
+              {inquiry.replyDue ? (
+                <Field label="Reply due">
+                  <ReplyDue due={inquiry.replyDue} />
+                </Field>
+              ) : null}
               {inquiry.courseTitle || inquiry.modality || inquiry.attendees || inquiry.budget ? (
                 <>
                   <Field label="Course">{inquiry.courseTitle}</Field>

@@ -66,6 +66,23 @@ export interface AdminInquiry {
   /** Set while held as suspected spam (no e-mails sent yet). */
   spamReason: SpamReason | null;
   createdAt: string;
+  /**
+   * While it awaits its reply (new or in progress): when the reply is due by the site's promise
+   * (decision 0047), and whether that had passed when the page was read. Null otherwise.
+   */
+  replyDue: { at: string; overdue: boolean } | null;
+}
+
+/**
+ * The Dashboard's enquiries awaiting a reply that is overdue or due within four hours (decision
+ * 0047): the first few, most urgent first, and how many there are (counted up to a cap).
+ */
+export interface RepliesDue {
+  items: AdminInquiry[];
+  overdue: number;
+  dueSoon: number;
+  /** The counts stop here: "1000+". */
+  cap: number;
 }
 
 /**

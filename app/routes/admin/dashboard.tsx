@@ -14,7 +14,11 @@ import {
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
-import { countInquiriesByStatus, latestInquiries } from "#server/inquiries/admin.server.ts";
+import {
+  countInquiriesByStatus,
+  latestInquiries,
+  repliesDue,
+} from "#server/inquiries/admin.server.ts";
 import { logFailure } from "#server/db/errors.server.ts";
 import {
   latestOrders,
@@ -25,6 +29,7 @@ import {
   AdminPageHeader,
   InquiryStatusBadge,
   InquiryTypeBadge,
+  ReplyDue,
   StatCard,
 } from "#app/components/admin/admin-ui.tsx";
 import { OrderStatusBadge } from "#app/components/admin/order-parts.tsx";
@@ -41,6 +46,7 @@ import {
   inquiryHref,
   type AdminInquiry,
   type InquiryCounts,
+  type RepliesDue,
 } from "#app/lib/inquiries/admin.ts";
 import { adminMeta } from "#app/lib/admin/nav.ts";
 import { formatDateTime, londonMonth, relativeTime } from "#app/lib/admin/time.ts";
@@ -62,7 +68,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const admin = signedInAdmin(context);
   const now = new Date();
   // Each part on its own: orders that cannot be read do not hide the inquiries, nor the reverse.
-  const [inquiries, orders, revenue, owedBack] = await Promise.all([
+  const [inquiries, orders, revenue, owedBack, due] = await Promise.all([
     orLogged(
       "inquiries",
       async () => {
@@ -78,6 +84,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       emptyMonthRevenue(londonMonth(now).start),
     ),
     orLogged("money owed back", () => owedBackOnCancelledOrders(), [] as DashboardOwedBack[]),
+    orLogged<RepliesDue | null>("replies due", () => repliesDue(now), null),
   ]);
   // One clock for the server render and the browser's hydration.
   return {
@@ -87,6 +94,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     orders,
     revenue,
     owedBack,
+    due,
     now: now.getTime(),
   };
 }
@@ -205,14 +213,61 @@ function OwedBack({ payments }: { payments: DashboardOwedBack[] }) {
   );
 }
 
+/** "1000+" once a count reached its cap. */
+const counted = (n: number, cap: number) => (n >= cap ? `${cap}+` : String(n));
+
+/**
+ * Enquiries whose reply is overdue or due within four hours (decision 0047), most urgent first:
+ * the site promises a reply within 24 hours (a licence quote within 2 business days).
+ */
+function RepliesDueAlert({ due }: { due: RepliesDue }) {
+  const shown = due.overdue + due.dueSoon;
+  return (
+    <section
+      aria-labelledby="replies-due-heading"
+      className="mb-6 rounded-lg border border-warning bg-warning/5 p-4"
+    >
+      <h2 id="replies-due-heading" className="font-semibold">
+        Replies due: {counted(due.overdue, due.cap)} overdue, {counted(due.dueSoon, due.cap)} due
+        within 4 hours
+      </h2>
+      <ul className="mt-2 grid gap-2 text-sm" aria-label="Enquiries awaiting a reply">
+        {due.items.map((inquiry) => (
+          <li key={inquiry.id} className="flex flex-wrap items-center gap-2">
+            <Link
+              to={inquiryHref(inquiry.id)}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
+              {inquiry.name}
+            </Link>
+            <InquiryTypeBadge type={inquiry.inquiryType} />
+            {inquiry.replyDue ? <ReplyDue due={inquiry.replyDue} /> : null}
+          </li>
+        ))}
+      </ul>
+      {shown > due.items.length ? (
+        <p className="mt-2 text-sm">
+          <Link
+            to="/admin/inquiries?status=new"
+            className="text-primary underline-offset-4 hover:underline"
+          >
+            See the new enquiries
+          </Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, counts, latest, orders, revenue, owedBack, now } = loaderData;
+  const { email, counts, latest, orders, revenue, owedBack, due, now } = loaderData;
   const month = formatLondonMonth(revenue.monthStart);
   return (
     <>
       <AdminPageHeader title="Admin Dashboard" description={`Welcome back, ${email}`} />
 
       {owedBack.length > 0 ? <OwedBack payments={owedBack} /> : null}
+      {due && due.items.length > 0 ? <RepliesDueAlert due={due} /> : null}
 
       <section aria-label="Inquiry counts" className="grid grid-cols-2 gap-4 lg:grid-cols-5">
         <StatCard label="New" value={counts.new} icon={Inbox} tone="info" />

@@ -11,7 +11,12 @@ import {
   updateInquiryForAdmin,
 } from "#server/inquiries/admin.server.ts";
 import { deleteSuspectedInquiry, releaseInquiry } from "#server/inquiries/admin.server.ts";
-import { InquiryStatusBadge, InquiryTypeBadge, StatCard } from "#app/components/admin/admin-ui.tsx";
+import {
+  InquiryStatusBadge,
+  InquiryTypeBadge,
+  ReplyDue,
+  StatCard,
+} from "#app/components/admin/admin-ui.tsx";
 import {
   InquiryDetailsDialog,
   InquiryUpdateDialog,
@@ -124,6 +129,7 @@ function inquiryColumns(actions: (inquiry: AdminInquiry) => React.ReactNode) {
         <div className="flex flex-wrap gap-1">
           <InquiryStatusBadge status={inquiry.status} />
           {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
+          {inquiry.replyDue ? <ReplyDue due={inquiry.replyDue} /> : null}
         </div>
       ),
     },
