@@ -87,6 +87,11 @@ const schema = z.object({
     .min(0)
     .max(1200)
     .default(24),
+  // E-mail staff (ADMIN_EMAILS) once when an enquiry's reply becomes overdue (decision 0047).
+  INQUIRY_OVERDUE_ALERTS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   // A waiting list's offer holds its places for this many hours (decision 0034).
   WAITING_LIST_OFFER_HOURS: z.coerce
     .number({ message: "must be a whole number of hours" })
@@ -313,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     adminSessionMaxSeconds: Math.round(e.ADMIN_SESSION_MAX_DAYS * 86400),
     signInLockout: { attempts: e.SIGN_IN_LOCKOUT_ATTEMPTS, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
     inquiryRetentionMonths: e.INQUIRY_RETENTION_MONTHS,
+    inquiryOverdueAlerts: e.INQUIRY_OVERDUE_ALERTS,
     waitingListOfferHours: e.WAITING_LIST_OFFER_HOURS,
     bookingChangesCutoffWorkingDays: e.BOOKING_CHANGES_CUTOFF_WORKING_DAYS,
     smtpUrl: e.SMTP_URL,

@@ -17,10 +17,10 @@ export const BANK_HOLIDAYS_KNOWN_UNTIL = bankHolidays.events.reduce(
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** 'yyyy-MM-dd' one calendar day before `day`. */
-function dayBefore(day: string): string {
+/** 'yyyy-MM-dd' one calendar day after `day` (step 1) or before it (step -1). */
+function dayFrom(day: string, step: 1 | -1): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d) - DAY).toISOString().slice(0, 10);
+  return new Date(Date.UTC(y, m - 1, d) + step * DAY).toISOString().slice(0, 10);
 }
 
 /** Whether a London calendar day ('yyyy-MM-dd') is a working day. */
@@ -31,16 +31,14 @@ export function isWorkingDay(day: string): boolean {
 }
 
 /**
- * The instant changes close for something that starts at `startsAt`: the end (London midnight)
- * of the working day `workingDays` working days before the day it starts; with 0, the start
- * itself. E.g. 2 working days before a Wednesday start: changes close at the end of Monday.
+ * The end (London midnight) of the `workingDays`-th working day after (step 1) or before (step
+ * -1) the London day of `instant`.
  */
-export function workingDaysBefore(startsAt: Date, workingDays: number): Date {
-  if (workingDays <= 0) return startsAt;
-  let day = londonDate(startsAt);
+function endOfWorkingDayFrom(instant: Date, workingDays: number, step: 1 | -1): Date {
+  let day = londonDate(instant);
   let counted = 0;
   while (counted < workingDays) {
-    day = dayBefore(day);
+    day = dayFrom(day, step);
     if (isWorkingDay(day)) counted += 1;
   }
   // The end of that day is the start of the next one, London time (noon UTC lies within it).
@@ -48,10 +46,14 @@ export function workingDaysBefore(startsAt: Date, workingDays: number): Date {
   return startOfLondonDay(Date.UTC(y, m - 1, d + 1, 12));
 }
 
-/** 'yyyy-MM-dd' one calendar day after `day`. */
-function dayAfter(day: string): string {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d) + DAY).toISOString().slice(0, 10);
+/**
+ * The instant changes close for something that starts at `startsAt`: the end (London midnight)
+ * of the working day `workingDays` working days before the day it starts; with 0, the start
+ * itself. E.g. 2 working days before a Wednesday start: changes close at the end of Monday.
+ */
+export function workingDaysBefore(startsAt: Date, workingDays: number): Date {
+  if (workingDays <= 0) return startsAt;
+  return endOfWorkingDayFrom(startsAt, workingDays, -1);
 }
 
 /**
@@ -60,12 +62,5 @@ function dayAfter(day: string): string {
  * bank holiday Friday: the end of Tuesday too.
  */
 export function endOfWorkingDaysAfter(instant: Date, workingDays: number): Date {
-  let day = londonDate(instant);
-  let counted = 0;
-  while (counted < workingDays) {
-    day = dayAfter(day);
-    if (isWorkingDay(day)) counted += 1;
-  }
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return startOfLondonDay(Date.UTC(y, m - 1, d + 1, 12));
+  return endOfWorkingDayFrom(instant, workingDays, 1);
 }

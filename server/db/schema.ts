@@ -177,6 +177,8 @@ export const inquiries = pgTable(
     spamReason: spamReason("spam_reason"),
     /** When the person's details were replaced (retention period passed, or an erasure request). */
     anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
+    /** When staff were told its reply is overdue (decision 0047): once per enquiry. */
+    replyOverdueAlertedAt: timestamp("reply_overdue_alerted_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

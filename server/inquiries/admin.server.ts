@@ -22,7 +22,13 @@ import { db } from "../db/client.server.ts";
 import { inquiries } from "../db/schema.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
 import { emailExtrasOf, inquiryEmails, type InquiryRow } from "./inquiries.server.ts";
-import { awaitsReply, dueByCondition, DUE_SOON_MS, replyDueAt } from "./reply-due.server.ts";
+import {
+  awaitingCondition,
+  awaitsReply,
+  dueByCondition,
+  DUE_SOON_MS,
+  replyDueAt,
+} from "./reply-due.server.ts";
 import { queueEmailsNotYetQueued } from "../email/outbox.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
@@ -66,6 +72,11 @@ function adminInquiryWhere(filters: Omit<InquiryFilters, "page">): orm.SQL | und
   return allOf([
     filters.type !== "all" ? orm.eq(inquiries.inquiryType, filters.type) : undefined,
     filters.status !== "all" ? orm.eq(inquiries.status, filters.status) : undefined,
+    filters.reply === "awaiting"
+      ? awaitingCondition()
+      : filters.reply === "overdue"
+        ? dueByCondition(new Date())
+        : undefined,
     filters.q ? orm.sql`${inquirySearchText} like ${containsPattern(filters.q)}` : undefined,
     spamFilterCondition(inquiries.spamReason, filters.spam),
   ]);
@@ -98,7 +109,7 @@ export function listInquiriesForAdmin(
 export async function inquiriesScreen(
   filters: InquiryFilters,
 ): Promise<AdminList<AdminInquiry> & { counts: InquiryCounts }> {
-  if (filters.type !== "all" || filters.q) {
+  if (filters.type !== "all" || filters.reply !== "all" || filters.q) {
     const [{ counts }, list] = await Promise.all([
       tallyInquiries(),
       listInquiriesForAdmin(filters),

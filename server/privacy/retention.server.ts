@@ -17,6 +17,7 @@ import {
 } from "../catalogue/waiting-list-offers.server.ts";
 import { sendDueReminders } from "../catalogue/date-reminders.server.ts";
 import { sendInvoiceReminders } from "../invoices/debtors.server.ts";
+import { alertOverdueReplies } from "../inquiries/reply-due.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import { ANONYMISED } from "./matching.server.ts";
 import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
@@ -215,6 +216,9 @@ async function retentionPass(upkeep: boolean): Promise<void> {
     if (reminders) log.info({ emails: reminders }, "course date reminders queued");
     const invoiceReminders = await sendInvoiceReminders();
     if (invoiceReminders) log.info({ emails: invoiceReminders }, "unpaid invoice reminders queued");
+    // Staff told once when an enquiry's reply becomes overdue (decision 0047).
+    const overdue = await alertOverdueReplies();
+    if (overdue) log.info({ inquiries: overdue }, "overdue replies: staff e-mailed");
     if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
     // The embedded database has no autovacuum: its statistics and free space are kept here,
     // on the hourly runs (not the one at start, while the site is being warmed up). A failure is

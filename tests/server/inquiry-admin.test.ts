@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   INQUIRY_PAGE_SIZE,
   inquiryUpdateSchema,
+  parseInquiryFilters,
   type InquiryFilters,
 } from "#app/lib/inquiries/admin.ts";
 import { inquiries } from "#server/db/schema.ts";
@@ -18,7 +19,8 @@ import { useFreshDatabase } from "#tests/support/db.ts";
 
 const database = useFreshDatabase();
 
-const all: InquiryFilters = { type: "all", status: "all", q: "", spam: "all", page: 1 };
+// No filter: every inquiry, first page.
+const all: InquiryFilters = parseInquiryFilters(new URLSearchParams());
 const hour = (n: number) => new Date(Date.UTC(2026, 5, 1, n));
 
 async function insertSome() {
@@ -259,7 +261,7 @@ describe("inquiries CSV export", () => {
       createdAt: hour(6),
     });
     const response = inquiriesCsvResponse(
-      { type: "training", status: "all", q: "", spam: "all" },
+      { type: "training", status: "all", reply: "all", q: "", spam: "all" },
       "inquiries-2026-06-01.csv",
     );
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -291,7 +293,7 @@ describe("inquiries CSV export", () => {
       select 'Bulk ' || g, 'b' || g || '@example.com', 'm', timestamptz '2026-01-01 00:00:00.123456+00' + ((g / 7) || ' seconds')::interval
       from generate_series(1, 2500) g`);
     const text = await inquiriesCsvResponse(
-      { type: "all", status: "all", q: "", spam: "all" },
+      { type: "all", status: "all", reply: "all", q: "", spam: "all" },
       "x.csv",
     ).text();
     const lines = text.trim().split("\r\n").slice(1);

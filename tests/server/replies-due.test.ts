@@ -1,13 +1,21 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { config } from "#server/config.server.ts";
 import { db } from "#server/db/client.server.ts";
-import { inquiries } from "#server/db/schema.ts";
-import { findInquiryForAdmin, repliesDue } from "#server/inquiries/admin.server.ts";
+import { emailOutbox, inquiries } from "#server/db/schema.ts";
+import { parseInquiryFilters } from "#app/lib/inquiries/admin.ts";
+import {
+  findInquiryForAdmin,
+  inquiriesScreen,
+  repliesDue,
+} from "#server/inquiries/admin.server.ts";
+import { alertOverdueReplies } from "#server/inquiries/reply-due.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 
 /**
  * The Dashboard's enquiries awaiting a reply that is overdue or due within four hours (decision
  * 0047), read in the database on both databases: by kind of enquiry, status, spam and
- * anonymisation, most urgent first, counted.
+ * anonymisation, most urgent first, counted; and staff's e-mail, once, when one becomes overdue.
  */
 useFreshDatabase();
 
@@ -77,5 +85,58 @@ describe("replies due", () => {
     });
     expect((await findInquiryForAdmin(replied.id))?.replyDue).toBeNull();
     expect(await repliesDue(now)).toMatchObject({ items: [], overdue: 0, dueSoon: 0 });
+  });
+});
+
+describe("the list's reply filter", () => {
+  it("shows the enquiries awaiting a reply, or only those overdue", async () => {
+    const now = new Date();
+    await arrived("Late", new Date(now.getTime() - 25 * HOUR));
+    await arrived("Waiting", new Date(now.getTime() - HOUR), { status: "in_progress" });
+    await arrived("Answered", new Date(now.getTime() - 25 * HOUR), { status: "replied" });
+    const names = async (query: string) =>
+      (await inquiriesScreen(parseInquiryFilters(new URLSearchParams(query)))).items
+        .map((i) => i.name)
+        .sort();
+    expect(await names("reply=awaiting")).toEqual(["Late", "Waiting"]);
+    expect(await names("reply=overdue")).toEqual(["Late"]);
+    expect(await names("reply=nonsense")).toEqual(["Answered", "Late", "Waiting"]);
+  });
+});
+
+describe("the overdue alert", () => {
+  const mailsAbout = (inquiryId: string) =>
+    db().select().from(emailOutbox).where(eq(emailOutbox.inquiryId, inquiryId));
+
+  it("e-mails staff once when a reply becomes overdue, not about a backlog or a replied enquiry", async () => {
+    const now = new Date();
+    const overdue = await arrived("Late", new Date(now.getTime() - 25 * HOUR), {
+      inquiryType: "security_consultation",
+    });
+    const backlog = await arrived("Old", new Date(now.getTime() - 30 * 24 * HOUR));
+    const replied = await arrived("Answered", new Date(now.getTime() - 25 * HOUR), {
+      status: "replied",
+    });
+    const fresh = await arrived("Fresh", new Date(now.getTime() - HOUR));
+
+    expect(await alertOverdueReplies(now)).toBe(1);
+    expect(await alertOverdueReplies(now)).toBe(0);
+    const [mail, ...more] = await mailsAbout(overdue.id);
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({ kind: "reply_overdue", replyTo: "late@example.com" });
+    expect(mail!.subject).toBe("Reply overdue: Security consultation from Late");
+    expect(mail!.text).toContain(`/admin/inquiries?inquiry=${overdue.id}`);
+    for (const quiet of [backlog, replied, fresh]) expect(await mailsAbout(quiet.id)).toEqual([]);
+  });
+
+  it("sends nothing when turned off", async () => {
+    const late = await arrived("Late", new Date(Date.now() - 25 * HOUR));
+    config.inquiryOverdueAlerts = false;
+    try {
+      expect(await alertOverdueReplies()).toBe(0);
+    } finally {
+      config.inquiryOverdueAlerts = true;
+    }
+    expect(await mailsAbout(late.id)).toEqual([]);
   });
 });

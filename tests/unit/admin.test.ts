@@ -54,11 +54,14 @@ describe("admin list filters from the URL", () => {
   it("keeps known values and falls back to 'all' and page 1", () => {
     expect(
       parseInquiryFilters(
-        new URLSearchParams("type=training&status=closed&q=%20ada%20&spam=only&page=3"),
+        new URLSearchParams(
+          "type=training&status=closed&reply=overdue&q=%20ada%20&spam=only&page=3",
+        ),
       ),
     ).toEqual({
       type: "training",
       status: "closed",
+      reply: "overdue",
       q: "ada",
       spam: "only",
       page: 3,
@@ -67,6 +70,7 @@ describe("admin list filters from the URL", () => {
       {
         type: "all",
         status: "all",
+        reply: "all",
         q: "",
         spam: "all",
         page: 1,

@@ -21,6 +21,15 @@ export const INQUIRY_TYPES = [
 ] as const;
 export type InquiryType = (typeof INQUIRY_TYPES)[number];
 
+/** The list's reply filter (decision 0047): awaiting a reply, or past its due time. */
+export const INQUIRY_REPLY_FILTERS = ["awaiting", "overdue"] as const;
+export type InquiryReplyFilter = (typeof INQUIRY_REPLY_FILTERS)[number];
+
+export const INQUIRY_REPLY_FILTER_LABELS: Record<InquiryReplyFilter, string> = {
+  awaiting: "Awaiting reply",
+  overdue: "Overdue",
+};
+
 export const INQUIRY_STATUS_LABELS: Record<InquiryStatus, string> = {
   new: "New",
   in_progress: "In Progress",
@@ -101,6 +110,8 @@ export const INQUIRY_PAGE_SIZE = 25;
 export interface InquiryFilters {
   type: InquiryType | "all";
   status: InquiryStatus | "all";
+  /** Awaiting a reply, or overdue (decision 0047). */
+  reply: InquiryReplyFilter | "all";
   /** Matches name, e-mail or company (case-insensitive); '' for none. */
   q: string;
   /** Suspected spam: shown with the rest, alone, or hidden. */
@@ -109,11 +120,15 @@ export interface InquiryFilters {
   page: number;
 }
 
-/** The list's filters from the URL (?type=&status=&q=&spam=&page=); anything unknown means 'all'. */
+/**
+ * The list's filters from the URL (?type=&status=&reply=&q=&spam=&page=); anything unknown means
+ * 'all'.
+ */
 export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
   return {
     type: oneOf(INQUIRY_TYPES, params.get("type")),
     status: oneOf(INQUIRY_STATUSES, params.get("status")),
+    reply: oneOf(INQUIRY_REPLY_FILTERS, params.get("reply")),
     q: parseSearch(params.get("q")),
     spam: parseSpamFilter(params.get("spam")),
     page: parsePage(params.get("page")),
@@ -122,8 +137,8 @@ export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
 
 /** The query string for these filters, leaving defaults out so links stay short. */
 export function inquiryFiltersQuery(filters: Partial<InquiryFilters>): string {
-  const { type, status, q, spam, page } = filters;
-  return listQuery({ type, status, q, spam, page });
+  const { type, status, reply, q, spam, page } = filters;
+  return listQuery({ type, status, reply, q, spam, page });
 }
 
 export const NOTES_MAX_LENGTH = 5000;

@@ -248,10 +248,10 @@ function RepliesDueAlert({ due }: { due: RepliesDue }) {
       {shown > due.items.length ? (
         <p className="mt-2 text-sm">
           <Link
-            to="/admin/inquiries?status=new"
+            to="/admin/inquiries?reply=overdue"
             className="text-primary underline-offset-4 hover:underline"
           >
-            See the new enquiries
+            See every overdue enquiry
           </Link>
         </p>
       ) : null}

@@ -33,6 +33,8 @@ import {
 } from "#app/components/admin/suspected-spam.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import {
+  INQUIRY_REPLY_FILTERS,
+  INQUIRY_REPLY_FILTER_LABELS,
   INQUIRY_STATUSES,
   INQUIRY_STATUS_LABELS,
   INQUIRY_TYPES,
@@ -247,7 +249,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
       parseFilters={parseInquiryFilters}
       filtersQuery={inquiryFiltersQuery}
       filterLabel="Filter inquiries"
-      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_2fr_auto] lg:items-end"
+      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_2fr_auto] lg:items-end"
       filterFields={
         <>
           <FilterSelect
@@ -265,6 +267,14 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
             options={INQUIRY_STATUSES}
             labels={INQUIRY_STATUS_LABELS}
             allLabel="All Statuses"
+          />
+          <FilterSelect
+            name="reply"
+            label="Reply"
+            value={filters.reply}
+            options={INQUIRY_REPLY_FILTERS}
+            labels={INQUIRY_REPLY_FILTER_LABELS}
+            allLabel="Any"
           />
           <SpamFilterSelect value={filters.spam} />
           <SearchField value={filters.q} placeholder="Search by name, email or company..." />

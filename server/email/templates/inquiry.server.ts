@@ -197,3 +197,53 @@ export function renderVisitorConfirmation(data: InquiryEmailData): RenderedEmail
   ].join("\n");
   return { subject, html, text };
 }
+
+/**
+ * To staff once an enquiry's reply is overdue by the site's promise (decision 0047): who, what
+ * kind, when it arrived and was due, and a link that opens it in the admin area.
+ */
+export function renderReplyOverdue(
+  inquiry: {
+    name: string;
+    email: string;
+    company: string | null;
+    inquiryType: InquiryTypeValue;
+    message: string;
+    createdAt: Date;
+  },
+  dueAt: Date,
+  adminUrl: string,
+): RenderedEmail {
+  const what = INQUIRY_TYPE_LABELS[inquiry.inquiryType];
+  const subject = headerText(`Reply overdue: ${what} from ${inquiry.name}`);
+  const rows: Row[] = [
+    ["Name", inquiry.name],
+    ["Email", inquiry.email],
+    ["Company", inquiry.company],
+    ["Type", what],
+    ["Received", formatSubmissionDate(inquiry.createdAt)],
+    ["Reply was due", formatSubmissionDate(dueAt)],
+  ];
+  const lead = `No reply has been recorded to ${inquiry.name}'s enquiry, and the reply we promised was due by ${formatSubmissionDate(dueAt)}. Mark it replied once it is answered.`;
+  const html = layout(
+    subject,
+    `<h1 style="font-size:20px;margin:0 0 16px">A reply is overdue</h1>` +
+      `<p>${escapeHtml(lead)}</p>` +
+      `<table role="presentation" style="border-collapse:collapse;margin-bottom:16px">${rowsHtml(rows)}</table>` +
+      `<h2 style="font-size:16px">Message</h2>${messageHtml(inquiry.message)}` +
+      `<p style="margin-top:24px"><a href="${escapeHtml(adminUrl)}">Open the enquiry in the admin area</a></p>`,
+  );
+  const text = [
+    "A reply is overdue",
+    "",
+    lead,
+    "",
+    rowsText(rows),
+    "",
+    "Message:",
+    inquiry.message,
+    "",
+    `Open the enquiry: ${adminUrl}`,
+  ].join("\n");
+  return { subject, html, text };
+}

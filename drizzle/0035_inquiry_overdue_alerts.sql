@@ -1,0 +1,1 @@
+ALTER TABLE "inquiries" ADD COLUMN "reply_overdue_alerted_at" timestamp with time zone;
