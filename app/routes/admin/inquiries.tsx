@@ -249,7 +249,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
       parseFilters={parseInquiryFilters}
       filtersQuery={inquiryFiltersQuery}
       filterLabel="Filter inquiries"
-      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_2fr_auto] lg:items-end"
+      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1.3fr_1.6fr_auto] lg:items-end"
       filterFields={
         <>
           <FilterSelect
