@@ -4,6 +4,7 @@ import { formatVatRate } from "#app/lib/orders/vat.ts";
 import type { DocumentLine, DocumentSnapshot } from "./snapshot.server.ts";
 import { drawPdf } from "../pdf.server.ts";
 import { formatDocumentDate, winAnsiText } from "./pdf-text.server.ts";
+import { invoicePayment, totalsRows } from "./pdf-totals.server.ts";
 
 /**
  * An invoice, VAT receipt or credit note drawn as a PDF (decision 0015), from the snapshot stored
@@ -270,40 +271,9 @@ class DocumentDrawing {
     this.y += 12;
   }
 
-  /** Net, VAT and the total, right-aligned under the table. */
+  /** Net, VAT and the total (and what was received), right-aligned under the table. */
   private totals(): void {
-    const s = this.s;
-    const rates = [...new Set(s.lines.map((l) => l.vatRateBasisPoints))];
-    // An invoice issued after money arrived (decision 0046): its total, what was received, and
-    // the balance that is due.
-    const received = s.kind === "invoice" ? (s.payment?.receivedCents ?? 0) : 0;
-    const totalLabel =
-      s.kind === "credit_note"
-        ? "Total credited"
-        : s.kind === "receipt"
-          ? "Total paid"
-          : received > 0
-            ? "Total"
-            : "Total due";
-    const rows: [string, string, boolean][] = s.vatRegistered
-      ? [
-          ["Total excl. VAT (net)", formatPence(s.netCents), false],
-          [
-            rates.length === 1 ? `VAT at ${formatVatRate(rates[0]!)}` : "VAT",
-            formatPence(s.vatCents),
-            false,
-          ],
-          [`${totalLabel} (${s.currency})`, formatPence(s.totalCents), true],
-        ]
-      : [[`${totalLabel} (${s.currency})`, formatPence(s.totalCents), true]];
-    if (received > 0) {
-      rows.push(["Received", formatPence(received), false]);
-      rows.push([
-        `Balance due (${s.currency})`,
-        formatPence(Math.max(0, s.totalCents - received)),
-        true,
-      ]);
-    }
+    const rows = totalsRows(this.s);
     this.ensureSpace(rows.length * 18 + 10);
     const x = MARGIN + CONTENT_WIDTH - 250;
     for (const [label, value, strong] of rows) {
@@ -359,44 +329,10 @@ class DocumentDrawing {
   /** How to pay (invoice), when it was paid (receipt), or what is credited and why. */
   private closing(): void {
     const s = this.s;
-    const received = s.payment?.receivedCents ?? 0;
-    if (s.kind === "invoice" && received >= s.totalCents && s.totalCents > 0) {
-      // Issued for money already received (places that took their payment with them).
-      this.section("Payment received", [
-        `We have received ${formatPence(received)}: this invoice is paid in full and nothing more is due.`,
-      ]);
-    } else if (s.kind === "invoice") {
-      const payment = s.payment;
-      const reference = payment?.reference ?? s.orderReference;
-      // Re-invoiced after money arrived (decision 0046): what was received, and the rest asked.
-      const asked = received > 0 ? s.totalCents - received : s.totalCents;
-      const what =
-        received > 0
-          ? `We have received ${formatPence(received)} of this total. Please pay the balance of ${formatPence(asked)}`
-          : `Please pay ${formatPence(asked)}`;
-      const due = s.dueDate
-        ? `${what} by ${formatDocumentDate(s.dueDate)}${payment ? ` (${payment.termsDays} days from the date of issue)` : ""}.`
-        : `${what}.`;
-      const bank = payment?.bank;
-      this.section(
-        "How to pay",
-        [
-          bank
-            ? `${due} Pay by bank transfer to the account below.`
-            : `${due} ${payment?.instructions ?? "Contact us for our bank details."}`,
-          `Please use your order reference ${reference} as the payment reference.`,
-        ],
-        bank
-          ? [
-              ["Account name", bank.accountName],
-              ["Sort code", bank.sortCode],
-              ["Account number", bank.accountNumber],
-              ["IBAN", bank.iban],
-              ["Payment reference", reference],
-            ]
-          : [["Payment reference", reference]],
-      );
-      if (payment?.cardUrl) this.cardLink(payment.cardUrl);
+    const payment = invoicePayment(s);
+    if (payment) {
+      this.section(payment.title, payment.paragraphs, payment.rows);
+      if (payment.cardUrl) this.cardLink(payment.cardUrl);
     } else if (s.kind === "receipt" && s.paid) {
       this.section("Payment received", [
         `Paid in full on ${formatDocumentDate(s.paid.at)} by ${s.paid.method.toLowerCase()}. Thank you; nothing more is due.`,

@@ -11,28 +11,30 @@ import { db, type Transaction } from "../db/client.server.ts";
 import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.ts";
 import { courseDates, courses, moveRequests, orders } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
-import { queueEmails, type OutgoingEmail } from "../email/outbox.server.ts";
-import { renderOrderMoved, type MoveMoney } from "../email/templates/booking-moved.server.ts";
+import { queueEmails } from "../email/outbox.server.ts";
+import { renderOrderMoved } from "../email/templates/booking-moved.server.ts";
 import { renderPlaceLeftDate, renderPlaceMoved } from "../email/templates/course-date.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
-import { currentInvoice, issueCreditNote, issueInvoice } from "../invoices/documents.server.ts";
+import { currentInvoice } from "../invoices/documents.server.ts";
 import { log } from "../log.server.ts";
 import { refundOrder } from "../payments/refunds.server.ts";
-import { reissueInvoice, reissueRefusal } from "./billing.server.ts";
+import { reissueRefusal } from "./billing.server.ts";
 import { bookingUrl } from "./booking-links.server.ts";
 import { holdsItsPlaces } from "./booking-rules.server.ts";
-import { invoiceIssuedEmail } from "./emails.server.ts";
 import {
   amountsFor,
-  cardPaymentIntoLedger,
   leavingAttendees,
-  moveMoneyWithPlaces,
-  splitOff,
+  moneyAfterMove,
+  moneyAfterSplit,
+  owingAfterMove,
+  splitOffWithMoney,
+  type MoveRefund,
+  type MovedMoney,
 } from "./move-places.server.ts";
 import { recordOrderEvent } from "./events.server.ts";
-import { canTransition, transitionInTransaction } from "./state-machine.server.ts";
+import { canTransition } from "./state-machine.server.ts";
 import { priceToPence, supplyOf, vatTreatmentFor } from "./pricing.server.ts";
-import { studentsOfOrder, type OrderRow } from "./records.server.ts";
+import type { OrderRow } from "./records.server.ts";
 
 /**
  * Moving some or all of an order's places to another date of its course (decision 0038; the
@@ -43,7 +45,8 @@ import { studentsOfOrder, type OrderRow } from "./records.server.ts";
  * document: an unsettled invoice is credited and re-issued; a paid order moved to a cheaper date
  * is credited and refunded (by card through Stripe after the commit, else by bank transfer by
  * staff); a paid order moved to a dearer date is re-invoiced and owes the difference, and places
- * split off a paid order take what was paid for them (decision 0046).
+ * split off a paid order take what was paid for them (decision 0046). This module decides what
+ * may move and at what price; the money and documents of each: move-places.server.ts.
  */
 
 type DateRow = typeof courseDates.$inferSelect;
@@ -66,7 +69,7 @@ export type MoveOutcome =
       split: boolean;
       to: DateRow;
       documents: string[];
-      refund: { cents: number; byHand: boolean; failed: boolean } | null;
+      refund: MoveRefund | null;
       /** A paid order moved to a dearer date: what it owes now, invoiced again. */
       owedCents?: number;
     }
@@ -141,28 +144,6 @@ export async function moveTargets(
     });
   }
   return targets;
-}
-
-/**
- * A paid order moved to a dearer date (decision 0046), in the move's transaction: it becomes paid
- * by invoice (a card order's checkout payment written into the ledger first), since the
- * difference is collected as an invoice is; unless what it received already covers the new
- * total, it is invoiced again with `paid_at` cleared. Returns the order's columns that change.
- */
-async function owingAfterMove(
-  tx: Transaction,
-  order: OrderRow,
-  unit: number,
-  admin: AuditActor,
-  now: Date,
-): Promise<Partial<typeof orders.$inferInsert>> {
-  const received = await cardPaymentIntoLedger(tx, order, admin, now);
-  const total = amountsFor(order, unit, order.quantity).totalAmountCents;
-  return {
-    paymentMethod: "invoice",
-    receivedAmountCents: received,
-    ...(total > received ? { status: "invoiced" as const, paidAt: null } : {}),
-  };
 }
 
 export async function moveOrder(
@@ -261,14 +242,9 @@ export async function moveOrder(
       const reason = `${formatDateRange(from.startsAt, from.endsAt)} → ${formatDateRange(to.startsAt, to.endsAt)}`;
       // Who leaves the old date, read before anything moves: each gets its cancellation.
       const leaving = await leavingAttendees(tx, order, moving);
-      const documents: string[] = [];
-      const mails: OutgoingEmail[] = [];
-      let money: MoveMoney = { kind: "none" };
-      let refund: { cents: number; byHand: boolean; failed: boolean } | null = null;
-      let refundFrom: string | undefined;
-      let creditNoteId: string | null = null;
-      let owedCents: number | undefined;
+      const context = { reason, actor: admin, now };
       let movedOrder: OrderRow;
+      let moneyMoved: MovedMoney;
 
       if (!split) {
         const repriced = unit !== order.unitPriceCents && (order.status !== "paid" || paidDearer);
@@ -289,88 +265,19 @@ export async function moveOrder(
           toDateId: to.id,
           ...(repriced ? { unitPriceCents: { from: order.unitPriceCents, to: unit } } : {}),
         });
-        if (paidDearer && invoice) {
-          const reissued = await reissueInvoice(tx, movedOrder, invoice, admin, `Moved: ${reason}`);
-          documents.push(reissued.creditNote, reissued.invoice);
-          const owed = movedOrder.totalAmountCents - movedOrder.receivedAmountCents;
-          if (movedOrder.status === "invoiced") {
-            owedCents = owed;
-            await recordOrderEvent(tx, order.id, "invoiced", admin.email, {
-              amountCents: owed,
-              reason: `Moved to a date costing more: ${reissued.invoice} for the difference`,
-            });
-          }
-          money = {
-            kind: "owed",
-            invoice: reissued.invoice,
-            creditNote: reissued.creditNote,
-            credited: reissued.replaced,
-            owedCents: Math.max(0, owed),
-          };
-        } else if (repriced && invoice) {
-          const reissued = await reissueInvoice(tx, movedOrder, invoice, admin, `Moved: ${reason}`);
-          documents.push(reissued.creditNote, reissued.invoice);
-          money = { kind: "reissued", invoice: reissued.invoice, creditNote: reissued.creditNote };
-        } else if (repriced) {
-          money = { kind: "repriced", totalCents: movedOrder.totalAmountCents };
-        } else if (order.status === "paid" && unit < order.unitPriceCents) {
-          const owed =
-            order.totalAmountCents - amountsFor(order, unit, order.quantity).totalAmountCents;
-          if (order.paymentMethod === "stripe") {
-            // Stripe cannot share this transaction: refunded once the move is committed.
-            refund = { cents: owed, byHand: false, failed: false };
-            refundFrom = order.id;
-            money = { kind: "card_refund", cents: owed };
-          } else {
-            const note = await issueCreditNote(tx, movedOrder, {
-              amountCents: owed,
-              reason: `Moved to a date costing less: ${reason}`,
-              actor: admin.email,
-            });
-            if (note) {
-              creditNoteId = note.id;
-              documents.push(note.number);
-              refund = { cents: note.totalAmountCents, byHand: true, failed: false };
-              money = {
-                kind: "bank_refund",
-                cents: note.totalAmountCents,
-                creditNote: note.number,
-              };
-            }
-          }
-        }
-      } else {
-        // A paid order is settled as an invoice from now on: its money can then be split.
-        const received = paidSplit
-          ? await cardPaymentIntoLedger(tx, order, admin, now)
-          : order.receivedAmountCents;
-        const cost = amountsFor(order, unit, moving.length).totalAmountCents;
-        // Money received beyond what the staying places cost moves with the places, up to theirs.
-        const staying = amountsFor(order, order.unitPriceCents, order.quantity - moving.length);
-        const moved = Math.max(0, Math.min(received - staying.totalAmountCents, cost));
-        const settled = paidSplit && moved >= cost;
-        movedOrder = await splitOff(tx, order, moving, to, unit, now, {
-          ...(paidSplit ? { paymentMethod: "invoice" as const } : {}),
-          ...(paidSplit
-            ? settled
-              ? { paidAt: order.paidAt }
-              : { status: "invoiced" as const }
-            : {}),
+        moneyMoved = await moneyAfterMove(tx, order, movedOrder, invoice, {
+          ...context,
+          unit,
+          paidDearer,
+          repriced,
         });
-        if (paidSplit) {
-          await tx
-            .update(orders)
-            .set({ paymentMethod: "invoice", receivedAmountCents: received })
-            .where(eq(orders.id, order.id));
-        }
-        if (moved > 0) {
-          const [from] = await tx.select().from(orders).where(eq(orders.id, order.id));
-          await moveMoneyWithPlaces(tx, from!, movedOrder, moved, admin, now);
-          [movedOrder] = (await tx.select().from(orders).where(eq(orders.id, movedOrder.id))) as [
-            OrderRow,
-          ];
-        }
-        if (paidSplit && !settled) owedCents = cost - moved;
+      } else {
+        const splitMoney = await splitOffWithMoney(tx, order, moving, to, {
+          ...context,
+          unit,
+          paid: paidSplit,
+        });
+        movedOrder = splitMoney.order;
         await recordOrderEvent(tx, order.id, "places_moved", admin.email, {
           reason: `${moving.length === 1 ? "Place" : "Places"} ${moving.join(", ")}: ${reason}, as ${orderReference(movedOrder.id)}`,
           toOrderId: movedOrder.id,
@@ -382,42 +289,12 @@ export async function moveOrder(
           fromDateId: from.id,
           toDateId: to.id,
         });
-        if (invoice) {
-          // The old invoice credited and re-issued for the places that stay; the moved places
-          // invoiced on their own order.
-          const [kept] = await tx.select().from(orders).where(eq(orders.id, order.id));
-          const reissued = await reissueInvoice(
-            tx,
-            kept!,
-            invoice,
-            admin,
-            `Places moved: ${reason}`,
-          );
-          const students = await studentsOfOrder(tx, movedOrder.id);
-          const own = await issueInvoice(tx, movedOrder, students, {
-            kind: "invoice",
-            actor: admin.email,
-            now,
-          });
-          documents.push(reissued.creditNote, reissued.invoice, own.number);
-          mails.push(invoiceIssuedEmail(movedOrder, students, own, to));
-          money = {
-            kind: "invoiced",
-            invoice: own.number,
-            ...(moved > 0 ? { paidCents: moved, owedCents: cost - moved } : {}),
-          };
-          // What an invoiced order received may now cover the places it kept: paid.
-          if (kept!.status === "invoiced" && kept!.receivedAmountCents >= kept!.totalAmountCents) {
-            await transitionInTransaction(tx, kept!.id, "paid", {
-              source: "admin",
-              admin,
-              paidAt: now,
-            });
-          }
-        } else if (unit !== order.unitPriceCents) {
-          money = { kind: "repriced", totalCents: movedOrder.totalAmountCents };
-        }
+        moneyMoved = await moneyAfterSplit(tx, order, splitMoney, invoice, to, {
+          ...context,
+          unit,
+        });
       }
+      const { money, documents, mails, refund, refundFrom, creditNoteId, owedCents } = moneyMoved;
 
       const title = order.courseTitleSnapshot;
       mails.push(
