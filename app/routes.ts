@@ -72,6 +72,8 @@ export default [
       index("routes/admin/index.tsx"),
       route("dashboard", "routes/admin/dashboard.tsx"),
       route("inquiries", "routes/admin/inquiries.tsx"),
+      route("inquiries/templates", "routes/admin/reply-templates.tsx"),
+      route("inquiries/:inquiryId", "routes/admin/inquiry.tsx"),
       route("payments", "routes/admin/payments.tsx"),
       route("payments/:orderId", "routes/admin/order.tsx"),
       route("documents", "routes/admin/documents.tsx"),

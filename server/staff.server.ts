@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { StaffMember } from "#app/lib/admin/staff.ts";
+import type { StaffOption } from "#app/lib/inquiries/thread.ts";
 import { recordAudit, type AuditActor } from "./audit.server.ts";
 import { AdminAccountError, createAdmin, generatePassword } from "./auth/accounts.server.ts";
 import { sendPasswordLink } from "./auth/password-links.server.ts";
@@ -12,6 +13,14 @@ import { session, twoFactor, user } from "./db/schema.ts";
  * a colleague's two-factor sign-in (a lost phone), and removing an admin — never yourself, never
  * the last one who can sign in. Each change writes its audit row in its own transaction.
  */
+
+/** Every admin as a choice of owner (an enquiry's), by name. */
+export async function staffOptions(): Promise<StaffOption[]> {
+  return db()
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .orderBy(asc(user.name), asc(user.email));
+}
 
 /** Every admin, oldest first, with when they last signed in (their newest live session). */
 export async function listStaff(): Promise<StaffMember[]> {

@@ -179,10 +179,18 @@ export const inquiries = pgTable(
     anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
     /** When staff were told its reply is overdue (decision 0047): once per enquiry. */
     replyOverdueAlertedAt: timestamp("reply_overdue_alerted_at", { withTimezone: true }),
+    /** The staff member who answers it (decision 0048); null for nobody yet. */
+    ownerId: text("owner_id").references((): AnyPgColumn => user.id, { onDelete: "set null" }),
+    /** A day (UK) staff mean to come back to it. */
+    followUpOn: date("follow_up_on"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    // The list's "Mine" filter: one owner's enquiries, newest first.
+    index("inquiries_owner_created_at_idx")
+      .on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.ownerId} is not null`),
     // The admin list's order (newest first, id breaking ties), per filter. With the id in the
     // index, a deep page skips rows in the index alone (index-only scan) before reading 25 rows.
     // NULLS FIRST is what ORDER BY … DESC means; drizzle-kit's default (NULLS LAST) would not
@@ -216,6 +224,64 @@ export const inquiries = pgTable(
  */
 export const courseDateFormat = pgEnum("course_date_format", ["classroom", "online"]);
 export const courseDateState = pgEnum("course_date_state", ["scheduled", "cancelled", "completed"]);
+
+/**
+ * An enquiry's thread (decision 0048): the replies staff send from its page, each kept with who
+ * sent it and the outbox message that carries it (its delivery state), and internal notes.
+ */
+export const inquiryReplies = pgTable(
+  "inquiry_replies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    inquiryId: uuid("inquiry_id")
+      .notNull()
+      .references(() => inquiries.id, { onDelete: "cascade" }),
+    /** Carried by the composer: the same reply posted twice is sent once. */
+    submissionKey: text("submission_key").notNull(),
+    /** The staff member's id, as the audit log keeps it (the account may be removed later). */
+    authorId: text("author_id"),
+    /** The staff member's e-mail when they sent it (their Reply-To). */
+    author: text("author").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    emailId: uuid("email_id").references((): AnyPgColumn => emailOutbox.id, {
+      onDelete: "set null",
+    }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("inquiry_replies_submission_key_idx").on(t.inquiryId, t.submissionKey),
+    index("inquiry_replies_inquiry_created_at_idx").on(t.inquiryId, t.createdAt),
+  ],
+);
+
+export const inquiryNotes = pgTable(
+  "inquiry_notes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    inquiryId: uuid("inquiry_id")
+      .notNull()
+      .references(() => inquiries.id, { onDelete: "cascade" }),
+    /** The staff member's id, as the audit log keeps it (the account may be removed later). */
+    authorId: text("author_id"),
+    /** The staff member's e-mail when they wrote it. */
+    author: text("author").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("inquiry_notes_inquiry_created_at_idx").on(t.inquiryId, t.createdAt)],
+);
+
+/** The reply composer's templates, which staff edit (decision 0048). */
+export const inquiryReplyTemplates = pgTable("inquiry_reply_templates", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique(),
+  subject: text("subject").notNull(),
+  body: text("body").notNull(),
+  updatedAt: updatedAt(),
+  /** The admin's e-mail. */
+  updatedBy: text("updated_by").notNull(),
+});
 
 export const courseDates = pgTable(
   "course_dates",

@@ -13,13 +13,15 @@ import {
   type InquiryUpdate,
   type RepliesDue,
 } from "#app/lib/inquiries/admin.ts";
+import { messagePreview, waitedFor, type StaffOption } from "#app/lib/inquiries/thread.ts";
 import type { AdminList } from "#app/lib/admin/list.ts";
 import { SPAM_REASON_LABELS } from "#app/lib/admin/suspected-spam.ts";
 import { allOf, newestFirst, readListPage, spamFilterCondition } from "../admin-list.server.ts";
 import { auditSnapshot, changedFields, recordAudit, type AuditActor } from "../audit.server.ts";
 import { csvResponse, type CsvValue } from "../csv.server.ts";
 import { db } from "../db/client.server.ts";
-import { inquiries } from "../db/schema.ts";
+import { inquiries, inquiryNotes } from "../db/schema.ts";
+import { staffOptions } from "../staff.server.ts";
 import { containsPattern, isUuid } from "../db/sql.server.ts";
 import { emailExtrasOf, inquiryEmails, type InquiryRow } from "./inquiries.server.ts";
 import {
@@ -59,6 +61,10 @@ export function toAdminInquiry(row: InquiryRow, now: Date = new Date()): AdminIn
     spamReason: row.spamReason,
     createdAt: row.createdAt.toISOString(),
     replyDue: due ? { at: due.toISOString(), overdue: due <= now } : null,
+    waiting: due ? waitedFor(row.createdAt, now) : null,
+    preview: messagePreview(row.message),
+    ownerId: row.ownerId,
+    followUpOn: row.followUpOn,
   };
 }
 
@@ -68,7 +74,15 @@ export function toAdminInquiry(row: InquiryRow, now: Date = new Date()): AdminIn
  */
 const inquirySearchText = orm.sql`lower(${inquiries.name} || ' ' || ${inquiries.email} || ' ' || coalesce(${inquiries.company}, ''))`;
 
-function adminInquiryWhere(filters: Omit<InquiryFilters, "page">): orm.SQL | undefined {
+/** Who is reading the list: "Mine" means theirs. */
+export interface InquiryViewer {
+  adminId: string;
+}
+
+function adminInquiryWhere(
+  filters: Omit<InquiryFilters, "page">,
+  viewer: InquiryViewer | null,
+): orm.SQL | undefined {
   return allOf([
     filters.type !== "all" ? orm.eq(inquiries.inquiryType, filters.type) : undefined,
     filters.status !== "all" ? orm.eq(inquiries.status, filters.status) : undefined,
@@ -76,6 +90,11 @@ function adminInquiryWhere(filters: Omit<InquiryFilters, "page">): orm.SQL | und
       ? awaitingCondition()
       : filters.reply === "overdue"
         ? dueByCondition(new Date())
+        : undefined,
+    filters.owner === "mine"
+      ? orm.eq(inquiries.ownerId, viewer?.adminId ?? "")
+      : filters.owner === "unassigned"
+        ? orm.isNull(inquiries.ownerId)
         : undefined,
     filters.q ? orm.sql`${inquirySearchText} like ${containsPattern(filters.q)}` : undefined,
     spamFilterCondition(inquiries.spamReason, filters.spam),
@@ -90,15 +109,16 @@ const LIST_ORDER = newestFirst([inquiries.createdAt, inquiries.id], "first");
  */
 export function listInquiriesForAdmin(
   filters: InquiryFilters,
-  knownTotal?: number,
+  { viewer = null, knownTotal }: { viewer?: InquiryViewer | null; knownTotal?: number } = {},
 ): Promise<AdminList<AdminInquiry>> {
+  const now = new Date();
   return readListPage(inquiries, {
-    where: adminInquiryWhere(filters),
+    where: adminInquiryWhere(filters, viewer),
     order: LIST_ORDER,
     page: filters.page,
     pageSize: INQUIRY_PAGE_SIZE,
     knownTotal,
-    toItem: (row) => toAdminInquiry(row),
+    toItem: (row) => toAdminInquiry(row, now),
   });
 }
 
@@ -108,13 +128,15 @@ export function listInquiriesForAdmin(
  */
 export async function inquiriesScreen(
   filters: InquiryFilters,
-): Promise<AdminList<AdminInquiry> & { counts: InquiryCounts }> {
-  if (filters.type !== "all" || filters.reply !== "all" || filters.q) {
+  viewer: InquiryViewer | null = null,
+): Promise<AdminList<AdminInquiry> & { counts: InquiryCounts; staff: StaffOption[] }> {
+  const staff = staffOptions();
+  if (filters.type !== "all" || filters.reply !== "all" || filters.owner !== "all" || filters.q) {
     const [{ counts }, list] = await Promise.all([
       tallyInquiries(),
-      listInquiriesForAdmin(filters),
+      listInquiriesForAdmin(filters, { viewer }),
     ]);
-    return { ...list, counts };
+    return { ...list, counts, staff: await staff };
   }
   const { counts, suspectedByStatus } = await tallyInquiries();
   const real = filters.status === "all" ? counts.total : counts[filters.status];
@@ -122,7 +144,11 @@ export async function inquiriesScreen(
     filters.status === "all" ? counts.suspected : (suspectedByStatus[filters.status] ?? 0);
   const known =
     filters.spam === "only" ? suspected : filters.spam === "none" ? real : real + suspected;
-  return { ...(await listInquiriesForAdmin(filters, known)), counts };
+  return {
+    ...(await listInquiriesForAdmin(filters, { viewer, knownTotal: known })),
+    counts,
+    staff: await staff,
+  };
 }
 
 /**
@@ -197,7 +223,7 @@ async function countUpTo(where: orm.SQL, cap: number): Promise<number> {
  */
 export async function repliesDue(now: Date = new Date(), limit = 10): Promise<RepliesDue> {
   const soon = new Date(now.getTime() + DUE_SOON_MS);
-  const [rows, overdue, dueBySoon] = await Promise.all([
+  const [rows, overdue, dueSoon] = await Promise.all([
     db()
       .select()
       .from(inquiries)
@@ -205,13 +231,13 @@ export async function repliesDue(now: Date = new Date(), limit = 10): Promise<Re
       .orderBy(orm.asc(inquiries.createdAt), orm.asc(inquiries.id))
       .limit(limit * 3),
     countUpTo(dueByCondition(now), REPLIES_DUE_CAP),
-    countUpTo(dueByCondition(soon), REPLIES_DUE_CAP),
+    countUpTo(orm.and(dueByCondition(soon), orm.not(dueByCondition(now)))!, REPLIES_DUE_CAP),
   ]);
   const items = rows
     .map((row) => toAdminInquiry(row, now))
     .sort((a, b) => a.replyDue!.at.localeCompare(b.replyDue!.at))
     .slice(0, limit);
-  return { items, overdue, dueSoon: Math.max(0, dueBySoon - overdue), cap: REPLIES_DUE_CAP };
+  return { items, overdue, dueSoon, cap: REPLIES_DUE_CAP };
 }
 
 /**
@@ -244,6 +270,17 @@ export async function updateInquiryForAdmin(
       .set({ status: update.status, notes: update.notes, updatedAt: new Date() })
       .where(orm.eq(inquiries.id, update.id))
       .returning();
+    // The dialog's notes field is the latest note (decision 0048): a changed one joins the list.
+    if (update.notes !== null && update.notes !== before.notes) {
+      await tx
+        .insert(inquiryNotes)
+        .values({
+          inquiryId: before.id,
+          authorId: actor.id,
+          author: actor.email,
+          body: update.notes,
+        });
+    }
     const changes = changedFields(before, after!, ["status", "notes"]);
     if (changes) {
       await recordAudit(tx, actor, {
@@ -262,8 +299,11 @@ export async function updateInquiryForAdmin(
 const EXPORT_BATCH = 1000;
 
 /** Every inquiry matching the filters, newest first, read in batches (keyset, not offset). */
-async function* inquiryBatches(filters: Omit<InquiryFilters, "page">) {
-  const where = adminInquiryWhere(filters);
+async function* inquiryBatches(
+  filters: Omit<InquiryFilters, "page">,
+  viewer: InquiryViewer | null,
+) {
+  const where = adminInquiryWhere(filters, viewer);
   // The cursor keeps created_at as PostgreSQL's text: a JS Date would drop the microseconds.
   let cursor: { createdAt: string; id: string } | undefined;
   for (;;) {
@@ -326,9 +366,10 @@ function inquiryCsvValues(row: InquiryRow): CsvValue[] {
 export function inquiriesCsvResponse(
   filters: Omit<InquiryFilters, "page">,
   fileName: string,
+  viewer: InquiryViewer | null = null,
 ): Response {
   async function* rows() {
-    for await (const batch of inquiryBatches(filters)) yield batch.map(inquiryCsvValues);
+    for await (const batch of inquiryBatches(filters, viewer)) yield batch.map(inquiryCsvValues);
   }
   return csvResponse(fileName, INQUIRY_CSV_HEADER, rows());
 }

@@ -49,6 +49,22 @@ export function personalDataCsvRows(data: PersonalData): CsvValue[][] {
       i.company,
       [i.inquiryType, i.courseTitle, i.budget, i.message].filter(Boolean).join(" | "),
     ]);
+    for (const r of i.replies) {
+      rows.push([
+        "Inquiry reply",
+        r.createdAt,
+        i.id,
+        "",
+        r.author,
+        i.email,
+        null,
+        null,
+        `${r.subject} | ${r.body}`,
+      ]);
+    }
+    for (const n of i.noteList) {
+      rows.push(["Inquiry note", n.createdAt, i.id, "", n.author, null, null, null, n.body]);
+    }
   }
   for (const o of data.orders) {
     const billing = [

@@ -33,6 +33,8 @@ import {
   courses,
   emailOutbox,
   inquiries,
+  inquiryNotes,
+  inquiryReplies,
   newsletterSubscriptions,
   orderDocuments,
   orderStudents,
@@ -130,6 +132,21 @@ export async function findPersonalDataAndHistory(
     .from(certificates)
     .where(sameEmail(certificates.holderEmail, address))
     .orderBy(orm.desc(certificates.issuedAt));
+  const inquiryIds = inquiryRows.map((i) => i.id);
+  const [replyRows, noteRows] = inquiryIds.length
+    ? await Promise.all([
+        executor
+          .select()
+          .from(inquiryReplies)
+          .where(orm.inArray(inquiryReplies.inquiryId, inquiryIds))
+          .orderBy(orm.asc(inquiryReplies.createdAt)),
+        executor
+          .select()
+          .from(inquiryNotes)
+          .where(orm.inArray(inquiryNotes.inquiryId, inquiryIds))
+          .orderBy(orm.asc(inquiryNotes.createdAt)),
+      ])
+    : [[], []];
   const emailRows = await executor
     .select()
     .from(emailOutbox)
@@ -171,6 +188,17 @@ export async function findPersonalDataAndHistory(
       budget: i.budget,
       message: i.message,
       notes: i.notes,
+      replies: replyRows
+        .filter((r) => r.inquiryId === i.id)
+        .map((r) => ({
+          createdAt: iso(r.createdAt),
+          author: r.author,
+          subject: r.subject,
+          body: r.body,
+        })),
+      noteList: noteRows
+        .filter((n) => n.inquiryId === i.id)
+        .map((n) => ({ createdAt: iso(n.createdAt), author: n.author, body: n.body })),
     })),
     orders: orderRows.map((o): PersonalOrder => ({
       id: o.id,

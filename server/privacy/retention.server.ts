@@ -6,7 +6,14 @@ import * as orm from "drizzle-orm";
 import { recordAudit } from "../audit.server.ts";
 import { config } from "../config.server.ts";
 import { db, maintainDatabase } from "../db/client.server.ts";
-import { auditLog, emailOutbox, inquiries, rateLimit } from "../db/schema.ts";
+import {
+  auditLog,
+  emailOutbox,
+  inquiries,
+  inquiryNotes,
+  inquiryReplies,
+  rateLimit,
+} from "../db/schema.ts";
 import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
 import { removeOldSubmissions } from "../forms/submit-once.server.ts";
@@ -81,6 +88,9 @@ async function anonymiseBatch(now: Date, cutoff: Date, months: number, batchSize
       .delete(emailOutbox)
       .where(orm.inArray(emailOutbox.inquiryId, ids))
       .returning({ id: emailOutbox.id });
+    // What staff wrote to or about the person goes with their details (decision 0048).
+    await tx.delete(inquiryReplies).where(orm.inArray(inquiryReplies.inquiryId, ids));
+    await tx.delete(inquiryNotes).where(orm.inArray(inquiryNotes.inquiryId, ids));
     await tx
       .update(inquiries)
       .set({

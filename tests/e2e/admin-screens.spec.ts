@@ -1,7 +1,12 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { test } from "#tests/support/e2e-test.ts";
 import { BILLING_FORM } from "#tests/support/checkout.ts";
-import { bookByInvoice, expectToast, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+import {
+  bookByInvoice,
+  expectToast,
+  postEnquiry,
+  signInAsAdmin,
+} from "#tests/support/e2e-fixtures.ts";
 
 /**
  * The admin screens (decision 0024) in Chromium: the Dashboard's rows open what they show (an
@@ -21,21 +26,6 @@ const PNG = Buffer.from(
 
 let run = 0;
 const tagOf = (label: string) => `${label}${Date.now().toString(36)}${++run}`;
-
-/** A visitor's enquiry, posted as the contact form does without JavaScript. */
-async function postEnquiry(request: APIRequestContext, name: string, message: string) {
-  const response = await request.post("/contact", {
-    form: {
-      form: "enquiry",
-      form_id: "contact",
-      name,
-      email: `${name.toLowerCase()}@example.com`,
-      company: "Acme Bank",
-      message,
-    },
-  });
-  expect(response.status()).toBe(200);
-}
 
 /** An invoice booking through the public checkout for one place, the buyer's own. */
 const bookAs = (request: APIRequestContext, firstName: string) =>

@@ -261,7 +261,7 @@ describe("inquiries CSV export", () => {
       createdAt: hour(6),
     });
     const response = inquiriesCsvResponse(
-      { type: "training", status: "all", reply: "all", q: "", spam: "all" },
+      { type: "training", status: "all", reply: "all", owner: "all", q: "", spam: "all" },
       "inquiries-2026-06-01.csv",
     );
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -293,7 +293,7 @@ describe("inquiries CSV export", () => {
       select 'Bulk ' || g, 'b' || g || '@example.com', 'm', timestamptz '2026-01-01 00:00:00.123456+00' + ((g / 7) || ' seconds')::interval
       from generate_series(1, 2500) g`);
     const text = await inquiriesCsvResponse(
-      { type: "all", status: "all", reply: "all", q: "", spam: "all" },
+      { type: "all", status: "all", reply: "all", owner: "all", q: "", spam: "all" },
       "x.csv",
     ).text();
     const lines = text.trim().split("\r\n").slice(1);

@@ -55,27 +55,29 @@ describe("admin list filters from the URL", () => {
     expect(
       parseInquiryFilters(
         new URLSearchParams(
-          "type=training&status=closed&reply=overdue&q=%20ada%20&spam=only&page=3",
+          "type=training&status=closed&reply=overdue&owner=mine&q=%20ada%20&spam=only&page=3",
         ),
       ),
     ).toEqual({
       type: "training",
       status: "closed",
       reply: "overdue",
+      owner: "mine",
       q: "ada",
       spam: "only",
       page: 3,
     });
-    expect(parseInquiryFilters(new URLSearchParams("type=drop&status=x&spam=yes&page=-1"))).toEqual(
-      {
-        type: "all",
-        status: "all",
-        reply: "all",
-        q: "",
-        spam: "all",
-        page: 1,
-      },
-    );
+    expect(
+      parseInquiryFilters(new URLSearchParams("type=drop&status=x&owner=his&spam=yes&page=-1")),
+    ).toEqual({
+      type: "all",
+      status: "all",
+      reply: "all",
+      owner: "all",
+      q: "",
+      spam: "all",
+      page: 1,
+    });
     expect(parseSubscriptionFilters(new URLSearchParams("spam=none"))).toEqual({
       q: "",
       spam: "none",

@@ -51,6 +51,9 @@ export interface PersonalInquiry {
   budget: string | null;
   message: string;
   notes: string | null;
+  /** Replies staff sent from its page, and their notes about it (decision 0048). */
+  replies: { createdAt: string; author: string; subject: string; body: string }[];
+  noteList: { createdAt: string; author: string; body: string }[];
 }
 
 export interface PersonalStudent {

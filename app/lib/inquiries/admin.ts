@@ -21,6 +21,15 @@ export const INQUIRY_TYPES = [
 ] as const;
 export type InquiryType = (typeof INQUIRY_TYPES)[number];
 
+/** The list's owner filter (decision 0048): the signed-in admin's, or nobody's. */
+export const INQUIRY_OWNER_FILTERS = ["mine", "unassigned"] as const;
+export type InquiryOwnerFilter = (typeof INQUIRY_OWNER_FILTERS)[number];
+
+export const INQUIRY_OWNER_FILTER_LABELS: Record<InquiryOwnerFilter, string> = {
+  mine: "Mine",
+  unassigned: "Nobody yet",
+};
+
 /** The list's reply filter (decision 0047): awaiting a reply, or past its due time. */
 export const INQUIRY_REPLY_FILTERS = ["awaiting", "overdue"] as const;
 export type InquiryReplyFilter = (typeof INQUIRY_REPLY_FILTERS)[number];
@@ -80,6 +89,13 @@ export interface AdminInquiry {
    * (decision 0047), and whether that had passed when the page was read. Null otherwise.
    */
   replyDue: { at: string; overdue: boolean } | null;
+  /** How long it has awaited its reply ("20 h"), while it does; null otherwise. */
+  waiting: string | null;
+  /** The message on one line, cut short, for the list. */
+  preview: string;
+  /** The staff member who answers it (decision 0048), and the day to come back to it. */
+  ownerId: string | null;
+  followUpOn: string | null;
 }
 
 /**
@@ -112,6 +128,8 @@ export interface InquiryFilters {
   status: InquiryStatus | "all";
   /** Awaiting a reply, or overdue (decision 0047). */
   reply: InquiryReplyFilter | "all";
+  /** The signed-in admin's, or nobody's (decision 0048). */
+  owner: InquiryOwnerFilter | "all";
   /** Matches name, e-mail or company (case-insensitive); '' for none. */
   q: string;
   /** Suspected spam: shown with the rest, alone, or hidden. */
@@ -121,7 +139,7 @@ export interface InquiryFilters {
 }
 
 /**
- * The list's filters from the URL (?type=&status=&reply=&q=&spam=&page=); anything unknown means
+ * The list's filters from the URL (?type=&status=&reply=&owner=&q=&spam=&page=); anything unknown means
  * 'all'.
  */
 export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
@@ -129,6 +147,7 @@ export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
     type: oneOf(INQUIRY_TYPES, params.get("type")),
     status: oneOf(INQUIRY_STATUSES, params.get("status")),
     reply: oneOf(INQUIRY_REPLY_FILTERS, params.get("reply")),
+    owner: oneOf(INQUIRY_OWNER_FILTERS, params.get("owner")),
     q: parseSearch(params.get("q")),
     spam: parseSpamFilter(params.get("spam")),
     page: parsePage(params.get("page")),
@@ -137,8 +156,8 @@ export function parseInquiryFilters(params: URLSearchParams): InquiryFilters {
 
 /** The query string for these filters, leaving defaults out so links stay short. */
 export function inquiryFiltersQuery(filters: Partial<InquiryFilters>): string {
-  const { type, status, reply, q, spam, page } = filters;
-  return listQuery({ type, status, reply, q, spam, page });
+  const { type, status, reply, owner, q, spam, page } = filters;
+  return listQuery({ type, status, reply, owner, q, spam, page });
 }
 
 export const NOTES_MAX_LENGTH = 5000;

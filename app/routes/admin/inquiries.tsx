@@ -1,4 +1,4 @@
-import { Clock, Download, Eye, Inbox, MessageSquare, Pencil } from "lucide-react";
+import { Clock, Download, ExternalLink, Eye, Inbox, MessageSquare, Pencil } from "lucide-react";
 import { useCallback, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
@@ -33,6 +33,8 @@ import {
 } from "#app/components/admin/suspected-spam.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import {
+  INQUIRY_OWNER_FILTERS,
+  INQUIRY_OWNER_FILTER_LABELS,
   INQUIRY_REPLY_FILTERS,
   INQUIRY_REPLY_FILTER_LABELS,
   INQUIRY_STATUSES,
@@ -45,6 +47,7 @@ import {
   parseInquiryFilters,
   type AdminInquiry,
 } from "#app/lib/inquiries/admin.ts";
+import { inquiryPageHref } from "#app/lib/inquiries/thread.ts";
 import { adminMeta } from "#app/lib/admin/nav.ts";
 import { formatDateTime } from "#app/lib/admin/time.ts";
 import { keepFormOnFailure, parseForm } from "#app/lib/forms.ts";
@@ -52,14 +55,15 @@ import type { Route } from "./+types/inquiries";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 
 /** A list that cannot be read throws: the admin layout's error boundary shows the spec's toast. */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const params = new URL(request.url).searchParams;
   const filters = parseInquiryFilters(params);
   // `?inquiry=<id>` opens that inquiry's details, wherever it is in the list (the Dashboard's
   // rows link here). The id is checked here: anything that names no inquiry opens nothing.
   const openId = params.get(OPEN_INQUIRY_PARAM);
   const [screen, opened] = await Promise.all([
-    inquiriesScreen(filters),
+    inquiriesScreen(filters, { adminId: admin.id }),
     openId ? findInquiryForAdmin(openId) : null,
   ]);
   return { filters, ...screen, opened, openNotFound: Boolean(openId) && !opened };
@@ -97,8 +101,11 @@ export const meta: Route.MetaFunction = () => adminMeta("Inquiries");
 
 const PATH = "/admin/inquiries";
 
-/** The table's columns; `actions` are the row's buttons. */
-function inquiryColumns(actions: (inquiry: AdminInquiry) => React.ReactNode) {
+/** The table's columns; `actions` are the row's buttons, `ownerName` names an owner. */
+function inquiryColumns(
+  actions: (inquiry: AdminInquiry) => React.ReactNode,
+  ownerName: (id: string) => string | null,
+) {
   const columns: AdminListColumn<AdminInquiry>[] = [
     {
       header: "Received",
@@ -110,7 +117,12 @@ function inquiryColumns(actions: (inquiry: AdminInquiry) => React.ReactNode) {
       header: "Name",
       cell: (inquiry) => (
         <>
-          <div className="font-medium">{inquiry.name}</div>
+          <Link
+            to={inquiryPageHref(inquiry.id)}
+            className="font-medium text-foreground underline-offset-4 hover:underline"
+          >
+            {inquiry.name}
+          </Link>
           <div className="text-xs text-muted-foreground">
             <EmailAddress email={inquiry.email} />
           </div>
@@ -119,6 +131,12 @@ function inquiryColumns(actions: (inquiry: AdminInquiry) => React.ReactNode) {
           </div>
         </>
       ),
+    },
+    {
+      header: "Message",
+      from: "xl",
+      className: "max-w-xs text-muted-foreground",
+      cell: (inquiry) => <span className="line-clamp-2 text-xs">{inquiry.preview}</span>,
     },
     {
       header: "Type",
@@ -132,8 +150,19 @@ function inquiryColumns(actions: (inquiry: AdminInquiry) => React.ReactNode) {
           <InquiryStatusBadge status={inquiry.status} />
           {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
           {inquiry.replyDue ? <ReplyDue due={inquiry.replyDue} /> : null}
+          {inquiry.waiting ? (
+            <span className="w-full text-xs text-muted-foreground">
+              Awaiting reply for {inquiry.waiting}
+            </span>
+          ) : null}
         </div>
       ),
+    },
+    {
+      header: "Owner",
+      from: "lg",
+      className: "text-muted-foreground",
+      cell: (inquiry) => (inquiry.ownerId ? (ownerName(inquiry.ownerId) ?? "—") : "—"),
     },
     { header: "Company", from: "lg", cell: (inquiry) => inquiry.company ?? "—" },
     { header: "Actions", alignEnd: true, cell: actions },
@@ -163,10 +192,19 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
   const editing = loaderData.items.find((i) => i.id === editingId) ?? null;
   // Stable, so the update dialog's effect does not re-run on every render.
   const closeEditor = useCallback(() => setEditingId(null), []);
+  const ownerName = (id: string) => {
+    const owner = loaderData.staff.find((s) => s.id === id);
+    return owner ? owner.name || owner.email : null;
+  };
   const exportHref = `${PATH}/export${inquiryFiltersQuery({ ...filters, page: 1 })}`;
 
   const rowActions = (inquiry: AdminInquiry) => (
     <>
+      <Button asChild variant="ghost" size="icon" title="Open its page">
+        <Link to={inquiryPageHref(inquiry.id)} aria-label={`Open ${inquiry.name}'s inquiry`}>
+          <ExternalLink aria-hidden />
+        </Link>
+      </Button>
       {inquiry.spamReason ? (
         <SuspectedSpamActions
           id={inquiry.id}
@@ -249,7 +287,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
       parseFilters={parseInquiryFilters}
       filtersQuery={inquiryFiltersQuery}
       filterLabel="Filter inquiries"
-      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1.3fr_1.6fr_auto] lg:items-end"
+      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_1.3fr_1.6fr_auto] lg:items-end"
       filterFields={
         <>
           <FilterSelect
@@ -269,6 +307,14 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
             allLabel="All Statuses"
           />
           <FilterSelect
+            name="owner"
+            label="Owner"
+            value={filters.owner}
+            options={INQUIRY_OWNER_FILTERS}
+            labels={INQUIRY_OWNER_FILTER_LABELS}
+            allLabel="Anyone"
+          />
+          <FilterSelect
             name="reply"
             label="Reply"
             value={filters.reply}
@@ -281,7 +327,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
         </>
       }
       tableLabel="Inquiries"
-      columns={inquiryColumns(rowActions)}
+      columns={inquiryColumns(rowActions, ownerName)}
       emptyText="No inquiries found."
       filteredEmptyText="No inquiries match these filters."
       noun={["inquiry", "inquiries"]}

@@ -28,7 +28,7 @@ export interface AdminListColumn<Item> {
   header: string;
   cell: (item: Item) => ReactNode;
   /** Shown from this screen width up (header and cells); always when unset. */
-  from?: "sm" | "md" | "lg";
+  from?: "sm" | "md" | "lg" | "xl";
   /** Classes of the cells only. */
   className?: string;
   /** Header and cells on the right (row actions). */
@@ -39,6 +39,7 @@ const SHOWN_FROM = {
   sm: "hidden sm:table-cell",
   md: "hidden md:table-cell",
   lg: "hidden lg:table-cell",
+  xl: "hidden xl:table-cell",
 } as const;
 
 /** A column's header and cells show from the same width and align alike. */
