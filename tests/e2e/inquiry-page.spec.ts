@@ -64,7 +64,9 @@ test("staff reply to an enquiry from its page, and the enquirer receives it", as
   await expect(page.getByText("Follow up on 4 Dec 2026")).toBeVisible();
 
   // A template fills the composer, with the enquirer's name; staff add a line and send.
-  await page.getByLabel("Template").selectOption({ label: "File Interrogator licence" });
+  await page
+    .getByLabel("Template", { exact: true })
+    .selectOption({ label: "File Interrogator licence" });
   await page.getByRole("button", { name: "Use template" }).click();
   const body = page.getByLabel("Message", { exact: true });
   await expect(body).toHaveValue(new RegExp(`^Dear ${name},\\n\\nThank you for your interest`));
@@ -113,9 +115,11 @@ test("a reply typed before the page's scripts run is the one sent", async ({ pag
     .getByRole("link", { name, exact: true })
     .getAttribute("href");
   const release = await holdScripts(page);
-  await page.goto(href!);
+  await page.goto(href!, { waitUntil: "commit" });
   await page.getByLabel("Subject").fill("Courses in Leeds");
   await page.getByLabel("Message", { exact: true }).fill("Yes: our next Leeds date is in March.");
+  // Typed into the server's HTML: React has not run yet.
+  expect(await page.locator("html").getAttribute("data-hydrated")).toBeNull();
   release();
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   await page.getByRole("button", { name: "Send reply" }).click();

@@ -1,4 +1,4 @@
-import { Clock, Download, ExternalLink, Eye, Inbox, MessageSquare, Pencil } from "lucide-react";
+import { Clock, Download, Eye, Inbox, MessageSquare, Pencil } from "lucide-react";
 import { useCallback, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
@@ -200,11 +200,6 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
 
   const rowActions = (inquiry: AdminInquiry) => (
     <>
-      <Button asChild variant="ghost" size="icon" title="Open its page">
-        <Link to={inquiryPageHref(inquiry.id)} aria-label={`Open ${inquiry.name}'s inquiry`}>
-          <ExternalLink aria-hidden />
-        </Link>
-      </Button>
       {inquiry.spamReason ? (
         <SuspectedSpamActions
           id={inquiry.id}
@@ -287,7 +282,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
       parseFilters={parseInquiryFilters}
       filtersQuery={inquiryFiltersQuery}
       filterLabel="Filter inquiries"
-      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_1.3fr_1.6fr_auto] lg:items-end"
+      filterClassName="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1.15fr_1fr_1fr_1.3fr_1.4fr_auto] lg:items-end"
       filterFields={
         <>
           <FilterSelect
