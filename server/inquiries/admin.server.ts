@@ -272,14 +272,12 @@ export async function updateInquiryForAdmin(
       .returning();
     // The dialog's notes field is the latest note (decision 0048): a changed one joins the list.
     if (update.notes !== null && update.notes !== before.notes) {
-      await tx
-        .insert(inquiryNotes)
-        .values({
-          inquiryId: before.id,
-          authorId: actor.id,
-          author: actor.email,
-          body: update.notes,
-        });
+      await tx.insert(inquiryNotes).values({
+        inquiryId: before.id,
+        authorId: actor.id,
+        author: actor.email,
+        body: update.notes,
+      });
     }
     const changes = changedFields(before, after!, ["status", "notes"]);
     if (changes) {
