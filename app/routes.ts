@@ -22,6 +22,9 @@ export default [
     // its documents as PDFs, and its date as a calendar file
     route("bookings/:token/documents/:documentId", "routes/site/booking-document.ts"),
     route("bookings/:token/calendar.ics", "routes/site/booking-calendar.ts"),
+    // a quotation by the signed link its e-mail carries: accepted or declined there; its PDF
+    route("quotes/:token", "routes/site/quotation.tsx"),
+    route("quotes/:token/pdf", "routes/site/quotation-pdf.ts"),
 
     // services
     ...prefix("services", [
@@ -74,6 +77,9 @@ export default [
       route("inquiries", "routes/admin/inquiries.tsx"),
       route("inquiries/templates", "routes/admin/reply-templates.tsx"),
       route("inquiries/:inquiryId", "routes/admin/inquiry.tsx"),
+      route("quotes", "routes/admin/quotes.tsx"),
+      route("quotes/new", "routes/admin/quote-new.tsx"),
+      route("quotes/:quoteId", "routes/admin/quote.tsx"),
       route("payments", "routes/admin/payments.tsx"),
       route("payments/:orderId", "routes/admin/order.tsx"),
       route("documents", "routes/admin/documents.tsx"),
@@ -108,6 +114,8 @@ export default [
       route("documents/pdfs", "routes/admin/documents-pdfs.ts"),
       // an order's invoice, receipt or credit note as a PDF download
       route("payments/:orderId/documents/:documentId", "routes/admin/order-document.ts"),
+      // a sent quote's PDF
+      route("quotes/:quoteId/pdf", "routes/admin/quote-pdf.ts"),
       route("*", "routes/admin/not-found.tsx"),
     ]),
   ]),

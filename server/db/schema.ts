@@ -283,6 +283,85 @@ export const inquiryReplyTemplates = pgTable("inquiry_reply_templates", {
   updatedBy: text("updated_by").notNull(),
 });
 
+/*
+ * Quotes (decision 0049): built by staff (from an enquiry or from nothing), numbered Q-YYYY-NNNN
+ * without gaps when first sent, and accepted or declined by the customer on a signed page.
+ * A sent quote never changes: it prints from its snapshot; a revision is a new quote that
+ * supersedes it. Acceptance makes an invoice order (orders.id in order_id).
+ */
+export const quoteStatus = pgEnum("quote_status", [
+  "draft",
+  "sent",
+  "accepted",
+  "declined",
+  "expired",
+  "superseded",
+]);
+
+export const quotes = pgTable(
+  "quotes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Set when first sent; a draft has none. */
+    number: text("number").unique(),
+    status: quoteStatus("status").notNull().default("draft"),
+    inquiryId: uuid("inquiry_id").references(() => inquiries.id, { onDelete: "set null" }),
+    /** The quote this one revises (it is marked superseded when this one is sent). */
+    supersedesId: uuid("supersedes_id").references((): AnyPgColumn => quotes.id, {
+      onDelete: "set null",
+    }),
+    organisation: text("organisation").notNull(),
+    contactName: text("contact_name").notNull(),
+    contactEmail: text("contact_email").notNull(),
+    addressLine1: text("address_line1"),
+    addressLine2: text("address_line2"),
+    town: text("town"),
+    postcode: text("postcode"),
+    country: text("country"),
+    vatNumber: text("vat_number"),
+    /** What it supplies, for VAT's place of supply: classroom, live_online or on_demand. */
+    supply: text("supply").notNull(),
+    /** description, quantity and unit price excluding VAT (pence) of each line. */
+    lines: jsonb("lines")
+      .$type<{ description: string; quantity: number; unitNetCents: number }[]>()
+      .notNull(),
+    validUntil: date("valid_until").notNull(),
+    terms: text("terms").notNull(),
+    /** Worked out when saved, fixed when sent (with the VAT treatment and rate). */
+    vatTreatment: text("vat_treatment").notNull(),
+    vatRateBasisPoints: integer("vat_rate_basis_points").notNull(),
+    netCents: integer("net_cents").notNull(),
+    vatCents: integer("vat_cents").notNull(),
+    totalCents: integer("total_cents").notNull(),
+    /** What the quote printed when sent (server/quotes/snapshot.server.ts). */
+    snapshot: jsonb("snapshot"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    acceptedName: text("accepted_name"),
+    acceptedRole: text("accepted_role"),
+    poNumber: text("po_number"),
+    declinedAt: timestamp("declined_at", { withTimezone: true }),
+    declineReason: text("decline_reason"),
+    /** The order its acceptance made: one at most. */
+    orderId: uuid("order_id")
+      .unique()
+      .references((): AnyPgColumn => orders.id, { onDelete: "set null" }),
+    /** The admin's e-mail. */
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("quotes_status_created_at_idx").on(t.status, t.createdAt.desc().nullsFirst()),
+    index("quotes_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("quotes_inquiry_id_idx").on(t.inquiryId),
+    index("quotes_contact_email_lower_idx").on(sql`lower(trim(${t.contactEmail}))`),
+    check("quotes_amounts_match", sql`${t.netCents} + ${t.vatCents} = ${t.totalCents}`),
+    check("quotes_number_once_sent", sql`(${t.status} = 'draft') = (${t.number} is null)`),
+    check("quotes_supply", sql`${t.supply} in ('classroom', 'live_online', 'on_demand')`),
+  ],
+);
+
 export const courseDates = pgTable(
   "course_dates",
   {
@@ -1002,6 +1081,8 @@ export const emailOutbox = pgTable(
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
     /** An invoice, receipt or credit note sent as a PDF attachment, drawn when the mail is sent. */
     documentId: uuid("document_id").references(() => orderDocuments.id, { onDelete: "restrict" }),
+    /** A sent quote, attached as its PDF (drawn from its snapshot when the mail is sent). */
+    quoteId: uuid("quote_id").references((): AnyPgColumn => quotes.id, { onDelete: "set null" }),
     /** A certificate sent as its issued PDF. */
     certificateId: uuid("certificate_id").references(() => certificates.id, {
       onDelete: "set null",

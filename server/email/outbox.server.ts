@@ -22,6 +22,8 @@ export interface OutgoingEmail {
   documentId?: string | null;
   /** A certificate of attendance to attach as its issued PDF (decision 0036). */
   certificateId?: string | null;
+  /** A sent quote to attach as its PDF, drawn from its snapshot (decision 0049). */
+  quoteId?: string | null;
   /** Extra message headers (e.g. List-Unsubscribe on newsletter mail); names and values one line. */
   headers?: Record<string, string> | null;
   /** An iCalendar invitation or cancellation (RFC 5545 text), sent as invite.ics (decision 0033). */
@@ -52,6 +54,7 @@ export async function queueEmails(
         orderId: m.orderId ?? null,
         documentId: m.documentId ?? null,
         certificateId: m.certificateId ?? null,
+        quoteId: m.quoteId ?? null,
         headers: m.headers ?? null,
         calendar: m.calendar ?? null,
         nextAttemptAt: now,

@@ -6,6 +6,7 @@ import { config } from "../config.server.ts";
 import { db, type Database } from "../db/client.server.ts";
 import { certificatePdf } from "../catalogue/certificates.server.ts";
 import { documentPdf } from "../invoices/document-files.server.ts";
+import { quotePdf } from "../quotes/quote-files.server.ts";
 import { diskLow } from "../disk-space.server.ts";
 import { log } from "../log.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
@@ -75,7 +76,8 @@ function envelope(row: OutboxRow, from: string, attachments: MailAttachment[] = 
 
 /**
  * What a claimed message carries: its document (documentId) drawn as a PDF now, from the
- * snapshot stored when it was issued, its certificate's stored PDF (certificateId), and its calendar invitation (decision 0033) as invite.ics,
+ * snapshot stored when it was issued, its certificate's stored PDF (certificateId), a sent quote
+ * drawn from its snapshot (quoteId), and its calendar invitation (decision 0033) as invite.ics,
  * typed with the METHOD its text names (REQUEST or CANCEL) so mail clients offer to add, update
  * or remove the event. A document that cannot be read or drawn fails the attempt like a refused
  * delivery, so the message is retried, never sent without it.
@@ -95,6 +97,15 @@ export async function attachmentsOf(database: Database, row: OutboxRow): Promise
     // The file as issued and hashed, never drawn again (decision 0036).
     const file = await certificatePdf(row.certificateId, database);
     if (!file) throw new Error(`certificate ${row.certificateId} to attach was not found`);
+    attachments.push({
+      filename: file.filename,
+      content: file.pdf,
+      contentType: "application/pdf",
+    });
+  }
+  if (row.quoteId) {
+    const file = await quotePdf(row.quoteId, database);
+    if (!file) throw new Error(`quote ${row.quoteId} to attach was not found`);
     attachments.push({
       filename: file.filename,
       content: file.pdf,

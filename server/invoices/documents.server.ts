@@ -71,7 +71,7 @@ function customerOf(order: OrderRow): DocumentSnapshot["customer"] {
   };
 }
 
-function sellerOf(seller: SellerConfig): DocumentSnapshot["seller"] {
+export function sellerOf(seller: SellerConfig): DocumentSnapshot["seller"] {
   return {
     legalName: seller.legalName,
     addressLines: seller.addressLines,

@@ -26,7 +26,7 @@ import { offerFreedPlacesAfter } from "../catalogue/waiting-list-offers.server.t
  * Who asks for a transition. 'checkout': the checkout itself, when Stripe refused to start;
  * 'move': a paid order moved to a dearer date (moves.server.ts, decision 0046).
  */
-export type TransitionSource = "webhook" | "success_page" | "admin" | "checkout" | "move";
+export type TransitionSource = "webhook" | "success_page" | "admin" | "checkout" | "move" | "quote";
 
 export interface OrderTransitionRule {
   from: OrderStatus;
@@ -48,7 +48,8 @@ export const ORDER_TRANSITIONS: readonly OrderTransitionRule[] = [
   { from: "pending", to: "paid", methods: ["stripe"], sources: ["webhook", "success_page"] },
   { from: "pending", to: "failed", methods: ["stripe"], sources: ["webhook", "checkout"] },
   { from: "pending", to: "canceled", methods: ["stripe"], sources: ["webhook", "admin"] },
-  { from: "pending", to: "invoiced", methods: ["invoice"], sources: ["admin"] },
+  // A quote accepted online is invoiced at once (decision 0049).
+  { from: "pending", to: "invoiced", methods: ["invoice"], sources: ["admin", "quote"] },
   { from: "pending", to: "canceled", methods: ["invoice"], sources: ["admin"] },
   { from: "invoiced", to: "paid", methods: ["invoice"], sources: ["admin"] },
   { from: "invoiced", to: "canceled", methods: ["invoice"], sources: ["admin"] },
@@ -100,6 +101,7 @@ const DEFAULT_ACTORS: Record<TransitionSource, OrderActor> = {
   checkout: "system",
   admin: "admin",
   move: "admin",
+  quote: "buyer",
 };
 
 /**

@@ -25,6 +25,7 @@ import {
 import { sendDueReminders } from "../catalogue/date-reminders.server.ts";
 import { sendInvoiceReminders } from "../invoices/debtors.server.ts";
 import { alertOverdueReplies } from "../inquiries/reply-due.server.ts";
+import { expireQuotes } from "../quotes/acceptance.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import { ANONYMISED } from "./matching.server.ts";
 import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
@@ -229,6 +230,9 @@ async function retentionPass(upkeep: boolean): Promise<void> {
     // Staff told once when an enquiry's reply becomes overdue (decision 0047).
     const overdue = await alertOverdueReplies();
     if (overdue) log.info({ inquiries: overdue }, "overdue replies: staff e-mailed");
+    // Quotes past their last valid day (decision 0049).
+    const expired = await expireQuotes();
+    if (expired) log.info({ quotes: expired }, "quotes expired");
     if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
     // The embedded database has no autovacuum: its statistics and free space are kept here,
     // on the hourly runs (not the one at start, while the site is being warmed up). A failure is

@@ -107,14 +107,24 @@ export async function adminWithTwoFactor() {
   expect(secret).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
 
   const admin: AdminUser = { ...created };
+  // The code that turns it on, and its 30-second step: a test replaying it may run in a later one.
+  const enabledWith = codeFor(secret);
+  const enabledInStep = Math.floor(Date.now() / 30_000);
   const confirmed = await confirmTwoFactorSetup(
     request("/admin/account", cookie, "POST"),
     nextIp(),
     admin,
-    codeFor(secret),
+    enabledWith,
   );
   expect(confirmed.ok).toBe(true);
   if (!confirmed.ok) throw new Error(confirmed.message);
   cookie = cookieOf(confirmed.headers, cookie);
-  return { admin, secret, backupCodes: started.setup.backupCodes!, cookie };
+  return {
+    admin,
+    secret,
+    backupCodes: started.setup.backupCodes!,
+    cookie,
+    enabledWith,
+    enabledInStep,
+  };
 }

@@ -82,7 +82,14 @@ describe("pricing from the database's decimal strings", () => {
 });
 
 describe("the order state machine", () => {
-  const SOURCES: TransitionSource[] = ["webhook", "success_page", "admin", "checkout", "move"];
+  const SOURCES: TransitionSource[] = [
+    "webhook",
+    "success_page",
+    "admin",
+    "checkout",
+    "move",
+    "quote",
+  ];
   // Every allowed (from, to, method, source); anything else must be refused.
   const ALLOWED = new Set([
     "pending→paid stripe webhook",
@@ -92,6 +99,8 @@ describe("the order state machine", () => {
     "pending→canceled stripe webhook",
     "pending→canceled stripe admin",
     "pending→invoiced invoice admin",
+    // A quote accepted online (decision 0049).
+    "pending→invoiced invoice quote",
     "pending→canceled invoice admin",
     "invoiced→paid invoice admin",
     "invoiced→canceled invoice admin",
@@ -107,7 +116,7 @@ describe("the order state machine", () => {
         for (const source of SOURCES) cases.push([from, to, method, source]);
 
   it(`covers all ${cases.length} combinations`, () => {
-    expect(cases).toHaveLength(5 * 5 * 2 * 5);
+    expect(cases).toHaveLength(5 * 5 * 2 * 6);
   });
 
   it.each(cases)("%s → %s (%s order, by %s)", (from, to, method, source) => {

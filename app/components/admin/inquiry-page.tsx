@@ -1,4 +1,4 @@
-import { ArrowLeft, MessageSquarePlus, Send } from "lucide-react";
+import { ArrowLeft, FilePlus, MessageSquarePlus, Send } from "lucide-react";
 import { useRef, useState, type ReactNode } from "react";
 import { Form, Link, useFetcher, useNavigate } from "react-router";
 import { InquiryStatusBadge, InquiryTypeBadge, ReplyDue } from "#app/components/admin/admin-ui.tsx";
@@ -427,6 +427,14 @@ export function InquiryPageView({
         <InquiryTypeBadge type={inquiry.inquiryType} />
         <InquiryStatusBadge status={inquiry.status} />
         {inquiry.spamReason ? <SuspectedSpamBadge reason={inquiry.spamReason} /> : null}
+      </div>
+      <div className="mb-4">
+        <Button asChild variant="outline" size="sm">
+          <Link to={`/admin/quotes/new?inquiry=${encodeURIComponent(inquiry.id)}`}>
+            <FilePlus aria-hidden />
+            Make a quote
+          </Link>
+        </Button>
       </div>
       <p className="mb-6 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
         {inquiry.replyDue ? <ReplyDue due={inquiry.replyDue} /> : null}

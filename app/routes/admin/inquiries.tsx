@@ -1,4 +1,4 @@
-import { Clock, Download, Eye, Inbox, MessageSquare, Pencil } from "lucide-react";
+import { Clock, Download, Eye, FileText, Inbox, MessageSquare, Pencil } from "lucide-react";
 import { useCallback, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
@@ -236,12 +236,20 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
       title="Inquiries"
       description="Track enquiries from the website and keep notes on each one."
       actions={
-        <Button asChild variant="outline">
-          <a href={exportHref} download>
-            <Download aria-hidden />
-            Export CSV
-          </a>
-        </Button>
+        <>
+          <Button asChild variant="outline">
+            <Link to="/admin/quotes">
+              <FileText aria-hidden />
+              Quotes
+            </Link>
+          </Button>
+          <Button asChild variant="outline">
+            <a href={exportHref} download>
+              <Download aria-hidden />
+              Export CSV
+            </a>
+          </Button>
+        </>
       }
       notice={
         openNotFound ? (
