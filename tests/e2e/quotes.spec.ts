@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect } from "@playwright/test";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { outboxDir } from "#tests/support/e2e-sites.ts";
+import { test } from "#tests/support/e2e-test.ts";
+import { expectToast, postEnquiry, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
+
+/**
+ * Quotes (decision 0049) in Chromium on the production build: staff make a quote for three File
+ * Interrogator licences from an enquiry and send it; the customer opens the e-mailed link with
+ * JavaScript off, accepts with a PO, and the invoiced order carries it.
+ */
+
+let run = 0;
+const tagOf = (label: string) => `${label}${Date.now().toString(36)}${++run}`;
+
+async function quotesTo(to: string): Promise<ParsedMail[]> {
+  let files: string[];
+  try {
+    files = readdirSync(outboxDir()).filter((f) => f.includes("-quote-"));
+  } catch {
+    return [];
+  }
+  const mails = await Promise.all(
+    files.map(async (f) => simpleParser(readFileSync(path.join(outboxDir(), f), "utf8"))),
+  );
+  return mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === to);
+}
+
+test("staff send a quote for 3 licences; the customer accepts it with a PO, without JavaScript", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const name = tagOf("Buyer");
+  const email = `${name.toLowerCase()}@example.com`;
+  const po = `PO-${name}`;
+  await postEnquiry(request, name, "Please quote for 3 File Interrogator licences.");
+  await signInAsAdmin(page);
+  await page.goto(`/admin/inquiries?q=${name.toLowerCase()}`);
+  await page.getByRole("link", { name, exact: true }).click();
+  await page.getByRole("link", { name: "Make a quote" }).click();
+
+  // The editor starts from the enquiry.
+  await expect(page.getByLabel("Organisation")).toHaveValue("Acme Bank");
+  await expect(page.getByLabel("Contact e-mail")).toHaveValue(email);
+  await page.locator("#quote-lines-0--description").fill("File Interrogator licence, one year");
+  await page.locator("#quote-lines-0--quantity").fill("3");
+  await page.locator("#quote-lines-0--unitPrice").fill("450");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Draft quote" })).toBeVisible();
+
+  await page.getByRole("button", { name: `Send to ${email}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Send quote" }).click();
+  await expectToast(page, "Success", /^Quote Q-\d{4}-\d{4} sent$/);
+  const number = (await page.getByRole("heading", { level: 1 }).textContent())!;
+  expect(number).toMatch(/^Q-\d{4}-\d{4}$/);
+
+  // The customer's mailbox: the quote, its PDF and the link.
+  await expect.poll(async () => (await quotesTo(email)).length, { timeout: 20_000 }).toBe(1);
+  const [mail] = await quotesTo(email);
+  expect(mail!.subject).toBe(`Quotation ${number} from NightWatch`);
+  expect(mail!.attachments.map((a) => a.filename)).toEqual([`${number}.pdf`]);
+  const link = /https?:\/\/\S+\/quotes\/\S+/.exec(mail!.text ?? "")![0];
+
+  // The customer, JavaScript off.
+  const customer = await browser.newContext({ javaScriptEnabled: false });
+  const customerPage = await customer.newPage();
+  await customerPage.goto(new URL(link).pathname);
+  await expect(
+    customerPage.getByRole("heading", { level: 1, name: "For Acme Bank" }),
+  ).toBeVisible();
+  await expect(customerPage.getByText("£1,350.00").first()).toBeVisible();
+  await customerPage.getByLabel("Your name").fill(name);
+  await customerPage.getByLabel("Your role").fill("Head of Fraud");
+  await customerPage.getByLabel("Purchase order number (optional)").fill(po);
+  await customerPage.getByRole("button", { name: "Accept quotation" }).click();
+  // Without the confirmation box: refused, and what was typed is still there.
+  await expect(customerPage.getByText("Please confirm that you accept")).toBeVisible();
+  await expect(customerPage.getByLabel("Purchase order number (optional)")).toHaveValue(po);
+  await customerPage.getByLabel(/I accept this quotation/).check();
+  await customerPage.getByRole("button", { name: "Accept quotation" }).click();
+  await expect(customerPage.getByText("Thank you: the quotation is accepted")).toBeVisible();
+  await expect(customerPage.getByText(`purchase order ${po}`)).toBeVisible();
+  await customer.close();
+
+  // Staff see it accepted, and the order carries the PO.
+  await page.reload();
+  await expect(page.getByText("Accepted", { exact: true }).first()).toBeVisible();
+  await page.getByRole("link", { name: /^NW-/ }).click();
+  await expect(page.getByText(po)).toBeVisible();
+  await expect(
+    page.getByText(`Quotation ${number}: 3 × File Interrogator licence, one year`).first(),
+  ).toBeVisible();
+});
