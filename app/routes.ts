@@ -80,6 +80,7 @@ export default [
       route("quotes", "routes/admin/quotes.tsx"),
       route("quotes/new", "routes/admin/quote-new.tsx"),
       route("quotes/:quoteId", "routes/admin/quote.tsx"),
+      route("licences", "routes/admin/licences.tsx"),
       route("payments", "routes/admin/payments.tsx"),
       route("payments/:orderId", "routes/admin/order.tsx"),
       route("documents", "routes/admin/documents.tsx"),

@@ -208,6 +208,19 @@ const schema = z.object({
       ),
     )
     .transform((days) => [...new Set(days.filter((d) => d > 0))].sort((a, b) => b - a)),
+  // File Interrogator licences (decision 0050): the customer and staff are reminded this many
+  // days before a licence ends, once per number (comma-separated); 0 sends none.
+  LICENCE_REMINDER_DAYS: optionalString
+    .transform((v) => (v ?? "60,30,7").split(",").map((s) => s.trim()))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^\d{1,3}$/, "must be whole numbers of days separated by commas, e.g. 60,30,7")
+          .transform(Number),
+      ),
+    )
+    .transform((days) => [...new Set(days.filter((d) => d > 0))].sort((a, b) => b - a)),
   // /metrics (Prometheus): served only to a bearer of this token; unset, there is no such page.
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   // On SIGTERM: how long /readyz fails while requests are still served (for a load balancer to
@@ -342,6 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     signInLogRetentionDays: e.SIGN_IN_LOG_RETENTION_DAYS,
     emailBodyRetentionDays: e.EMAIL_BODY_RETENTION_DAYS,
     dateReminderDays: e.DATE_REMINDER_DAYS,
+    licenceReminderDays: e.LICENCE_REMINDER_DAYS,
     invoiceReminderDays: e.INVOICE_REMINDER_DAYS,
     buildDir: path.resolve(e.BUILD_DIR),
     seedDemoContent: e.SEED_DEMO_CONTENT,

@@ -342,6 +342,14 @@ export const quotes = pgTable(
     poNumber: text("po_number"),
     declinedAt: timestamp("declined_at", { withTimezone: true }),
     declineReason: text("decline_reason"),
+    /** File Interrogator licences it sells (decision 0050): seats, and the first day (else the
+     * day it is accepted). Accepting it puts them on the register. */
+    licenceSeats: integer("licence_seats"),
+    licenceStartsOn: date("licence_starts_on"),
+    /** A renewal quote: the licence it renews. */
+    renewsLicenceId: uuid("renews_licence_id").references((): AnyPgColumn => licences.id, {
+      onDelete: "set null",
+    }),
     /** The order its acceptance made: one at most. */
     orderId: uuid("order_id")
       .unique()
@@ -359,7 +367,62 @@ export const quotes = pgTable(
     check("quotes_amounts_match", sql`${t.netCents} + ${t.vatCents} = ${t.totalCents}`),
     check("quotes_number_once_sent", sql`(${t.status} = 'draft') = (${t.number} is null)`),
     check("quotes_supply", sql`${t.supply} in ('classroom', 'live_online', 'on_demand')`),
+    check("quotes_licence_seats_positive", sql`${t.licenceSeats} >= 1`),
   ],
+);
+
+/*
+ * The File Interrogator licence register (decision 0050): annual licences, each from the quote
+ * whose acceptance sold it, reminded before it ends and renewed by a new quote.
+ */
+export const licences = pgTable(
+  "licences",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** FI-YYYY-NNNN, without gaps. */
+    reference: text("reference").notNull().unique(),
+    organisation: text("organisation").notNull(),
+    contactName: text("contact_name").notNull(),
+    contactEmail: text("contact_email").notNull(),
+    seats: integer("seats").notNull(),
+    startsOn: date("starts_on").notNull(),
+    /** The last day it runs (a year from the start, less a day). */
+    endsOn: date("ends_on").notNull(),
+    /** What a year of it costs, net of VAT (the quote's lines). */
+    annualNetCents: integer("annual_net_cents").notNull(),
+    quoteId: uuid("quote_id")
+      .unique()
+      .references((): AnyPgColumn => quotes.id, { onDelete: "set null" }),
+    orderId: uuid("order_id").references((): AnyPgColumn => orders.id, { onDelete: "set null" }),
+    /** The renewal quote made for it ("Renew"), and the licence that renewed it. */
+    renewalQuoteId: uuid("renewal_quote_id").references((): AnyPgColumn => quotes.id, {
+      onDelete: "set null",
+    }),
+    renewedById: uuid("renewed_by_id").references((): AnyPgColumn => licences.id, {
+      onDelete: "set null",
+    }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("licences_ends_on_idx").on(t.endsOn),
+    index("licences_contact_email_lower_idx").on(sql`lower(trim(${t.contactEmail}))`),
+    check("licences_seats_positive", sql`${t.seats} >= 1`),
+    check("licences_dates", sql`${t.endsOn} >= ${t.startsOn}`),
+  ],
+);
+
+/** Each reminder of a licence's end, sent once (days before the end it was for). */
+export const licenceReminders = pgTable(
+  "licence_reminders",
+  {
+    licenceId: uuid("licence_id")
+      .notNull()
+      .references(() => licences.id, { onDelete: "cascade" }),
+    daysBefore: integer("days_before").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.licenceId, t.daysBefore] })],
 );
 
 export const courseDates = pgTable(

@@ -8,6 +8,7 @@ import {
   saveQuoteDraft,
   sendQuote,
 } from "../quotes/quotes.server.ts";
+import { renewLicence } from "../licences/licences.server.ts";
 import type { AdminIntent } from "./admin-form.server.ts";
 import { invalid, success } from "./form-post.server.ts";
 
@@ -77,4 +78,21 @@ export function quoteIntents(quoteId: string, admin: AuditActor) {
       return redirect(quoteHref(revised.id));
     }) satisfies AdminIntent,
   };
+}
+
+/** The licence register's "Renew": opens the renewal quote's draft (made once). */
+export function renewLicenceIntent(admin: AuditActor) {
+  return (async (form, refuse) => {
+    const id = form.get("id");
+    const renewed = typeof id === "string" ? await renewLicence(id, admin) : null;
+    if (!renewed?.ok) {
+      return refuse(
+        renewed?.reason === "renewed" ? 409 : 404,
+        renewed?.reason === "renewed"
+          ? "This licence has been renewed already."
+          : "That licence no longer exists.",
+      );
+    }
+    return redirect(quoteHref(renewed.quoteId));
+  }) satisfies AdminIntent;
 }

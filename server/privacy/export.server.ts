@@ -12,6 +12,8 @@ import { findPersonalData } from "./find.server.ts";
 function countsOf(data: PersonalData) {
   return {
     inquiries: data.inquiries.length,
+    quotes: data.quotes.length,
+    licences: data.licences.length,
     orders: data.orders.length,
     studentRecords: data.studentRecords.length,
     subscriptions: data.subscriptions.length,
@@ -65,6 +67,32 @@ export function personalDataCsvRows(data: PersonalData): CsvValue[][] {
     for (const n of i.noteList) {
       rows.push(["Inquiry note", n.createdAt, i.id, "", n.author, null, null, null, n.body]);
     }
+  }
+  for (const q of data.quotes) {
+    rows.push([
+      "Quote",
+      q.createdAt,
+      q.number ?? q.id,
+      q.status,
+      q.contactName,
+      q.contactEmail,
+      null,
+      q.organisation,
+      `total ${(q.totalCents / 100).toFixed(2)} GBP`,
+    ]);
+  }
+  for (const l of data.licences) {
+    rows.push([
+      "Licence",
+      l.startsOn,
+      l.reference,
+      "",
+      l.contactName,
+      l.contactEmail,
+      null,
+      l.organisation,
+      `${l.seats} seats, ${l.startsOn} to ${l.endsOn}`,
+    ]);
   }
   for (const o of data.orders) {
     const billing = [

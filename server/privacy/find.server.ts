@@ -35,6 +35,8 @@ import {
   inquiries,
   inquiryNotes,
   inquiryReplies,
+  licences,
+  quotes,
   newsletterSubscriptions,
   orderDocuments,
   orderStudents,
@@ -173,8 +175,41 @@ export async function findPersonalDataAndHistory(
     email: s.email,
   });
 
+  const [quoteRows, licenceRows] = await Promise.all([
+    executor
+      .select()
+      .from(quotes)
+      .where(sameEmail(quotes.contactEmail, address))
+      .orderBy(orm.desc(quotes.createdAt)),
+    executor
+      .select()
+      .from(licences)
+      .where(sameEmail(licences.contactEmail, address))
+      .orderBy(orm.desc(licences.startsOn)),
+  ]);
+
   const data: PersonalData = {
     email: address,
+    quotes: quoteRows.map((q) => ({
+      id: q.id,
+      number: q.number,
+      status: q.status,
+      createdAt: iso(q.createdAt),
+      organisation: q.organisation,
+      contactName: q.contactName,
+      contactEmail: q.contactEmail,
+      totalCents: q.totalCents,
+    })),
+    licences: licenceRows.map((l) => ({
+      id: l.id,
+      reference: l.reference,
+      organisation: l.organisation,
+      contactName: l.contactName,
+      contactEmail: l.contactEmail,
+      seats: l.seats,
+      startsOn: l.startsOn,
+      endsOn: l.endsOn,
+    })),
     inquiries: inquiryRows.map((i): PersonalInquiry => ({
       id: i.id,
       createdAt: iso(i.createdAt),

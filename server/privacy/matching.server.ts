@@ -25,7 +25,10 @@ export function emailDigest(email: string): string {
 }
 
 /** Replacement addresses under the reserved .invalid domain (RFC 2606): never deliverable. */
-export function erasedAddress(kind: "order" | "student" | "inquiry", id: string): string {
+export function erasedAddress(
+  kind: "order" | "student" | "inquiry" | "quote" | "licence",
+  id: string,
+): string {
   return `${kind}-${id}@erased.invalid`;
 }
 

@@ -26,6 +26,7 @@ import { sendDueReminders } from "../catalogue/date-reminders.server.ts";
 import { sendInvoiceReminders } from "../invoices/debtors.server.ts";
 import { alertOverdueReplies } from "../inquiries/reply-due.server.ts";
 import { expireQuotes } from "../quotes/acceptance.server.ts";
+import { sendLicenceReminders } from "../licences/licences.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
 import { ANONYMISED } from "./matching.server.ts";
 import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
@@ -233,6 +234,9 @@ async function retentionPass(upkeep: boolean): Promise<void> {
     // Quotes past their last valid day (decision 0049).
     const expired = await expireQuotes();
     if (expired) log.info({ quotes: expired }, "quotes expired");
+    // Licences ending soon (decision 0050): the customer and staff reminded, each day once.
+    const licenceReminders = await sendLicenceReminders();
+    if (licenceReminders) log.info({ licences: licenceReminders }, "licence reminders queued");
     if (bodies) log.info({ emails: bodies }, "bodies of old sent e-mails emptied");
     // The embedded database has no autovacuum: its statistics and free space are kept here,
     // on the hourly runs (not the one at start, while the site is being warmed up). A failure is

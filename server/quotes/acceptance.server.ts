@@ -10,6 +10,7 @@ import { queueEmails } from "../email/outbox.server.ts";
 import { renderQuoteOutcome } from "../email/templates/quote.server.ts";
 import { nudgeOutbox } from "../email/worker.server.ts";
 import { log } from "../log.server.ts";
+import { licenceFromQuote } from "../licences/licences.server.ts";
 import { transitionInTransaction } from "../orders/state-machine.server.ts";
 import { readQuoteToken } from "./links.server.ts";
 import { noteOnInquiry, type QuoteRow } from "./quotes.server.ts";
@@ -166,6 +167,8 @@ export async function acceptQuote(
     }
     const number = q.number!;
     const order = await orderFromQuote(tx, q, acceptance, number);
+    // A licence quote puts its licences on the register (decision 0050).
+    const licence = await licenceFromQuote(tx, q, order.id, now);
     const [accepted] = await tx
       .update(quotes)
       .set({
@@ -193,7 +196,7 @@ export async function acceptQuote(
     await noteOnInquiry(
       tx,
       q.inquiryId,
-      `Quote ${number} accepted online by ${acceptance.name} (${acceptance.role})${acceptance.poNumber ? `, PO ${acceptance.poNumber}` : ""}: order ${reference} invoiced.`,
+      `Quote ${number} accepted online by ${acceptance.name} (${acceptance.role})${acceptance.poNumber ? `, PO ${acceptance.poNumber}` : ""}: order ${reference} invoiced.${licence ? ` Licence ${licence.reference} on the register.` : ""}`,
       null,
     );
     await recordAudit(tx, null, {

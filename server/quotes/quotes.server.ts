@@ -103,6 +103,8 @@ export async function saveQuoteDraft(
     lines,
     validUntil: form.validUntil,
     terms: form.terms,
+    licenceSeats: form.licenceSeats ? Number(form.licenceSeats) : null,
+    licenceStartsOn: form.licenceSeats ? form.licenceStartsOn : null,
     ...amounts,
   };
   return db().transaction(async (tx): Promise<SaveQuoteResult> => {
@@ -391,6 +393,8 @@ export function editorValuesOf(q: QuoteRow): QuoteEditorValues {
       quantity: String(l.quantity),
       unitPrice: pounds(l.unitNetCents),
     })),
+    licenceSeats: q.licenceSeats ? String(q.licenceSeats) : "",
+    licenceStartsOn: q.licenceStartsOn ?? "",
   };
 }
 
@@ -425,6 +429,8 @@ export async function newQuoteValues(
       inquiry?.inquiryType === "file_interrogator"
         ? [{ description: "File Interrogator licence, one year", quantity: "1", unitPrice: "" }]
         : [],
+    licenceSeats: "",
+    licenceStartsOn: "",
   };
 }
 

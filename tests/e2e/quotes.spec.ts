@@ -9,7 +9,8 @@ import { expectToast, postEnquiry, signInAsAdmin } from "#tests/support/e2e-fixt
 /**
  * Quotes (decision 0049) in Chromium on the production build: staff make a quote for three File
  * Interrogator licences from an enquiry and send it; the customer opens the e-mailed link with
- * JavaScript off, accepts with a PO, and the invoiced order carries it.
+ * JavaScript off, accepts with a PO; the invoiced order carries it and the licences are on the
+ * register.
  */
 
 let run = 0;
@@ -48,6 +49,7 @@ test("staff send a quote for 3 licences; the customer accepts it with a PO, with
   await page.locator("#quote-lines-0--description").fill("File Interrogator licence, one year");
   await page.locator("#quote-lines-0--quantity").fill("3");
   await page.locator("#quote-lines-0--unitPrice").fill("450");
+  await page.getByLabel("Licences (seats)").fill("3");
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Draft quote" })).toBeVisible();
 
@@ -93,4 +95,11 @@ test("staff send a quote for 3 licences; the customer accepts it with a PO, with
   await expect(
     page.getByText(`Quotation ${number}: 3 × File Interrogator licence, one year`).first(),
   ).toBeVisible();
+
+  // The three licences are on the register, for a year from today.
+  await page.goto("/admin/licences");
+  const licence = page.getByRole("row").filter({ hasText: `from ${number}` });
+  await expect(licence).toContainText("Acme Bank");
+  await expect(licence.getByRole("cell").nth(2)).toHaveText("3");
+  await expect(licence).toContainText("Active");
 });

@@ -68,6 +68,8 @@ describe("erasure", () => {
       students: 2,
       emails: 3,
       records: 0,
+      quotes: 0,
+      licences: 0,
     });
     expect(result.message).toBe(
       "Deleted 1 inquiry and 1 newsletter subscription; anonymised 1 order and 2 student records (amounts, dates and invoice numbers are kept for 6 years, as UK tax law requires); deleted 3 stored e-mails.",
@@ -148,6 +150,8 @@ describe("erasure", () => {
       students: 0,
       emails: 0,
       records: 0,
+      quotes: 0,
+      licences: 0,
     });
   });
 

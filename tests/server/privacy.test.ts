@@ -49,6 +49,8 @@ describe("finding what is held about an address", () => {
       students: 2,
       emails: 3,
       records: 0,
+      quotes: 0,
+      licences: 0,
     });
     expect(describeErasure(plannedErasure(data))).toBe(
       "Delete 1 inquiry and 1 newsletter subscription; anonymise 1 order and 2 student records (amounts, dates and invoice numbers are kept for 6 years, as UK tax law requires); delete 3 stored e-mails.",

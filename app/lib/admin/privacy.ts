@@ -168,9 +168,35 @@ export interface PersonalRecord {
   text: string;
 }
 
+/** A quote made out to the person (decision 0049). */
+export interface PersonalQuote {
+  id: string;
+  number: string | null;
+  status: string;
+  createdAt: string;
+  organisation: string;
+  contactName: string;
+  contactEmail: string;
+  totalCents: number;
+}
+
+/** A File Interrogator licence with the person as its contact (decision 0050). */
+export interface PersonalLicence {
+  id: string;
+  reference: string;
+  organisation: string;
+  contactName: string;
+  contactEmail: string;
+  seats: number;
+  startsOn: string;
+  endsOn: string;
+}
+
 export interface PersonalData {
   email: string;
   inquiries: PersonalInquiry[];
+  quotes: PersonalQuote[];
+  licences: PersonalLicence[];
   orders: PersonalOrder[];
   studentRecords: PersonalStudentRecord[];
   subscriptions: PersonalSubscription[];
@@ -198,6 +224,9 @@ export interface ErasureCounts {
   emails: number;
   /** Audit rows and order timeline entries redacted. */
   records: number;
+  /** Quotes and licences: the contact's name and address replaced (their numbers stay). */
+  quotes: number;
+  licences: number;
 }
 
 export const NO_ERASURE: ErasureCounts = {
@@ -209,6 +238,8 @@ export const NO_ERASURE: ErasureCounts = {
   students: 0,
   emails: 0,
   records: 0,
+  quotes: 0,
+  licences: 0,
 };
 
 /**
@@ -236,6 +267,8 @@ export function plannedErasure(data: PersonalDataSummary): ErasureCounts {
     students: studentsToErase(data).length,
     emails: data.emails.length,
     records: data.records.length,
+    quotes: data.quotes.length,
+    licences: data.licences.length,
   };
 }
 
@@ -275,6 +308,8 @@ export function describeErasure(counts: ErasureCounts, past = false): string {
   const anonymised = [
     counts.orders ? plural(counts.orders, "order") : "",
     counts.students ? plural(counts.students, "student record") : "",
+    counts.quotes ? plural(counts.quotes, "quote") : "",
+    counts.licences ? plural(counts.licences, "licence") : "",
   ].filter(Boolean);
   if (anonymised.length) {
     clauses.push(`${anon} ${joinAnd(anonymised)}${counts.orders ? ` (${TAX_RECORDS_NOTE})` : ""}`);

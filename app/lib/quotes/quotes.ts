@@ -131,6 +131,17 @@ export const quoteFormSchema = z
         z.maxLength(5000, "Please keep the terms under 5,000 characters."),
       ),
     lines: z.optional(z.array(lineSchema)),
+    /** File Interrogator licences it sells (decision 0050): blank for none. */
+    licenceSeats: z.pipe(
+      z.optional(z.string()),
+      z.transform((v: string | undefined) => (v ?? "").trim()),
+    ),
+    licenceStartsOn: z.pipe(
+      z.optional(
+        z.union([z.literal(""), z.iso.date({ error: "Please enter a date, or leave it empty." })]),
+      ),
+      z.transform((v: string | undefined) => (v ? v : null)),
+    ),
   })
   .check((ctx) => {
     const filled = filledLines(ctx.value.lines);
@@ -148,6 +159,15 @@ export const quoteFormSchema = z
         input: ctx.value.lines,
         path: ["lines", QUOTE_MAX_LINES, "description"],
         message: `A quote has at most ${QUOTE_MAX_LINES} lines.`,
+      });
+    }
+    const seats = ctx.value.licenceSeats;
+    if (seats !== "" && !(/^\d{1,5}$/.test(seats) && Number(seats) >= 1)) {
+      ctx.issues.push({
+        code: "custom",
+        input: seats,
+        path: ["licenceSeats"],
+        message: "Please enter a whole number of licences, or leave it empty.",
       });
     }
     (ctx.value.lines ?? []).forEach((line, i) => {
@@ -230,6 +250,8 @@ export interface QuoteEditorValues {
   validUntil: string;
   terms: string;
   lines: QuoteLineInput[];
+  licenceSeats: string;
+  licenceStartsOn: string;
 }
 
 /** A quote in the admin list. */

@@ -52,6 +52,9 @@ import { adminMeta } from "#app/lib/admin/nav.ts";
 import { formatDateTime, londonMonth, relativeTime } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { orderPageHref, revenueHint } from "#app/lib/orders/orders.ts";
+import { licencesEnding } from "#server/licences/licences.server.ts";
+import { LicencesEndingAlert } from "#app/components/admin/licences-ending.tsx";
+import type { LicencesEnding } from "#app/lib/licences/licences.ts";
 import type { Route } from "./+types/dashboard";
 
 /** Dashboard load errors are only logged; the page shows what it has. */
@@ -68,7 +71,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const admin = signedInAdmin(context);
   const now = new Date();
   // Each part on its own: orders that cannot be read do not hide the inquiries, nor the reverse.
-  const [inquiries, orders, revenue, owedBack, due] = await Promise.all([
+  const [inquiries, orders, revenue, owedBack, due, ending] = await Promise.all([
     orLogged(
       "inquiries",
       async () => {
@@ -85,6 +88,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     ),
     orLogged("money owed back", () => owedBackOnCancelledOrders(), [] as DashboardOwedBack[]),
     orLogged<RepliesDue | null>("replies due", () => repliesDue(now), null),
+    orLogged<LicencesEnding | null>("licences ending", () => licencesEnding(now), null),
   ]);
   // One clock for the server render and the browser's hydration.
   return {
@@ -95,6 +99,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     revenue,
     owedBack,
     due,
+    ending,
     now: now.getTime(),
   };
 }
@@ -260,7 +265,7 @@ function RepliesDueAlert({ due }: { due: RepliesDue }) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, counts, latest, orders, revenue, owedBack, due, now } = loaderData;
+  const { email, counts, latest, orders, revenue, owedBack, due, ending, now } = loaderData;
   const month = formatLondonMonth(revenue.monthStart);
   return (
     <>
@@ -268,6 +273,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
       {owedBack.length > 0 ? <OwedBack payments={owedBack} /> : null}
       {due && due.items.length > 0 ? <RepliesDueAlert due={due} /> : null}
+      {ending && ending.count > 0 ? <LicencesEndingAlert ending={ending} /> : null}
 
       <section aria-label="Inquiry counts" className="grid grid-cols-2 gap-4 lg:grid-cols-5">
         <StatCard label="New" value={counts.new} icon={Inbox} tone="info" />

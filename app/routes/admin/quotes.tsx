@@ -29,12 +29,17 @@ export default function Quotes({ loaderData }: Route.ComponentProps) {
             Quotations sent to customers, accepted online with their PO.
           </p>
         </div>
-        <Button asChild>
-          <Link to="/admin/quotes/new">
-            <FilePlus aria-hidden />
-            New quote
-          </Link>
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline">
+            <Link to="/admin/licences">Licences</Link>
+          </Button>
+          <Button asChild>
+            <Link to="/admin/quotes/new">
+              <FilePlus aria-hidden />
+              New quote
+            </Link>
+          </Button>
+        </div>
       </div>
       <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2 text-sm">
         {(["all", ...QUOTE_STATUSES] as const).map((s) => (

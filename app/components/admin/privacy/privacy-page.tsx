@@ -116,6 +116,8 @@ function PersonalDataView({
     ["Newsletter subscriptions", data.subscriptions.length],
     ["Waiting list entries", data.waitingList.length],
     ["Certificates of attendance", data.certificates.length],
+    ["Quotes", data.quotes.length],
+    ["File Interrogator licences", data.licences.length],
     ["Stored e-mails", data.emails.length],
     ["History records (audit log, order notes)", data.records.length],
   ];
@@ -263,6 +265,32 @@ function PersonalDataView({
             c.holderName ?? "—",
             c.courseTitle,
             c.revokedAt ? `Revoked ${formatDateTime(c.revokedAt)}` : "Valid",
+          ])}
+        />
+      ) : null}
+      {data.quotes.length ? (
+        <ResultTable
+          caption="Quotes"
+          head={["Made", "Number", "Contact", "Organisation", "Status"]}
+          rows={data.quotes.map((q) => [
+            formatDateTime(q.createdAt),
+            q.number ?? "Draft",
+            q.contactName,
+            q.organisation,
+            q.status,
+          ])}
+        />
+      ) : null}
+      {data.licences.length ? (
+        <ResultTable
+          caption="File Interrogator licences"
+          head={["Reference", "Contact", "Organisation", "Seats", "Runs"]}
+          rows={data.licences.map((l) => [
+            l.reference,
+            l.contactName,
+            l.organisation,
+            String(l.seats),
+            `${l.startsOn} to ${l.endsOn}`,
           ])}
         />
       ) : null}

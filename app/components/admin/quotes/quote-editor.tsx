@@ -167,6 +167,27 @@ export function QuoteEditor({
           ))}
         </ol>
       </Section>
+      <Section title="File Interrogator licences">
+        <p className="mb-3 text-sm text-muted-foreground">
+          When this quote sells licences, say how many: accepting it puts them on the licence
+          register for a year from the start day (or the day it is accepted).
+        </p>
+        <div className="grid gap-3 md:grid-cols-2">
+          <Field
+            name="licenceSeats"
+            label="Licences (seats)"
+            value={value("licenceSeats")}
+            error={errors.licenceSeats}
+          />
+          <Field
+            name="licenceStartsOn"
+            label="Licences start on"
+            type="date"
+            value={value("licenceStartsOn")}
+            error={errors.licenceStartsOn}
+          />
+        </div>
+      </Section>
       <Section title="Validity and terms">
         <div className="grid gap-3">
           <div className="md:max-w-xs">
