@@ -21,12 +21,8 @@ import {
 import { attachmentsOf } from "#server/email/worker.server.ts";
 import { customerQuote, expireQuotes } from "#server/quotes/acceptance.server.ts";
 import { quoteUrl } from "#server/quotes/links.server.ts";
-import {
-  newQuoteValues,
-  reviseQuote,
-  saveQuoteDraft,
-  sendQuote,
-} from "#server/quotes/quotes.server.ts";
+import { newQuoteValues } from "#server/quotes/admin.server.ts";
+import { reviseQuote, saveQuoteDraft, sendQuote } from "#server/quotes/quotes.server.ts";
 import type { QuoteSnapshot } from "#server/quotes/snapshot.server.ts";
 import { useFreshDatabase } from "#tests/support/db.ts";
 import { freshIp } from "#tests/support/forms.ts";

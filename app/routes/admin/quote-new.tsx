@@ -1,7 +1,7 @@
 import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { saveQuoteIntent } from "#server/forms/quote-admin-actions.server.ts";
-import { newQuoteValues } from "#server/quotes/quotes.server.ts";
+import { newQuoteValues } from "#server/quotes/admin.server.ts";
 import { BackToQuotes } from "#app/components/admin/quotes/quote-parts.tsx";
 import { QuoteEditor } from "#app/components/admin/quotes/quote-editor.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";

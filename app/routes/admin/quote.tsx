@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { signedInAdmin } from "#server/auth/guard.server.ts";
 import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { quoteIntents } from "#server/forms/quote-admin-actions.server.ts";
-import { adminQuotePage } from "#server/quotes/quotes.server.ts";
+import { adminQuotePage } from "#server/quotes/admin.server.ts";
 import { AdminNotFoundView } from "#app/components/admin/admin-not-found.tsx";
 import { QuotePageView } from "#app/components/admin/quotes/quote-page.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";

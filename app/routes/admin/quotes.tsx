@@ -1,6 +1,6 @@
 import { FilePlus } from "lucide-react";
 import { Link } from "react-router";
-import { listQuotes } from "#server/quotes/quotes.server.ts";
+import { listQuotes } from "#server/quotes/admin.server.ts";
 import { QuoteStatusBadge } from "#app/components/admin/quotes/quote-parts.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { adminMeta } from "#app/lib/admin/nav.ts";
