@@ -61,6 +61,8 @@ const NOT_PAGES = new Set([
   "/admin/dates/:dateId/register/sign-in-sheet",
   "/bookings/:token/documents/:documentId",
   "/bookings/:token/calendar.ics",
+  "/quotes/:token/pdf",
+  "/admin/quotes/:quoteId/pdf",
 ]);
 
 /** Each page route of app/routes.ts, and what to check of it. */
@@ -97,6 +99,8 @@ const PUBLIC: Record<string, Visit[]> = {
   // A booker's own page is checked with axe in booking-page.spec.ts, which books one; here the
   // page a link that is not valid gets.
   "/bookings/:token": [{ name: "booking, invalid link", url: "/bookings/not-a-link" }],
+  // A customer's quotation is checked with axe in quotes.spec.ts, which sends one.
+  "/quotes/:token": [{ name: "quotation, invalid link", url: "/quotes/not-a-link" }],
   "/services/dark-web-monitoring": [
     { name: "dark web monitoring", url: "/services/dark-web-monitoring" },
   ],
@@ -151,6 +155,14 @@ const ADMIN: Record<string, Visit[]> = {
       },
     },
   ],
+  "/admin/inquiries/:inquiryId": [
+    { name: "an enquiry's page", url: "/admin/inquiries/:inquiryId", phone: true },
+  ],
+  "/admin/inquiries/templates": [{ name: "reply templates", url: "/admin/inquiries/templates" }],
+  "/admin/quotes": [{ name: "quotes", url: "/admin/quotes", phone: true }],
+  "/admin/quotes/new": [{ name: "new quote", url: "/admin/quotes/new", phone: true }],
+  "/admin/quotes/:quoteId": [{ name: "a draft quote", url: "/admin/quotes/:quoteId" }],
+  "/admin/licences": [{ name: "licences", url: "/admin/licences", phone: true }],
   "/admin/payments": [{ name: "payments", url: "/admin/payments", phone: true }],
   "/admin/payments/:orderId": [{ name: "order", url: "/admin/payments/:orderId", phone: true }],
   "/admin/debtors": [{ name: "debtors", url: "/admin/debtors", phone: true }],
@@ -275,6 +287,37 @@ async function firstDateId(page: Page): Promise<string> {
   return id!;
 }
 
+/** The first enquiry's page, from the Inquiries list (the spec's own enquiry is there). */
+async function firstInquiryPath(page: Page): Promise<string> {
+  await page.goto("/admin/inquiries");
+  const href = await page
+    .locator('a[href^="/admin/inquiries/"]')
+    .filter({ hasNotText: "Export" })
+    .first()
+    .getAttribute("href");
+  expect(href, "the Inquiries screen lists an enquiry").toMatch(
+    /^\/admin\/inquiries\/[0-9a-f-]{36}$/,
+  );
+  return href!;
+}
+
+/** A draft quote of this spec's own, saved from the new-quote form. */
+let quotePath: string | undefined;
+async function ensureQuote(page: Page): Promise<string> {
+  if (quotePath) return quotePath;
+  await page.goto("/admin/quotes/new");
+  await page.getByLabel("Organisation").fill("Axe Bank");
+  await page.getByLabel("Contact name").fill("Axe Buyer");
+  await page.getByLabel("Contact e-mail").fill("axe.quote@example.com");
+  await page.locator("#quote-lines-0--description").fill("Consultancy day");
+  await page.locator("#quote-lines-0--quantity").fill("1");
+  await page.locator("#quote-lines-0--unitPrice").fill("900");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/quotes\/[0-9a-f-]{36}$/);
+  quotePath = new URL(page.url()).pathname;
+  return quotePath;
+}
+
 function checkedAt(visit: Visit, width: "1366" | "375"): boolean {
   if (visit.only) return visit.only === width;
   return width === "1366" || visit.phone === true;
@@ -299,7 +342,11 @@ for (const viewport of VIEWPORTS) {
         await signInAsAdmin(page);
         const url = visit.url.includes(":dateId")
           ? visit.url.replace(":dateId", await firstDateId(page))
-          : visit.url.replace("/admin/payments/:orderId", order);
+          : visit.url.includes(":inquiryId")
+            ? await firstInquiryPath(page)
+            : visit.url.includes(":quoteId")
+              ? await ensureQuote(page)
+              : visit.url.replace("/admin/payments/:orderId", order);
         await check(page, visit, url);
         await expect(page).not.toHaveURL(/\/auth(\?|$)/);
       });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { outboxDir } from "#tests/support/e2e-sites.ts";
@@ -65,6 +66,15 @@ test("staff send a quote for 3 licences; the customer accepts it with a PO, with
   expect(mail!.subject).toBe(`Quotation ${number} from NightWatch`);
   expect(mail!.attachments.map((a) => a.filename)).toEqual([`${number}.pdf`]);
   const link = /https?:\/\/\S+\/quotes\/\S+/.exec(mail!.text ?? "")![0];
+
+  // The customer's page, checked with axe (it needs scripts: here, in the staff's browser).
+  await page.goto(new URL(link).pathname);
+  await expect(page.getByRole("heading", { level: 1, name: "For Acme Bank" })).toBeVisible();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+  await page.goBack();
 
   // The customer, JavaScript off.
   const customer = await browser.newContext({ javaScriptEnabled: false });

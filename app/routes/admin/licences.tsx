@@ -64,7 +64,7 @@ export default function Licences({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Licences</h1>
         <p className="text-muted-foreground">
           File Interrogator licences sold by accepted quotes: a year each, reminded before they end.{" "}
-          <Link to="/admin/quotes" className="text-primary underline-offset-4 hover:underline">
+          <Link to="/admin/quotes" className="text-primary underline underline-offset-4">
             Quotes
           </Link>
         </p>

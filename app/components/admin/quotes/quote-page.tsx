@@ -100,7 +100,7 @@ export function QuotePageView({ page, answer }: { page: AdminQuotePage; answer?:
             {" · "}
             <Link
               to={inquiryPageHref(page.inquiryId)}
-              className="text-primary underline-offset-4 hover:underline"
+              className="text-primary underline underline-offset-4"
             >
               its enquiry
             </Link>
