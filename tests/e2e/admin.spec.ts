@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { test } from "#tests/support/e2e-test.ts";
+import { closeWithEscape } from "#tests/support/dialogs.ts";
 import { londonDate } from "#app/lib/admin/time.ts";
 import { E2E_ADMIN, expectToast, signInAsAdmin, signInForm } from "#tests/support/e2e-fixtures.ts";
 
@@ -300,10 +301,8 @@ test.describe("inquiries", () => {
     const replied = page.getByRole("row").filter({ hasText: name });
     await expect(replied.getByText("Replied", { exact: true })).toBeVisible();
     await replied.getByRole("button", { name: /View details/ }).click();
-    await expect(page.getByRole("dialog", { name: "Inquiry Details" })).toContainText(
-      "Called back on Monday.",
-    );
-    await page.keyboard.press("Escape");
+    await expect(details).toContainText("Called back on Monday.");
+    await closeWithEscape(page, details);
 
     // The CSV holds what the list shows.
     const download = page.waitForEvent("download");

@@ -1,5 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { test } from "#tests/support/e2e-test.ts";
+import { closeWithEscape } from "#tests/support/dialogs.ts";
 import {
   bookByInvoice,
   E2E_ADMIN,
@@ -158,8 +159,7 @@ test.describe("the order page", () => {
     await expect(dialog.getByText(`Mark ${reference} as paid?`)).toBeVisible();
     await expect(dialog).toContainText(`receipt will be e-mailed to the buyer at ${order.email}`);
     for (const s of order.students) await expect(dialog).toContainText(s.email);
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
+    await closeWithEscape(page, dialog);
     await expect(markPaid).toBeFocused();
     await expect(timeline.locator('li[data-kind="paid"]')).toHaveCount(0);
   });
