@@ -254,6 +254,22 @@ describe("the customer's answer", () => {
     expect(await expireQuotes(later)).toBe(1);
     const view = await customerQuote(other.token, later);
     expect(view.ok && view.quote.status).toBe("expired");
+
+    // The link itself lasts 60 days past the last valid day, then opens to nothing.
+    const lastDayOfLink = new Date("2099-04-01T23:59:00Z");
+    expect(await customerQuote(other.token, lastDayOfLink)).toMatchObject({ ok: true });
+    const afterLink = new Date("2099-04-02T00:00:00Z");
+    expect(await customerQuote(other.token, afterLink)).toEqual({
+      ok: false,
+      reason: "expired_link",
+    });
+    const late = await acceptQuote(
+      other.token,
+      { name: "Sam", role: "Buyer", poNumber: null },
+      afterLink,
+    );
+    expect(late).toEqual({ ok: false, reason: "expired_link" });
+    expect(await db().select().from(orders)).toEqual([]);
   });
 
   it("records a decline and its reason, and tells staff", async () => {
