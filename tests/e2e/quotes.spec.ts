@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
-import { outboxDir } from "#tests/support/e2e-sites.ts";
+import pg from "pg";
+import { outboxDir, siteDatabaseUrl } from "#tests/support/e2e-sites.ts";
 import { test } from "#tests/support/e2e-test.ts";
 import { expectToast, postEnquiry, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
@@ -11,16 +14,18 @@ import { expectToast, postEnquiry, signInAsAdmin } from "#tests/support/e2e-fixt
  * Quotes (decision 0049) in Chromium on the production build: staff make a quote for three File
  * Interrogator licences from an enquiry and send it; the customer opens the e-mailed link with
  * JavaScript off, accepts with a PO; the invoiced order carries it and the licences are on the
- * register.
+ * register; 59 days before their end (`npm run licences:remind`, as cron would run it) the
+ * customer is reminded and the register says Expiring.
  */
 
 let run = 0;
 const tagOf = (label: string) => `${label}${Date.now().toString(36)}${++run}`;
 
-async function quotesTo(to: string): Promise<ParsedMail[]> {
+/** The site's mail of one kind (its outbox files are named by kind) to one address. */
+async function mailsTo(to: string, kind: string): Promise<ParsedMail[]> {
   let files: string[];
   try {
-    files = readdirSync(outboxDir()).filter((f) => f.includes("-quote-"));
+    files = readdirSync(outboxDir()).filter((f) => f.includes(kind));
   } catch {
     return [];
   }
@@ -61,8 +66,10 @@ test("staff send a quote for 3 licences; the customer accepts it with a PO, with
   expect(number).toMatch(/^Q-\d{4}-\d{4}$/);
 
   // The customer's mailbox: the quote, its PDF and the link.
-  await expect.poll(async () => (await quotesTo(email)).length, { timeout: 20_000 }).toBe(1);
-  const [mail] = await quotesTo(email);
+  await expect
+    .poll(async () => (await mailsTo(email, "-quote-")).length, { timeout: 20_000 })
+    .toBe(1);
+  const [mail] = await mailsTo(email, "-quote-");
   expect(mail!.subject).toBe(`Quotation ${number} from NightWatch`);
   expect(mail!.attachments.map((a) => a.filename)).toEqual([`${number}.pdf`]);
   const link = /https?:\/\/\S+\/quotes\/\S+/.exec(mail!.text ?? "")![0];
@@ -112,4 +119,51 @@ test("staff send a quote for 3 licences; the customer accepts it with a PO, with
   await expect(licence).toContainText("Acme Bank");
   await expect(licence.getByRole("cell").nth(2)).toHaveText("3");
   await expect(licence).toContainText("Active");
+
+  // 59 days before its end, the reminder goes to the customer. The site has no clock to move,
+  // and every licence rule compares its dates with today: so the test moves the licence's dates
+  // instead (in the site's PostgreSQL database), then runs the reminders as cron would.
+  const databaseUrl = siteDatabaseUrl();
+  if (!databaseUrl) {
+    test.info().annotations.push({
+      type: "not run",
+      description: "the reminder part moves the licence's dates in the site's PostgreSQL database",
+    });
+    return;
+  }
+  const reference = (await licence.getByRole("cell").first().textContent())!.match(
+    /FI-\d{4}-\d{4}/,
+  )![0];
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const moved = await client.query(
+      `update licences
+          set ends_on = (now() at time zone 'Europe/London')::date + 59,
+              starts_on = (now() at time zone 'Europe/London')::date + 60 - interval '1 year'
+        where reference = $1`,
+      [reference],
+    );
+    expect(moved.rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+  const printed = execFileSync("node", ["--import", "tsx", "scripts/licence-reminders.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "nw-licence-remind-")),
+      LOG_LEVEL: "warn",
+    },
+    encoding: "utf8",
+  });
+  expect(printed).toContain("Queued reminders for 1 licence.");
+  await expect
+    .poll(async () => (await mailsTo(email, "-licence_reminder-")).length, { timeout: 20_000 })
+    .toBe(1);
+  const [reminder] = await mailsTo(email, "-licence_reminder-");
+  expect(reminder!.text).toContain(reference);
+  expect(reminder!.text).toContain("59 days");
+  await page.reload();
+  await expect(licence).toContainText("Expiring");
 });
