@@ -2,7 +2,17 @@ import { formatPence } from "#app/lib/format.ts";
 import { creditedDocumentName } from "#app/lib/orders/orders.ts";
 import { formatVatRate } from "#app/lib/orders/vat.ts";
 import type { DocumentLine, DocumentSnapshot } from "./snapshot.server.ts";
-import { drawPdf } from "../pdf.server.ts";
+import {
+  BODY_BOTTOM,
+  CONTENT_WIDTH,
+  DocumentDrawing,
+  drawPdf,
+  INK,
+  LINK,
+  MARGIN,
+  MUTED,
+  type TableHeading,
+} from "../pdf.server.ts";
 import { formatDocumentDate, winAnsiText } from "./pdf-text.server.ts";
 import { invoicePayment, totalsRows } from "./pdf-totals.server.ts";
 
@@ -19,18 +29,6 @@ import { invoicePayment, totalsRows } from "./pdf-totals.server.ts";
  * buyer typed is shown by its nearest WinAnsi letter, or '?'. Output is the same bytes for the
  * same snapshot: the PDF's creation date (and the file id made from it) is the date of issue.
  */
-
-const A4 = { width: 595.28, height: 841.89 };
-const MARGIN = 50;
-const CONTENT_WIDTH = A4.width - 2 * MARGIN;
-/** Where the body stops, above the footer. */
-const BODY_BOTTOM = A4.height - 80;
-const FOOTER_Y = A4.height - 50;
-
-const INK = "#111111";
-const MUTED = "#555555";
-const RULE = "#cccccc";
-const SHADE = "#f0f1f3";
 
 const NUMBER_LABELS: Record<DocumentSnapshot["kind"], string> = {
   invoice: "Invoice number",
@@ -57,12 +55,7 @@ function creditsRows(credits: DocumentSnapshot["credits"]): [string, string | nu
   ];
 }
 
-type Doc = PDFKit.PDFDocument;
-
-interface Column {
-  header: string;
-  width: number;
-  align: "left" | "right";
+interface Column extends TableHeading {
   cell: (line: DocumentLine) => string;
 }
 
@@ -97,53 +90,12 @@ function columns(snapshot: DocumentSnapshot): Column[] {
 }
 
 /** Draws the document's pages onto `doc`. */
-class DocumentDrawing {
-  private y = MARGIN;
-
+class InvoiceDrawing extends DocumentDrawing {
   constructor(
-    private readonly doc: Doc,
+    doc: PDFKit.PDFDocument,
     private readonly s: DocumentSnapshot,
-  ) {}
-
-  private font(bold: boolean, size: number, color = INK): this {
-    this.doc
-      .font(bold ? "Helvetica-Bold" : "Helvetica")
-      .fontSize(size)
-      .fillColor(color);
-    return this;
-  }
-
-  /** Text at (x, y) within `width`, wrapped; returns its height. */
-  private put(
-    text: string,
-    x: number,
-    y: number,
-    width: number,
-    align: "left" | "right" = "left",
-  ): number {
-    const safe = winAnsiText(text);
-    this.doc.text(safe, x, y, { width, align, lineGap: 1 });
-    return this.doc.heightOfString(safe, { width, lineGap: 1 });
-  }
-
-  private height(text: string, width: number): number {
-    return this.doc.heightOfString(winAnsiText(text), { width, lineGap: 1 });
-  }
-
-  /** Starts a new page when `needed` points do not fit above the footer. */
-  private ensureSpace(needed: number): void {
-    if (this.y + needed <= BODY_BOTTOM) return;
-    this.doc.addPage();
-    this.y = MARGIN;
-  }
-
-  private rule(y: number, color = RULE): void {
-    this.doc
-      .moveTo(MARGIN, y)
-      .lineTo(MARGIN + CONTENT_WIDTH, y)
-      .lineWidth(0.5)
-      .strokeColor(color)
-      .stroke();
+  ) {
+    super(doc);
   }
 
   draw(): void {
@@ -152,7 +104,7 @@ class DocumentDrawing {
     this.lines();
     this.totals();
     this.closing();
-    this.footers();
+    this.footers(this.s.seller, this.s.number);
   }
 
   /** The seller (left) and the document's title, number and dates (right). */
@@ -226,21 +178,8 @@ class DocumentDrawing {
   private lines(): void {
     const cols = columns(this.s);
     const pad = 5;
-    const headerRow = () => {
-      this.font(true, 8, MUTED);
-      const height =
-        Math.max(...cols.map((col) => this.height(col.header, col.width - 2 * pad))) + 2 * pad;
-      this.doc.rect(MARGIN, this.y, CONTENT_WIDTH, height).fillColor(SHADE).fill();
-      this.font(true, 8, MUTED);
-      let x = MARGIN;
-      for (const col of cols) {
-        this.put(col.header, x + pad, this.y + pad, col.width - 2 * pad, col.align);
-        x += col.width;
-      }
-      this.y += height;
-    };
     this.ensureSpace(60);
-    headerRow();
+    this.tableHeader(cols, pad);
     for (const line of this.s.lines) {
       const descWidth = cols[0]!.width - 2 * pad;
       this.font(true, 9.5);
@@ -250,7 +189,7 @@ class DocumentDrawing {
       const height = descHeight + detailHeight + 2 * pad + 2;
       if (this.y + height > BODY_BOTTOM) {
         this.ensureSpace(height + 40);
-        headerRow();
+        this.tableHeader(cols, pad);
       }
       let x = MARGIN;
       for (const [i, col] of cols.entries()) {
@@ -320,7 +259,7 @@ class DocumentDrawing {
     const lead = "Or pay by card online: ";
     this.doc.text(winAnsiText(lead), MARGIN, this.y, { continued: true, lineGap: 1 });
     this.doc
-      .fillColor("#1d4ed8")
+      .fillColor(LINK)
       .text("open your booking and choose Pay by card", { link: url, underline: true });
     this.doc.fillColor(INK);
     this.y += this.height(lead, CONTENT_WIDTH) + 16;
@@ -356,35 +295,6 @@ class DocumentDrawing {
         ) + 6;
     }
   }
-
-  /** Seller, document number and 'Page n of m' at the foot of every page. */
-  private footers(): void {
-    const s = this.s;
-    const range = this.doc.bufferedPageRange();
-    const parts = [
-      s.seller.legalName,
-      s.seller.companyNumber ? `Company no. ${s.seller.companyNumber}` : null,
-      s.seller.vatNumber ? `VAT no. ${s.seller.vatNumber}` : null,
-      s.number,
-    ].filter(Boolean);
-    for (let i = 0; i < range.count; i++) {
-      this.doc.switchToPage(range.start + i);
-      // The footer sits in the bottom margin: lift it so pdfkit does not start a new page.
-      const bottom = this.doc.page.margins.bottom;
-      this.doc.page.margins.bottom = 0;
-      this.rule(FOOTER_Y - 6);
-      this.font(false, 7.5, MUTED);
-      this.put(parts.join(" · "), MARGIN, FOOTER_Y, CONTENT_WIDTH - 80);
-      this.put(
-        `Page ${i + 1} of ${range.count}`,
-        MARGIN + CONTENT_WIDTH - 80,
-        FOOTER_Y,
-        80,
-        "right",
-      );
-      this.doc.page.margins.bottom = bottom;
-    }
-  }
 }
 
 /** The document as PDF bytes. */
@@ -406,6 +316,6 @@ export function drawDocumentPdf(snapshot: DocumentSnapshot): Promise<Buffer> {
         ModDate: issuedAt,
       },
     },
-    (doc) => new DocumentDrawing(doc, snapshot).draw(),
+    (doc) => new InvoiceDrawing(doc, snapshot).draw(),
   );
 }
