@@ -356,6 +356,8 @@ export const quotes = pgTable(
       .references((): AnyPgColumn => orders.id, { onDelete: "set null" }),
     /** The admin's e-mail. */
     createdBy: text("created_by").notNull(),
+    /** When the contact's name and e-mail went (erasure, or retention: decision 0051). */
+    anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -401,6 +403,8 @@ export const licences = pgTable(
     renewedById: uuid("renewed_by_id").references((): AnyPgColumn => licences.id, {
       onDelete: "set null",
     }),
+    /** When the contact's name and e-mail went (erasure, or retention: decision 0051). */
+    anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -22,14 +22,13 @@ import {
   certificates,
   emailOutbox,
   inquiries,
-  licences,
   newsletterSubscriptions,
   orderStudents,
   orders,
-  quotes,
   waitingListEntries,
 } from "../db/schema.ts";
 import { log } from "../log.server.ts";
+import { anonymiseLicenceContacts, anonymiseQuoteContacts } from "./contacts.server.ts";
 import { emailDigest, ERASED, erasedAddress } from "./matching.server.ts";
 import { findPersonalDataAndHistory } from "./find.server.ts";
 import { redactHistory } from "./history.server.ts";
@@ -144,30 +143,19 @@ export async function erasePersonalData(
         })
         .where(orm.eq(orders.id, order.id));
     }
-    // Quotes and licences keep their numbers, amounts and organisation (an accepted quote is
-    // part of a contract; a licence is the organisation's): the contact's details go, from the
-    // row and from what a sent quote printed (decisions 0049, 0050).
-    for (const quote of data.quotes) {
-      await tx
-        .update(quotes)
-        .set({
-          contactName: ERASED,
-          contactEmail: erasedAddress("quote", quote.id),
-          snapshot: orm.sql`case when ${quotes.snapshot} is null then null else jsonb_set(jsonb_set(${quotes.snapshot}, '{customer,name}', to_jsonb(${ERASED}::text)), '{customer,email}', to_jsonb(${erasedAddress("quote", quote.id)}::text)) end`,
-          updatedAt: now,
-        })
-        .where(orm.eq(quotes.id, quote.id));
-    }
-    for (const licence of data.licences) {
-      await tx
-        .update(licences)
-        .set({
-          contactName: ERASED,
-          contactEmail: erasedAddress("licence", licence.id),
-          updatedAt: now,
-        })
-        .where(orm.eq(licences.id, licence.id));
-    }
+    // Quotes and licences keep their numbers, amounts and organisation; the contact goes.
+    await anonymiseQuoteContacts(
+      tx,
+      data.quotes.map((q) => q.id),
+      ERASED,
+      now,
+    );
+    await anonymiseLicenceContacts(
+      tx,
+      data.licences.map((l) => l.id),
+      ERASED,
+      now,
+    );
     // The history naming them: the same rows the search listed, redacted in place.
     await redactHistory(tx, history);
     for (const id of studentsToErase(data)) {

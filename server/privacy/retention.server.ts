@@ -1,8 +1,10 @@
 /**
  * The retention rule (decision 0020): inquiries older than the retention period are anonymised,
+ * and so are the contacts of quotes and licences that ended that long ago (decision 0051),
  * hourly while the site runs and by `npm run privacy:retention`.
  */
 import * as orm from "drizzle-orm";
+import { londonDate } from "#app/lib/admin/time.ts";
 import { recordAudit } from "../audit.server.ts";
 import { config } from "../config.server.ts";
 import { db, maintainDatabase } from "../db/client.server.ts";
@@ -12,6 +14,8 @@ import {
   inquiries,
   inquiryNotes,
   inquiryReplies,
+  licences,
+  quotes,
   rateLimit,
 } from "../db/schema.ts";
 import { diskLow } from "../disk-space.server.ts";
@@ -28,6 +32,7 @@ import { alertOverdueReplies } from "../inquiries/reply-due.server.ts";
 import { expireQuotes } from "../quotes/acceptance.server.ts";
 import { sendLicenceReminders } from "../licences/licences.server.ts";
 import { jobSucceeded } from "../metrics.server.ts";
+import { anonymiseLicenceContacts, anonymiseQuoteContacts } from "./contacts.server.ts";
 import { ANONYMISED } from "./matching.server.ts";
 import { removeStoredEmails, outboxDirectory } from "./erase.server.ts";
 
@@ -119,6 +124,98 @@ async function anonymiseBatch(now: Date, cutoff: Date, months: number, batchSize
       },
     });
     return { inquiries: ids.length, emailIds: deleted.map((d) => d.id) };
+  });
+}
+
+export interface ContactRetentionResult {
+  quotes: number;
+  licences: number;
+  emails: number;
+}
+
+/**
+ * The same period for the contacts of quotes and licences (decision 0051): a quote that was never
+ * accepted loses its contact's name and e-mail once its last valid day is that long past, with
+ * the e-mails that sent it; a licence, once its end is. An accepted quote stays as it is, with
+ * the order it made. Numbers, amounts, organisation and dates stay. Idempotent and batched, as
+ * the enquiries' rule is, with one audit row per batch.
+ */
+export async function anonymiseOldContacts(
+  now: Date = new Date(),
+  {
+    months = config.inquiryRetentionMonths,
+    outboxDir = outboxDirectory(),
+    batchSize = RETENTION_BATCH,
+  }: { months?: number; outboxDir?: string; batchSize?: number } = {},
+): Promise<ContactRetentionResult> {
+  const total: ContactRetentionResult = { quotes: 0, licences: 0, emails: 0 };
+  if (!months || months <= 0) return total;
+  const cutoff = londonDate(monthsBefore(now, months));
+  for (;;) {
+    const batch = await anonymiseContactsBatch(now, cutoff, months, batchSize);
+    await removeStoredEmails(batch.emailIds, outboxDir);
+    total.quotes += batch.quotes;
+    total.licences += batch.licences;
+    total.emails += batch.emailIds.length;
+    if (batch.quotes < batchSize && batch.licences < batchSize) return total;
+  }
+}
+
+async function anonymiseContactsBatch(
+  now: Date,
+  cutoff: string,
+  months: number,
+  batchSize: number,
+) {
+  return db().transaction(async (tx) => {
+    const oldQuotes = await tx
+      .select({ id: quotes.id })
+      .from(quotes)
+      .where(
+        orm.and(
+          orm.ne(quotes.status, "accepted"),
+          orm.lt(quotes.validUntil, cutoff),
+          orm.isNull(quotes.anonymisedAt),
+        ),
+      )
+      .limit(batchSize)
+      .for("update", { skipLocked: true });
+    const oldLicences = await tx
+      .select({ id: licences.id })
+      .from(licences)
+      .where(orm.and(orm.lt(licences.endsOn, cutoff), orm.isNull(licences.anonymisedAt)))
+      .limit(batchSize)
+      .for("update", { skipLocked: true });
+    const quoteIds = oldQuotes.map((q) => q.id);
+    const licenceIds = oldLicences.map((l) => l.id);
+    if (!quoteIds.length && !licenceIds.length) {
+      return { quotes: 0, licences: 0, emailIds: [] as string[] };
+    }
+    const deleted = quoteIds.length
+      ? await tx
+          .delete(emailOutbox)
+          .where(orm.inArray(emailOutbox.quoteId, quoteIds))
+          .returning({ id: emailOutbox.id })
+      : [];
+    await anonymiseQuoteContacts(tx, quoteIds, ANONYMISED, now);
+    await anonymiseLicenceContacts(tx, licenceIds, ANONYMISED, now);
+    await recordAudit(tx, null, {
+      action: "privacy.retention",
+      subjectType: "privacy",
+      summary: `Retention: the contacts of ${quoteIds.length} ${quoteIds.length === 1 ? "quote" : "quotes"} and ${licenceIds.length} ${licenceIds.length === 1 ? "licence" : "licences"} ended over ${months} months ago anonymised`,
+      after: {
+        quotes: quoteIds.length,
+        licences: licenceIds.length,
+        emails: deleted.length,
+        months,
+        cutoff,
+      },
+    });
+    return {
+      quotes: quoteIds.length,
+      licences: licenceIds.length,
+      emailIds: deleted.map((d) => d.id),
+    };
   });
 }
 
@@ -214,6 +311,7 @@ async function retentionPass(upkeep: boolean): Promise<void> {
   }
   try {
     const result = await anonymiseExpiredInquiries();
+    const contacts = await anonymiseOldContacts();
     const traces = await removeExpiredSignInTraces();
     const bodies = await pruneSentEmailBodies();
     await removeOldSubmissions();
@@ -253,6 +351,8 @@ async function retentionPass(upkeep: boolean): Promise<void> {
     failures = 0;
     jobSucceeded("retention");
     if (result.inquiries) log.info(result, "old inquiries anonymised (retention period)");
+    if (contacts.quotes || contacts.licences)
+      log.info(contacts, "contacts of old quotes and licences anonymised (retention period)");
     if (traces.counters || traces.signIns) log.info(traces, "old sign-in traces removed");
   } catch (error) {
     failures += 1;

@@ -167,7 +167,14 @@ const SECTIONS: LegalSection[] = [
     title: "How long we keep it",
     content: (
       <ul>
-        <li>Enquiries and quote requests: up to two years after our last contact with you.</li>
+        <li>
+          Enquiries, quote requests and quotations not accepted: up to two years after our last
+          contact with you.
+        </li>
+        <li>
+          File Interrogator licences: the contact&apos;s name and e-mail address up to two years
+          after the licence ends; the licence itself is kept with our accounts.
+        </li>
         <li>
           Booking, invoicing and payment records: six years after the end of the financial year they
           relate to, as UK tax law requires.
