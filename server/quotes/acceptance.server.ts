@@ -13,7 +13,7 @@ import { log } from "../log.server.ts";
 import { licenceFromQuote } from "../licences/licences.server.ts";
 import { transitionInTransaction } from "../orders/state-machine.server.ts";
 import { readQuoteToken } from "./links.server.ts";
-import { noteOnInquiry, type QuoteRow } from "./quotes.server.ts";
+import { noteOnInquiry, quoteAnswer, type QuoteRow } from "./quotes.server.ts";
 import type { QuoteSnapshot } from "./snapshot.server.ts";
 
 /**
@@ -44,16 +44,7 @@ function viewOf(q: QuoteRow, today: string): CustomerQuote {
   return {
     status: effectiveStatus(q, today),
     snapshot: q.snapshot as QuoteSnapshot,
-    accepted:
-      q.acceptedAt && q.acceptedName
-        ? {
-            at: q.acceptedAt.toISOString(),
-            name: q.acceptedName,
-            role: q.acceptedRole ?? "",
-            poNumber: q.poNumber,
-          }
-        : null,
-    declined: q.declinedAt ? { at: q.declinedAt.toISOString(), reason: q.declineReason } : null,
+    ...quoteAnswer(q),
   };
 }
 

@@ -14,22 +14,16 @@ import { db } from "../db/client.server.ts";
 import { inquiries, quotes } from "../db/schema.ts";
 import { isUuid } from "../db/sql.server.ts";
 import { quoteUrl } from "./links.server.ts";
-import type { QuoteRow } from "./quotes.server.ts";
+import { quoteAnswer, type QuoteRow } from "./quotes.server.ts";
 
 /**
  * The quote screens' reads (decision 0049): the list, one quote's page, and the editor's values
  * for a draft or a new quote (from its enquiry). The changes: quotes.server.ts.
  */
 
-/** The admin list: newest first, by status or all. */
-export async function listQuotes(status: QuoteStatus | "all"): Promise<AdminQuoteRow[]> {
-  const rows = await db()
-    .select()
-    .from(quotes)
-    .where(status === "all" ? undefined : orm.eq(quotes.status, status))
-    .orderBy(orm.desc(quotes.createdAt), orm.desc(quotes.id))
-    .limit(200);
-  return rows.map((q) => ({
+/** A quote as the list and its page head show it. */
+function adminQuoteRow(q: QuoteRow): AdminQuoteRow {
+  return {
     id: q.id,
     number: q.number,
     status: q.status,
@@ -40,7 +34,18 @@ export async function listQuotes(status: QuoteStatus | "all"): Promise<AdminQuot
     validUntil: q.validUntil,
     createdAt: q.createdAt.toISOString(),
     sentAt: q.sentAt?.toISOString() ?? null,
-  }));
+  };
+}
+
+/** The admin list: newest first, by status or all. */
+export async function listQuotes(status: QuoteStatus | "all"): Promise<AdminQuoteRow[]> {
+  const rows = await db()
+    .select()
+    .from(quotes)
+    .where(status === "all" ? undefined : orm.eq(quotes.status, status))
+    .orderBy(orm.desc(quotes.createdAt), orm.desc(quotes.id))
+    .limit(200);
+  return rows.map(adminQuoteRow);
 }
 
 /** One quote by id, for its admin page; null for anything that names none. */
@@ -127,18 +132,7 @@ export async function adminQuotePage(id: string): Promise<AdminQuotePage | null>
         .where(orm.eq(quotes.id, q.supersedesId))
     : [];
   return {
-    quote: {
-      id: q.id,
-      number: q.number,
-      status: q.status,
-      organisation: q.organisation,
-      contactName: q.contactName,
-      contactEmail: q.contactEmail,
-      totalCents: q.totalCents,
-      validUntil: q.validUntil,
-      createdAt: q.createdAt.toISOString(),
-      sentAt: q.sentAt?.toISOString() ?? null,
-    },
+    quote: adminQuoteRow(q),
     href: quoteHref(q.id),
     inquiryId: q.inquiryId,
     editor: q.status === "draft" ? editorValuesOf(q) : null,
@@ -146,16 +140,7 @@ export async function adminQuotePage(id: string): Promise<AdminQuotePage | null>
     sentAt: q.sentAt?.toISOString() ?? null,
     supersedes: replaced?.number ?? null,
     customerUrl: q.status === "draft" ? "" : quoteUrl(q.id, q.validUntil),
-    accepted:
-      q.acceptedAt && q.acceptedName
-        ? {
-            at: q.acceptedAt.toISOString(),
-            name: q.acceptedName,
-            role: q.acceptedRole ?? "",
-            poNumber: q.poNumber,
-          }
-        : null,
-    declined: q.declinedAt ? { at: q.declinedAt.toISOString(), reason: q.declineReason } : null,
+    ...quoteAnswer(q),
     order: q.orderId ? { id: q.orderId, reference: orderReference(q.orderId) } : null,
   };
 }

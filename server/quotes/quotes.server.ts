@@ -3,7 +3,12 @@ import { londonDate } from "#app/lib/admin/time.ts";
 import { formatPence } from "#app/lib/format.ts";
 import { lineAmounts } from "#app/lib/orders/vat.ts";
 import { VAT_TREATMENT_WORDING, type Supply } from "#app/lib/orders/place-of-supply.ts";
-import { quoteLinesOf, type QuoteForm, type QuoteStatus } from "#app/lib/quotes/quotes.ts";
+import {
+  quoteLinesOf,
+  type AdminQuotePage,
+  type QuoteForm,
+  type QuoteStatus,
+} from "#app/lib/quotes/quotes.ts";
 import { auditSnapshot, recordAudit, type AuditActor } from "../audit.server.ts";
 import { config } from "../config.server.ts";
 import { db, type Transaction } from "../db/client.server.ts";
@@ -28,6 +33,22 @@ import type { QuoteSnapshot } from "./snapshot.server.ts";
  */
 
 export type QuoteRow = typeof quotes.$inferSelect;
+
+/** The customer's answer, as the admin page and the customer's page show it. */
+export function quoteAnswer(q: QuoteRow): Pick<AdminQuotePage, "accepted" | "declined"> {
+  return {
+    accepted:
+      q.acceptedAt && q.acceptedName
+        ? {
+            at: q.acceptedAt.toISOString(),
+            name: q.acceptedName,
+            role: q.acceptedRole ?? "",
+            poNumber: q.poNumber,
+          }
+        : null,
+    declined: q.declinedAt ? { at: q.declinedAt.toISOString(), reason: q.declineReason } : null,
+  };
+}
 
 /** VAT and totals of a quote's lines, by place of supply; prices are net of VAT. */
 export function quoteAmounts(
