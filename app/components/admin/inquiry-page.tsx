@@ -1,8 +1,8 @@
 import { ArrowLeft, FilePlus, MessageSquarePlus } from "lucide-react";
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { InquiryStatusBadge, InquiryTypeBadge, ReplyDue } from "#app/components/admin/admin-ui.tsx";
-import { Section } from "#app/components/admin/orders/section.tsx";
+import { Detail, Section } from "#app/components/admin/orders/section.tsx";
 import { SuspectedSpamBadge } from "#app/components/admin/suspected-spam.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -34,17 +34,6 @@ import { echoOf, FieldError } from "./inquiry-form-parts.tsx";
  * the composer, the status, owner and follow-up date, and the notes. Every form works without
  * JavaScript (a refused post comes back with what was typed).
  */
-
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[8.5rem_minmax(0,1fr)] gap-2 py-1 text-sm">
-      <dt className="text-muted-foreground">{term}</dt>
-      <dd className="[overflow-wrap:anywhere]">
-        {children ?? <span className="text-muted-foreground">—</span>}
-      </dd>
-    </div>
-  );
-}
 
 function MessageSection({ page }: { page: AdminInquiryPage }) {
   const { inquiry } = page;

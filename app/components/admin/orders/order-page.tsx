@@ -1,6 +1,6 @@
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState } from "react";
 import { BillingForm } from "./billing-form.tsx";
-import { Section } from "./section.tsx";
+import { Detail, Section } from "./section.tsx";
 import { StudentsSection } from "./students-section.tsx";
 import { DateSection } from "./date-section.tsx";
 import { RefundDialog } from "./refund-dialog.tsx";
@@ -34,18 +34,6 @@ import {
 import { formatVatRate } from "#app/lib/orders/vat.ts";
 
 /** The admin order page's view: what the loader read, laid out; the actions post to its route. */
-
-/** A term and its value; empty values say so rather than vanish. */
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[8.5rem_minmax(0,1fr)] gap-2 py-1 text-sm">
-      <dt className="text-muted-foreground">{term}</dt>
-      <dd className="[overflow-wrap:anywhere]">
-        {children ?? <span className="text-muted-foreground">—</span>}
-      </dd>
-    </div>
-  );
-}
 
 function BuyerAndBilling({ page, answer }: { page: AdminOrderPage; answer?: FormAnswer }) {
   const { order, billing } = page;
