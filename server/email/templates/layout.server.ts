@@ -57,6 +57,13 @@ export function formatSubmissionDate(date: Date): string {
   }).format(date);
 }
 
+/** A calendar day, 'yyyy-MM-dd', as '1 April 2026': read in UTC so no time zone moves the day. */
+export function formatCalendarDate(day: string): string {
+  return new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+}
+
 /** A label and value for the details table of an e-mail; empty values are left out. */
 export type Row = [label: string, value: string | null | undefined];
 

@@ -4,6 +4,7 @@
  */
 import {
   escapeHtml,
+  formatCalendarDate,
   greetingName,
   headerText,
   layout,
@@ -22,17 +23,11 @@ export interface LicenceReminderData {
   daysLeft: number;
 }
 
-function ukDate(day: string): string {
-  return new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
-}
-
 export function renderLicenceReminder(data: LicenceReminderData): {
   customer: RenderedEmail;
   staff: RenderedEmail;
 } {
-  const ends = ukDate(data.endsOn);
+  const ends = formatCalendarDate(data.endsOn);
   const rows: Row[] = [
     ["Licence", data.reference],
     ["Organisation", data.organisation],

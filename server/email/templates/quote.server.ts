@@ -6,6 +6,7 @@ import { formatPence } from "#app/lib/format.ts";
 import type { QuoteSnapshot } from "../../quotes/snapshot.server.ts";
 import {
   escapeHtml,
+  formatCalendarDate,
   greetingName,
   headerText,
   layout,
@@ -15,19 +16,13 @@ import {
   type Row,
 } from "./layout.server.ts";
 
-function ukDate(day: string): string {
-  return new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
-}
-
 export function renderQuoteSent(quote: QuoteSnapshot): RenderedEmail {
   const subject = headerText(`Quotation ${quote.number} from NightWatch`);
   const rows: Row[] = [
     ["Quotation", quote.number],
     ["For", quote.customer.organisation],
     ["Total", formatPence(quote.totalCents)],
-    ["Valid until", ukDate(quote.validUntil)],
+    ["Valid until", formatCalendarDate(quote.validUntil)],
   ];
   const greeting = `Dear ${greetingName(quote.customer.name)},`;
   const intro =
