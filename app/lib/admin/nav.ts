@@ -7,6 +7,8 @@ export const ADMIN_NAV = [
   { to: "/admin/dates", label: "Dates" },
   { to: "/admin/categories", label: "Categories" },
   { to: "/admin/inquiries", label: "Inquiries" },
+  { to: "/admin/quotes", label: "Quotes" },
+  { to: "/admin/licences", label: "Licences" },
   { to: "/admin/payments", label: "Payments" },
   { to: "/admin/documents", label: "Documents" },
   { to: "/admin/debtors", label: "Debtors" },
