@@ -132,7 +132,7 @@ function AnswerForms({ answer }: { answer?: FormAnswer }) {
             aria-invalid={errors.confirm ? true : undefined}
             aria-describedby={errors.confirm ? "accept-confirm-error" : undefined}
           />
-          <Label htmlFor="accept-confirm" className="font-normal">
+          <Label htmlFor="accept-confirm" className="leading-snug font-normal">
             I accept this quotation and its terms on behalf of the organisation named on it.
           </Label>
         </div>
