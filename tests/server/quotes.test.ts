@@ -4,8 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { ActionFunctionArgs } from "react-router";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import * as adminQuotePdfModule from "#app/routes/admin/quote-pdf.ts";
 import * as quotationModule from "#app/routes/site/quotation.tsx";
+import * as quotationPdfModule from "#app/routes/site/quotation-pdf.ts";
 import { parseForm } from "#app/lib/forms.ts";
 import { quoteFormSchema, type QuoteForm } from "#app/lib/quotes/quotes.ts";
 import { db } from "#server/db/client.server.ts";
@@ -282,6 +284,57 @@ describe("the customer's answer", () => {
     const [row] = await db().select().from(quotes).where(eq(quotes.id, id));
     expect(row).toMatchObject({ status: "declined", declineReason: "Budget moved to next year." });
     expect((await postToQuote(token, ACCEPT)).init?.status).toBe(409);
+  });
+});
+
+describe("the PDF downloads", () => {
+  const customerPdf = (token: string) =>
+    quotationPdfModule.loader({ params: { token } } as never) as Promise<Response>;
+  const adminPdf = (quoteId: string) =>
+    adminQuotePdfModule.loader({ params: { quoteId } } as never) as Promise<Response>;
+
+  it("gives the sent PDF to the customer's link and to staff, never cached; nothing for a draft or a bad link", async () => {
+    const { id, number, token } = await sent();
+    for (const [response, robots] of [
+      [await customerPdf(token), "noindex"],
+      [await adminPdf(id), null],
+    ] as const) {
+      expect(response.status).toBe(200);
+      expect(Object.fromEntries(response.headers)).toEqual({
+        "cache-control": "private, no-store",
+        "content-disposition": `attachment; filename="${number}.pdf"`,
+        "content-type": "application/pdf",
+        ...(robots ? { "x-robots-tag": robots } : {}),
+      });
+      expect(
+        Buffer.from(await response.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe("%PDF-");
+    }
+
+    const changed = token.slice(0, -2) + (token.endsWith("AA") ? "BB" : "AA");
+    const draftId = await draft();
+    for (const response of [
+      await customerPdf(changed),
+      await adminPdf(draftId),
+      await adminPdf("not-a-quote"),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe("Not found");
+    }
+  });
+
+  it("answers 410 to a link past its 60 days", async () => {
+    const { token } = await sent({ validUntil: "2099-01-31" });
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2099-04-02T00:00:00Z") });
+    try {
+      const response = await customerPdf(token);
+      expect(response.status).toBe(410);
+      expect(await response.text()).toBe("Not found");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
