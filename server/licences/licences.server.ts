@@ -57,6 +57,21 @@ export function licenceState(
 }
 
 /**
+ * licenceState as a condition on the licences table, so a filtered register is read by the
+ * query itself (a filter after the read's limit would miss rows): the same day rules.
+ */
+function stateCondition(state: LicenceState, today: string): orm.SQL | undefined {
+  if (state === "renewed") return orm.isNotNull(licences.renewedById);
+  const lastExpiring = dayOf(dayNumber(today) + LICENCE_EXPIRING_DAYS);
+  const ends = {
+    expired: orm.lt(licences.endsOn, today),
+    expiring: orm.and(orm.gte(licences.endsOn, today), orm.lte(licences.endsOn, lastExpiring)),
+    active: orm.gt(licences.endsOn, lastExpiring),
+  }[state];
+  return orm.and(orm.isNull(licences.renewedById), ends);
+}
+
+/**
  * In the acceptance's transaction: the licence an accepted quote sells, if it sells any. A
  * renewal starts the day after the licence it renews ends (unless the quote says otherwise), and
  * marks that one renewed.
@@ -140,20 +155,19 @@ export async function listLicences(
   now: Date = new Date(),
 ): Promise<LicenceRow[]> {
   const today = londonDate(now);
-  const records = await db().select().from(licences).orderBy(orm.asc(licences.endsOn)).limit(500);
-  const rows = await rowsOf(records, today);
-  return state === "all" ? rows : rows.filter((r) => r.state === state);
+  const records = await db()
+    .select()
+    .from(licences)
+    .where(state === "all" ? undefined : stateCondition(state, today))
+    .orderBy(orm.asc(licences.endsOn))
+    .limit(500);
+  return rowsOf(records, today);
 }
 
 /** The Dashboard's licences ending within LICENCE_EXPIRING_DAYS and not renewed, with their value. */
 export async function licencesEnding(now: Date = new Date(), limit = 10): Promise<LicencesEnding> {
   const today = londonDate(now);
-  const until = dayOf(dayNumber(today) + LICENCE_EXPIRING_DAYS);
-  const where = orm.and(
-    orm.isNull(licences.renewedById),
-    orm.gte(licences.endsOn, today),
-    orm.lte(licences.endsOn, until),
-  );
+  const where = stateCondition("expiring", today);
   const [records, [totals]] = await Promise.all([
     db().select().from(licences).where(where).orderBy(orm.asc(licences.endsOn)).limit(limit),
     db()

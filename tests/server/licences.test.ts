@@ -98,6 +98,58 @@ describe("the register", () => {
   });
 });
 
+describe("the register's state filter", () => {
+  it("picks in SQL what licenceState says, at the boundary days, however long the register", async () => {
+    const now = new Date("2027-06-15T12:00:00Z");
+    const licence = (reference: string, endsOn: string, renewedById: string | null = null) => ({
+      reference,
+      organisation: "Northshire Police",
+      contactName: "Sam Patel",
+      contactEmail: "sam.patel@northshire.example",
+      seats: 1,
+      startsOn: "2026-01-01",
+      endsOn,
+      annualNetCents: 45_000,
+      renewedById,
+    });
+    // More long-expired licences than one read of the register holds, all ending first.
+    await db()
+      .insert(licences)
+      .values(
+        Array.from({ length: 500 }, (_, i) =>
+          licence(`FI-OLD-${String(i).padStart(4, "0")}`, "2026-01-31"),
+        ),
+      );
+    const [next] = await db()
+      .insert(licences)
+      .values(licence("FI-61-DAYS", "2027-08-15"))
+      .returning({ id: licences.id });
+    await db()
+      .insert(licences)
+      .values([
+        licence("FI-YESTERDAY", "2027-06-14"),
+        licence("FI-TODAY", "2027-06-15"),
+        licence("FI-60-DAYS", "2027-08-14"),
+        licence("FI-RENEWED-SOON", "2027-07-01", next!.id),
+        licence("FI-RENEWED-PAST", "2027-01-01", next!.id),
+      ]);
+
+    // Each row the query picks is in that state by licenceState too.
+    const references = async (state: "active" | "expiring" | "renewed") => {
+      const rows = await listLicences(state, now);
+      expect(rows.map((l) => l.state)).toEqual(rows.map(() => state));
+      return rows.map((l) => l.reference);
+    };
+    expect(await references("expiring")).toEqual(["FI-TODAY", "FI-60-DAYS"]);
+    expect(await references("active")).toEqual(["FI-61-DAYS"]);
+    expect(await references("renewed")).toEqual(["FI-RENEWED-PAST", "FI-RENEWED-SOON"]);
+    const expired = await listLicences("expired", now);
+    expect(expired).toHaveLength(500);
+    expect(expired.every((l) => l.state === "expired")).toBe(true);
+    expect(await db().$count(licences)).toBe(506);
+  });
+});
+
 describe("reminders", () => {
   it("go 60, 30 and 7 days before the end, each once", async () => {
     const { licence } = await licenceSold();
