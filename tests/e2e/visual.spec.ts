@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { createAdmin, signIn, startSite, type Site } from "#tests/support/site-process.ts";
 import { E2E_SELLER_ENV, fillCheckoutAddress } from "#tests/support/e2e-fixtures.ts";
 
@@ -9,6 +9,9 @@ import { E2E_SELLER_ENV, fillCheckoutAddress } from "#tests/support/e2e-fixtures
  * Visual regression (decision 0025): full-page screenshots of the main public pages and admin
  * screens at 1366 × 768 and 375 × 667, compared with the committed baselines in
  * visual.spec.ts-snapshots/ within a small tolerance. Decision 0025 says why it is built this way.
+ *
+ * Two quotations are made and sent from the admin (one accepted, so the licence register has a
+ * row); the open one's customer page is a public page here.
  *
  * The spec starts a site of its own (so it runs in the fault stage, playwright.faults.config.ts)
  * (the production build, fresh embedded database, the demo content seeded on first start) and adds
@@ -44,6 +47,8 @@ const PUBLIC_PAGES = [
   { name: "privacy", path: "/privacy" },
   { name: "not-found", path: "/no-such-page" },
   { name: "sign-in", path: "/auth" },
+  // A quotation's page as its customer opens it from the e-mail, still to be answered.
+  { name: "quotation", path: ":quotation" },
 ] as const;
 
 /** `:orderId` is the one order this spec places. */
@@ -56,6 +61,8 @@ const ADMIN_PAGES = [
   { name: "admin-categories", path: "/admin/categories" },
   { name: "admin-partners", path: "/admin/partners" },
   { name: "admin-newsletter-subscriptions", path: "/admin/newsletter-subscriptions" },
+  { name: "admin-quotes", path: "/admin/quotes" },
+  { name: "admin-licences", path: "/admin/licences" },
   { name: "admin-account", path: "/admin/account" },
   { name: "admin-staff", path: "/admin/staff" },
   { name: "admin-audit", path: "/admin/audit" },
@@ -83,6 +90,8 @@ let site: Site | undefined;
 let dataDir: string | undefined;
 let adminCookies: { name: string; value: string; url: string }[] = [];
 let orderId = "";
+/** The customer's page of the quotation still to be answered. */
+let quotationPath = "";
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
@@ -114,6 +123,7 @@ test.beforeAll(async ({ browser }) => {
   });
   orderId = /\/admin\/payments\/([0-9a-f-]{36})/.exec(await payments.text())?.[1] ?? "";
   expect(orderId, "the order placed by this spec is listed").not.toBe("");
+  quotationPath = await addQuotes(browser);
 });
 
 test.afterAll(async () => {
@@ -152,6 +162,74 @@ async function addFixedRecords(browser: Browser) {
   }
 }
 
+/**
+ * Two quotations for File Interrogator licences, made and sent from the admin: one the customer
+ * accepts (so the register has its licence), one still open, whose page is returned.
+ */
+async function addQuotes(browser: Browser): Promise<string> {
+  const staff = await browser.newContext({ baseURL: SITE_URL, reducedMotion: "reduce" });
+  await staff.addCookies(adminCookies);
+  try {
+    const accepted = await sendQuote(
+      staff,
+      "Northgate Building Society",
+      "Helen Marsh",
+      "helen@example.com",
+    );
+    const customer = await staff.newPage();
+    await customer.goto(accepted);
+    await customer.getByLabel("Your name").fill("Helen Marsh");
+    await customer.getByLabel("Your role").fill("Head of Financial Crime");
+    await customer.getByLabel("Purchase order number (optional)").fill("PO-4471");
+    await customer.getByLabel(/I accept this quotation/).check();
+    await customer.getByRole("button", { name: "Accept quotation" }).click();
+    await expect(customer.getByText("Thank you: the quotation is accepted")).toBeVisible();
+    await customer.close();
+    return await sendQuote(staff, "Harbour Bank plc", "Priya Raman", "priya@example.com");
+  } finally {
+    await staff.close();
+  }
+}
+
+/** Makes, sends and returns the customer's page of a quotation for 3 licences. */
+async function sendQuote(staff: BrowserContext, organisation: string, name: string, email: string) {
+  const page = await staff.newPage();
+  try {
+    await page.goto("/admin/quotes/new");
+    await page.getByLabel("Organisation").fill(organisation);
+    await page.getByLabel("Contact name").fill(name);
+    await page.getByLabel("Contact e-mail").fill(email);
+    await page.locator("#quote-lines-0--description").fill("File Interrogator licence, one year");
+    await page.locator("#quote-lines-0--quantity").fill("3");
+    await page.locator("#quote-lines-0--unitPrice").fill("450");
+    await page.getByLabel("Licences (seats)").fill("3");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Draft quote" })).toBeVisible();
+    await page.getByRole("button", { name: `Send to ${email}` }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Send quote" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: /^Q-\d{4}-\d{4}$/ })).toBeVisible();
+  } finally {
+    await page.close();
+  }
+  // The link, from the e-mail the site's outbox wrote (no SMTP here: .eml files).
+  const outbox = path.join(dataDir!, "outbox");
+  let link = "";
+  await expect
+    .poll(
+      () => {
+        for (const file of readdirSync(outbox).filter((f) => f.includes("-quote-"))) {
+          const mail = readFileSync(path.join(outbox, file), "utf8");
+          if (!mail.includes(email)) continue;
+          link = /\/quotes\/[A-Za-z0-9._-]+/.exec(mail.replace(/=\r?\n/g, ""))?.[0] ?? "";
+        }
+        return link;
+      },
+      { timeout: 20_000 },
+    )
+    .not.toBe("");
+  return link;
+}
+
 /** Loads `path` and waits until nothing more will change on screen. */
 async function settle(page: Page, pagePath: string) {
   await page.goto(pagePath, { waitUntil: "networkidle" });
@@ -181,6 +259,8 @@ function masks(page: Page) {
     page.getByText(DATE_OR_TIME),
     // An order's reference comes from its random id.
     page.getByText(/NW-[0-9A-F]{8}/),
+    // Quotation and licence numbers carry the year.
+    page.getByText(/\b(?:Q|FI)-\d{4}-\d{4}\b/),
     page.getByText(/©\s*\d{4}/),
   ];
 }
@@ -206,7 +286,7 @@ for (const viewport of VIEWPORTS) {
     test(`public pages at ${viewport.name} px`, async ({ page }) => {
       for (const { name, path: pagePath } of PUBLIC_PAGES) {
         await test.step(name, async () => {
-          await settle(page, pagePath);
+          await settle(page, pagePath.replace(":quotation", quotationPath));
           await expectLooksTheSame(page, `${name}-${viewport.name}`);
         });
       }

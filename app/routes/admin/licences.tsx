@@ -5,6 +5,7 @@ import { adminFormAction } from "#server/forms/admin-form.server.ts";
 import { renewLicenceIntent } from "#server/forms/quote-admin-actions.server.ts";
 import { listLicences } from "#server/licences/licences.server.ts";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
+import { ListTable, type AdminListColumn } from "#app/components/admin/list/list-table.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { oneOf } from "#app/lib/admin/list.ts";
@@ -56,6 +57,49 @@ function RenewButton({ licence }: { licence: LicenceRow }) {
   );
 }
 
+/** The register's columns; below md each licence is a card with every line. */
+const COLUMNS: AdminListColumn<LicenceRow>[] = [
+  {
+    header: "Licence",
+    cell: (l) => (
+      <>
+        <div className="font-mono font-medium">{l.reference}</div>
+        {l.quote ? (
+          <Link
+            to={quoteHref(l.quote.id)}
+            className="text-xs text-primary underline-offset-4 hover:underline"
+          >
+            from {l.quote.number}
+          </Link>
+        ) : null}
+      </>
+    ),
+  },
+  {
+    header: "Organisation",
+    cell: (l) => (
+      <>
+        <div className="font-medium">{l.organisation}</div>
+        <div className="text-xs break-all text-muted-foreground">{l.contactEmail}</div>
+      </>
+    ),
+  },
+  { header: "Seats", alignEnd: true, cell: (l) => l.seats },
+  {
+    header: "Runs",
+    className: "md:whitespace-nowrap",
+    cell: (l) => `${formatDate(l.startsOn)} – ${formatDate(l.endsOn)}`,
+  },
+  {
+    header: "State",
+    cell: (l) => (
+      <Badge variant={LICENCE_STATE_BADGE[l.state]}>{LICENCE_STATE_LABELS[l.state]}</Badge>
+    ),
+  },
+  { header: "A year", alignEnd: true, cell: (l) => formatPence(l.annualNetCents) },
+  { header: "Actions", alignEnd: true, cell: (l) => <RenewButton licence={l} /> },
+];
+
 export default function Licences({ loaderData }: Route.ComponentProps) {
   const { state, licences } = loaderData;
   return (
@@ -88,57 +132,8 @@ export default function Licences({ loaderData }: Route.ComponentProps) {
             : "No licences in this state."}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-md border border-border">
-          <table className="w-full text-sm">
-            <caption className="sr-only">Licence register</caption>
-            <thead>
-              <tr className="border-b border-border text-left text-muted-foreground">
-                <th className="p-3 font-medium">Licence</th>
-                <th className="p-3 font-medium">Organisation</th>
-                <th className="p-3 text-right font-medium">Seats</th>
-                <th className="p-3 font-medium">Runs</th>
-                <th className="p-3 font-medium">State</th>
-                <th className="hidden p-3 text-right font-medium md:table-cell">A year</th>
-                <th className="p-3 text-right font-medium">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {licences.map((l) => (
-                <tr key={l.id} className="border-b border-border last:border-0">
-                  <td className="p-3">
-                    <div className="font-mono font-medium">{l.reference}</div>
-                    {l.quote ? (
-                      <Link
-                        to={quoteHref(l.quote.id)}
-                        className="text-xs text-primary underline-offset-4 hover:underline"
-                      >
-                        from {l.quote.number}
-                      </Link>
-                    ) : null}
-                  </td>
-                  <td className="p-3">
-                    <div className="font-medium">{l.organisation}</div>
-                    <div className="text-xs text-muted-foreground">{l.contactEmail}</div>
-                  </td>
-                  <td className="p-3 text-right">{l.seats}</td>
-                  <td className="p-3 whitespace-nowrap">
-                    {formatDate(l.startsOn)} – {formatDate(l.endsOn)}
-                  </td>
-                  <td className="p-3">
-                    <Badge variant={LICENCE_STATE_BADGE[l.state]}>
-                      {LICENCE_STATE_LABELS[l.state]}
-                    </Badge>
-                  </td>
-                  <td className="hidden p-3 text-right md:table-cell">
-                    {formatPence(l.annualNetCents)}
-                  </td>
-                  <td className="p-3 text-right">
-                    <RenewButton licence={l} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="rounded-md border border-border">
+          <ListTable label="Licence register" columns={COLUMNS} items={licences} stacked />
         </div>
       )}
     </>

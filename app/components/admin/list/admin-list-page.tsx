@@ -4,16 +4,10 @@ import { Form, Link, useNavigate } from "react-router";
 import { AdminPageHeader, Pagination } from "#app/components/admin/admin-ui.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from "#app/components/ui/table.tsx";
 import type { AdminList } from "#app/lib/admin/list.ts";
-import { cn } from "#app/lib/ui/cn.ts";
+import { ListTable, type AdminListColumn } from "./list-table.tsx";
+
+export type { AdminListColumn } from "./list-table.tsx";
 
 /**
  * The frame the Inquiries, Payments and Newsletter screens share: heading and buttons, the
@@ -22,54 +16,6 @@ import { cn } from "#app/lib/ui/cn.ts";
  * a list that cannot be loaded makes the loader throw, and the admin layout's error boundary
  * shows the screen's toast.
  */
-
-/** One column: its header, its cell, and where it shows. */
-export interface AdminListColumn<Item> {
-  header: string;
-  cell: (item: Item) => ReactNode;
-  /** Shown from this screen width up (header and cells); always when unset. */
-  from?: "sm" | "md" | "lg" | "xl";
-  /** Classes of the cells only. */
-  className?: string;
-  /** Header and cells on the right (row actions). */
-  alignEnd?: boolean;
-}
-
-const SHOWN_FROM = {
-  sm: "hidden sm:table-cell",
-  md: "hidden md:table-cell",
-  lg: "hidden lg:table-cell",
-  xl: "hidden xl:table-cell",
-} as const;
-
-/** A column's header and cells show from the same width and align alike. */
-function columnClass(
-  column: Pick<AdminListColumn<unknown>, "from" | "alignEnd" | "className">,
-  part: "header" | "cell",
-  stacked = false,
-) {
-  // Stacked rows are cards below md: a column shown "from" some width shows from md.
-  const from = column.from && (stacked ? SHOWN_FROM.md : SHOWN_FROM[column.from]);
-  return part === "header"
-    ? cn(from, column.alignEnd && "text-right")
-    : cn(
-        from,
-        column.alignEnd && "text-right whitespace-nowrap",
-        column.className,
-        stacked && STACKED_CELL,
-      );
-}
-
-/*
- * Below md a stacked table is a list of cards: each row a block, each cell a line with its
- * column's name beside it (the header row is hidden), so a phone never scrolls sideways.
- */
-const STACKED_TABLE = "max-md:block";
-const STACKED_HEADER = "max-md:hidden";
-const STACKED_BODY = "max-md:block";
-const STACKED_ROW = "max-md:block max-md:py-3";
-const STACKED_CELL =
-  "max-md:grid max-md:grid-cols-[5.5rem_minmax(0,1fr)] max-md:items-start max-md:gap-3 max-md:px-4 max-md:py-1 max-md:text-left max-md:whitespace-normal";
 
 /** Filters as a list screen reads them from its URL: the page, and whatever else it filters on. */
 interface ListFilters {
@@ -175,41 +121,13 @@ export function AdminListPage<Item extends { id: string }, Filters extends ListF
             ) : null}
           </p>
         ) : (
-          <Table aria-label={props.tableLabel} className={cn(stacked && STACKED_TABLE)}>
-            <TableHeader className={cn(stacked && STACKED_HEADER)}>
-              <TableRow>
-                {props.columns.map((column) => (
-                  <TableHead key={column.header} className={columnClass(column, "header")}>
-                    {column.header}
-                  </TableHead>
-                ))}
-              </TableRow>
-            </TableHeader>
-            <TableBody className={cn(stacked && STACKED_BODY)}>
-              {list.items.map((item) => (
-                <TableRow
-                  key={item.id}
-                  className={cn(stacked && STACKED_ROW)}
-                  {...props.rowAttributes?.(item)}
-                >
-                  {props.columns.map((column) => (
-                    <TableCell key={column.header} className={columnClass(column, "cell", stacked)}>
-                      {stacked ? (
-                        <>
-                          <span className="text-xs font-medium text-muted-foreground md:hidden">
-                            {column.header}
-                          </span>
-                          <div className="min-w-0 max-md:break-words">{column.cell(item)}</div>
-                        </>
-                      ) : (
-                        column.cell(item)
-                      )}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <ListTable
+            label={props.tableLabel}
+            columns={props.columns}
+            items={list.items}
+            stacked={stacked}
+            rowAttributes={props.rowAttributes}
+          />
         )}
       </Card>
 
