@@ -1,7 +1,7 @@
 import { FileText, Send, Trash2, Copy } from "lucide-react";
 import { Link, useFetcher } from "react-router";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
-import { Section } from "#app/components/admin/orders/section.tsx";
+import { Detail, Section } from "#app/components/admin/orders/section.tsx";
 import { useFormAnswer } from "#app/components/forms/use-form-answer.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { formatDate, formatDateTime } from "#app/lib/admin/time.ts";
@@ -16,15 +16,6 @@ import { BackToQuotes, QuoteStatusBadge } from "./quote-parts.tsx";
  * One quote's admin page (decision 0049): a draft is edited, sent or deleted; a sent one shows
  * what it printed, its PDF, what became of it, and "Revise".
  */
-
-function Detail({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-[9rem_minmax(0,1fr)] gap-2 py-1 text-sm">
-      <dt className="text-muted-foreground">{term}</dt>
-      <dd className="[overflow-wrap:anywhere]">{children ?? "—"}</dd>
-    </div>
-  );
-}
 
 function Actions({ page }: { page: AdminQuotePage }) {
   const fetcher = useFetcher<FormAnswer>();
