@@ -15,6 +15,7 @@ export const SERVER_SPECS = [
   "embedded-default.spec.ts",
   "seller-variant.spec.ts",
   "visual.spec.ts",
+  "reply-by-smtp.spec.ts",
 ];
 const port = BASE_PORT;
 // Per port, so two runs side by side never share (or empty) each other's folders.

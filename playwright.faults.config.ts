@@ -3,7 +3,7 @@ import suite, { SERVER_SPECS } from "./playwright.config.ts";
 
 /**
  * The browser specs that start production servers of their own (the deployment modes, the
- * embedded default, the seller variant, the visual baselines), run by `npm run test:faults` after
+ * embedded default, the seller variant, the visual baselines, a reply by SMTP), run by `npm run test:faults` after
  * the fault tests, on the same build (BUILD_DIR, default build/; built first if older than its
  * sources). The suite's browser settings, without its shared site and fake Stripe. Same test
  * folder and project name as the suite, so visual.spec.ts finds its baselines where they are.

@@ -15,9 +15,10 @@ import {
 /**
  * An enquiry's own page (decision 0048) in Chromium on the production build: staff open it from
  * the list, set its owner and follow-up day, start a reply from a template, send it, and the
- * enquirer's mailbox (the site's outbox directory: it runs without SMTP) holds it, from the
- * site with the staff member's Reply-To; a note joins the list. What is typed into the composer
- * before the page's scripts run is what is sent.
+ * enquirer's mailbox (the site's outbox directory: it runs without SMTP; through a real SMTP
+ * server in reply-by-smtp.spec.ts) holds it, from the site with the staff member's Reply-To; a
+ * note joins the list. What is typed into the composer before the page's scripts run is what is
+ * sent.
  */
 
 let run = 0;
