@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { expect } from "@playwright/test";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { outboxDir } from "#tests/support/e2e-sites.ts";
+import type { ParsedMail } from "mailparser";
 import { test } from "#tests/support/e2e-test.ts";
+import { mailsFor } from "#tests/support/public-forms.ts";
 import {
   E2E_ADMIN,
   expectToast,
@@ -26,16 +24,12 @@ const tagOf = (label: string) => `${label}${Date.now().toString(36)}${++run}`;
 
 /** The replies the site's outbox wrote to `to`. */
 async function repliesTo(to: string): Promise<ParsedMail[]> {
-  let files: string[];
-  try {
-    files = readdirSync(outboxDir()).filter((f) => f.includes("-inquiry_reply-"));
-  } catch {
-    return [];
-  }
-  const mails = await Promise.all(
-    files.map(async (f) => simpleParser(readFileSync(path.join(outboxDir(), f), "utf8"))),
-  );
-  return mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === to);
+  const mails = await mailsFor(to);
+  return mails
+    .filter(
+      (m) => m.kind === "inquiry_reply" && !Array.isArray(m.parsed.to) && m.parsed.to?.text === to,
+    )
+    .map((m) => m.parsed);
 }
 
 test("staff reply to an enquiry from its page, and the enquirer receives it", async ({

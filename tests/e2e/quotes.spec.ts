@@ -1,12 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect } from "@playwright/test";
-import { simpleParser, type ParsedMail } from "mailparser";
+import type { ParsedMail } from "mailparser";
 import pg from "pg";
-import { outboxDir, siteDatabaseUrl } from "#tests/support/e2e-sites.ts";
+import { siteDatabaseUrl } from "#tests/support/e2e-sites.ts";
+import { mailsFor } from "#tests/support/public-forms.ts";
 import { test } from "#tests/support/e2e-test.ts";
 import { expectToast, postEnquiry, signInAsAdmin } from "#tests/support/e2e-fixtures.ts";
 
@@ -21,18 +22,12 @@ import { expectToast, postEnquiry, signInAsAdmin } from "#tests/support/e2e-fixt
 let run = 0;
 const tagOf = (label: string) => `${label}${Date.now().toString(36)}${++run}`;
 
-/** The site's mail of one kind (its outbox files are named by kind) to one address. */
+/** The site's mail of one kind (X-NightWatch-Kind) to one address. */
 async function mailsTo(to: string, kind: string): Promise<ParsedMail[]> {
-  let files: string[];
-  try {
-    files = readdirSync(outboxDir()).filter((f) => f.includes(kind));
-  } catch {
-    return [];
-  }
-  const mails = await Promise.all(
-    files.map(async (f) => simpleParser(readFileSync(path.join(outboxDir(), f), "utf8"))),
-  );
-  return mails.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === to);
+  const mails = await mailsFor(to);
+  return mails
+    .filter((m) => m.kind === kind && !Array.isArray(m.parsed.to) && m.parsed.to?.text === to)
+    .map((m) => m.parsed);
 }
 
 test("staff send a quote for 3 licences; the customer accepts it with a PO, without JavaScript", async ({
@@ -67,9 +62,9 @@ test("staff send a quote for 3 licences; the customer accepts it with a PO, with
 
   // The customer's mailbox: the quote, its PDF and the link.
   await expect
-    .poll(async () => (await mailsTo(email, "-quote-")).length, { timeout: 20_000 })
+    .poll(async () => (await mailsTo(email, "quote")).length, { timeout: 20_000 })
     .toBe(1);
-  const [mail] = await mailsTo(email, "-quote-");
+  const [mail] = await mailsTo(email, "quote");
   expect(mail!.subject).toBe(`Quotation ${number} from NightWatch`);
   expect(mail!.attachments.map((a) => a.filename)).toEqual([`${number}.pdf`]);
   const link = /https?:\/\/\S+\/quotes\/\S+/.exec(mail!.text ?? "")![0];
@@ -160,9 +155,9 @@ test("staff send a quote for 3 licences; the customer accepts it with a PO, with
   });
   expect(printed).toContain("Queued reminders for 1 licence.");
   await expect
-    .poll(async () => (await mailsTo(email, "-licence_reminder-")).length, { timeout: 20_000 })
+    .poll(async () => (await mailsTo(email, "licence_reminder")).length, { timeout: 20_000 })
     .toBe(1);
-  const [reminder] = await mailsTo(email, "-licence_reminder-");
+  const [reminder] = await mailsTo(email, "licence_reminder");
   expect(reminder!.text).toContain(reference);
   expect(reminder!.text).toContain("59 days");
   await page.reload();
